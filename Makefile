@@ -1,0 +1,55 @@
+# iobench — PGXS build.
+#
+#   make             build the extension (needs PostgreSQL 15 server headers and liburing)
+#   make install     install it into the server named by PG_CONFIG
+#   make run         quick start: install what is missing, build, start a throwaway
+#                    cluster and run a short benchmark on pg_default
+#   make test        the same set-up, then the pg_regress suite on a private instance
+#                    with iobench preloaded
+
+EXTENSION = iobench
+MODULE_big = iobench
+OBJS = \
+	src/iobench.o \
+	src/histogram.o \
+	src/workload.o \
+	src/engine.o \
+	src/engine_psync.o \
+	src/files.o \
+	src/worker.o \
+	src/run_launcher.o \
+	src/run_options.o \
+	src/results.o
+
+DATA = sql/iobench--0.1.sql
+PGFILEDESC = "iobench - storage benchmarks and wait statistics"
+
+REGRESS = setup run_patterns run_errors run_cancel run_results privileges
+REGRESS_OPTS = --dbname=iobench_regression
+
+SHLIB_LINK += -luring
+PG_CPPFLAGS += -I$(srcdir)/src
+PG_CFLAGS += -Wall -Wmissing-prototypes -Werror=implicit-function-declaration
+
+# Prefer the PostgreSQL 15 that Debian installs; any pg_config may be named instead.
+PG_CONFIG ?= $(firstword $(wildcard /usr/lib/postgresql/15/bin/pg_config) pg_config)
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+
+ifneq ($(wildcard $(PGXS)),)
+include $(PGXS)
+else
+all:
+	@echo "PostgreSQL server headers (PGXS) not found: run 'make run' or 'make test'," >&2
+	@echo "which install them, or set PG_CONFIG to a pg_config of PostgreSQL 15." >&2
+	@exit 1
+endif
+
+.PHONY: run test deps
+deps:
+	@tools/deps.sh
+
+run: deps
+	@tools/quickstart.sh
+
+test: deps
+	@tools/run-tests.sh
