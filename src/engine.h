@@ -1,0 +1,120 @@
+/*-------------------------------------------------------------------------
+ *
+ * engine.h
+ *	  I/O engines behind one small operations table.
+ *
+ * As fio separates its ioengines from the job logic, the worker loop
+ * (worker.c) decides *what* to do — which op, file, offset — and an engine
+ * decides *how*: pread/pwrite one at a time (psync), or a ring with many
+ * I/Os in flight (io_uring).  The loop queues IobIo requests and reaps
+ * completed ones; the engine stamps each with its submission and completion
+ * time and reports the matching PostgreSQL wait event while it blocks.
+ *
+ * Ownership: the worker owns every IobIo and its buffer; an engine only
+ * holds pointers to the ones queued or in flight, and hands each back
+ * exactly once from complete().
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_ENGINE_H
+#define IOBENCH_ENGINE_H
+
+#include "postgres.h"
+
+/* What one I/O does.  The values index per-kind arrays. */
+typedef enum IobOpKind
+{
+	IOB_OP_READ = 0,
+	IOB_OP_WRITE = 1,
+	IOB_OP_FSYNC = 2
+} IobOpKind;
+
+#define IOB_NUM_OP_KINDS 3
+
+/* One I/O request, owned by the worker */
+typedef struct IobIo
+{
+	IobOpKind	kind;
+	int			fd;
+	int			file_index;		/* which of the run's files */
+	char	   *buf;			/* block-aligned buffer (unused for fsync) */
+	uint32		len;			/* bytes to transfer (0 for fsync) */
+	uint64		offset;			/* byte offset in the file */
+	bool		datasync;		/* fsync: use fdatasync semantics */
+	int64		start_ns;		/* set by the engine: submission time */
+	int64		end_ns;			/* set by the engine: completion time */
+	int64		result;			/* bytes transferred, 0 for fsync, or -errno */
+	int			slot;			/* the worker's index for this request */
+} IobIo;
+
+typedef struct IobEngine IobEngine;
+
+typedef struct IobEngineOps
+{
+	const char *name;
+
+	/*
+	 * Prepare for up to "depth" I/Os in flight.  Returns 0, or an errno
+	 * value saying why the engine cannot run here (the caller decides
+	 * whether to fall back).
+	 */
+	int			(*init) (IobEngine *engine, int depth);
+
+	/*
+	 * Register the run's open files (after init), for engines that can use
+	 * registered files.  May be NULL.
+	 */
+	void		(*register_files) (IobEngine *engine, const int *fds, int nfds);
+
+	/* Queue one I/O for submission; never blocks */
+	void		(*queue) (IobEngine *engine, IobIo *io);
+
+	/*
+	 * Submit what is queued, then return completed I/Os in done[] (at most
+	 * max_done; returns how many).  Blocks until at least min_complete have
+	 * completed or timeout_ns passes (timeout_ns < 0: no timeout).  An I/O
+	 * that failed has result = -errno.
+	 */
+	int			(*complete) (IobEngine *engine, int min_complete,
+							 int64 timeout_ns, IobIo **done, int max_done);
+
+	/* Release everything init acquired; I/Os still in flight are waited for */
+	void		(*shutdown) (IobEngine *engine);
+} IobEngineOps;
+
+struct IobEngine
+{
+	const IobEngineOps *ops;
+	int			depth;			/* maximum I/Os in flight */
+	int			inflight;		/* queued or submitted, not yet returned */
+	void	   *private_data;	/* the engine's own state */
+};
+
+/* Engine names as the "engine" argument spells them */
+typedef enum IobEngineKind
+{
+	IOB_ENGINE_AUTO = 0,
+	IOB_ENGINE_IO_URING,
+	IOB_ENGINE_PSYNC
+} IobEngineKind;
+
+extern const IobEngineOps iob_engine_psync;
+extern const IobEngineOps *iob_engine_uring_ops(void);	/* NULL if not built */
+
+extern const char *iob_engine_kind_name(IobEngineKind kind);
+extern int	iob_engine_probe_uring(void);
+
+/* Monotonic clock in nanoseconds, the time base of every timestamp */
+static inline int64
+iob_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64) ts.tv_sec * INT64CONST(1000000000) + ts.tv_nsec;
+}
+
+/* The PostgreSQL wait event a worker reports while an op of this kind runs */
+extern uint32 iob_op_wait_event(IobOpKind kind);
+
+#endif							/* IOBENCH_ENGINE_H */

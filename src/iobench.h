@@ -1,0 +1,29 @@
+/*-------------------------------------------------------------------------
+ *
+ * iobench.h
+ *	  Entry point and settings shared by every iobench subsystem.
+ *
+ * _PG_init() (iobench.c) calls one init function per subsystem; each
+ * defines its own GUCs.  The GUC variables live here so that every file
+ * reads them under one name.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_H
+#define IOBENCH_H
+
+#include "postgres.h"
+
+/* iobench.progress: emit a progress NOTICE about once a second during a run */
+extern bool iobench_progress;
+
+/* iobench.force_psync: pretend io_uring is unavailable (tests the fallback) */
+extern bool iobench_force_psync;
+
+/* iobench.max_workers_per_run: upper bound for the "workers" argument */
+extern int	iobench_max_workers_per_run;
+
+/* Per-subsystem initialisation, called from _PG_init() */
+extern void iobench_run_init(void);
+
+#endif							/* IOBENCH_H */

@@ -1,0 +1,46 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.h
+ *	  Storing a finished run in iobench.runs, run_seconds and run_latency.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_RESULTS_H
+#define IOBENCH_RESULTS_H
+
+#include "postgres.h"
+
+#include "access/htup.h"
+#include "utils/timestamp.h"
+
+#include "files.h"
+#include "histogram.h"
+#include "run_shared.h"
+
+/* Everything known about a run once its workers are gone */
+typedef struct IobRunSummary
+{
+	const IobRunParams *params;
+	const char *label;
+	const char *status;			/* "completed" or "cancelled" */
+	IobEngineKind engine;		/* engine used */
+	IobStorageInfo storage;
+	TimestampTz started_at;
+	TimestampTz finished_at;
+	double		measured_s;		/* length of the measured period */
+	IobHistogram hist[IOB_NUM_OP_KINDS];	/* merged over workers */
+	uint64		bytes[IOB_NUM_OP_KINDS];
+	double		cpu_user_s;
+	double		cpu_sys_s;
+	uint64		offset_digest;
+	int			nseconds;		/* seconds with data */
+	IobSecondSlot *seconds;		/* [nseconds][IOB_NUM_OP_KINDS] */
+} IobRunSummary;
+
+/*
+ * Insert the run and its children; returns the new iobench.runs row as a
+ * heap tuple allocated in the caller's memory context.
+ */
+extern HeapTuple iob_store_run(const IobRunSummary *summary, TupleDesc *tupdesc);
+
+#endif							/* IOBENCH_RESULTS_H */

@@ -1,0 +1,80 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_options.h
+ *	  The settings of one benchmark run, and their validation.
+ *
+ * IobRunParams is plain data (no pointers) because it is copied into the
+ * run's dynamic shared memory segment for the workers.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_RUN_OPTIONS_H
+#define IOBENCH_RUN_OPTIONS_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "engine.h"
+
+/* Access patterns, named as fio names them ("rw") */
+typedef enum IobPattern
+{
+	IOB_RW_RANDREAD = 0,
+	IOB_RW_RANDWRITE,
+	IOB_RW_RANDRW,
+	IOB_RW_READ,
+	IOB_RW_WRITE,
+	IOB_RW_READWRITE
+} IobPattern;
+
+/* Limits of the arguments; the error messages quote them */
+#define IOB_MIN_BLOCK_SIZE		512
+#define IOB_MAX_BLOCK_SIZE		(16 * 1024 * 1024)
+#define IOB_MAX_IODEPTH			1024
+#define IOB_MAX_FILES			1024
+#define IOB_MAX_DURATION_S		(7 * 24 * 3600) /* a week of per-second rows */
+#define IOB_MIN_FILE_SIZE		(1024 * 1024)	/* 1 MB: smaller measures caches */
+#define IOB_DIRECT_ALIGN		4096	/* O_DIRECT buffer and offset alignment */
+
+typedef struct IobRunParams
+{
+	Oid			tablespace_oid;
+	NameData	tablespace;
+	IobPattern	rw;
+	uint32		block_size;		/* bytes */
+	int			workers;
+	int			iodepth;
+	int64		duration_us;	/* measured period */
+	int64		warmup_us;		/* excluded from the figures */
+	uint64		file_size;		/* bytes per file, a multiple of block_size */
+	int			files;
+	int			read_pct;		/* share of reads in mixed patterns */
+	int			fsync_every;	/* sync a file after every N writes to it; 0 = never */
+	bool		use_fdatasync;	/* sync_method = fdatasync */
+	bool		direct;			/* O_DIRECT */
+	IobEngineKind engine;		/* as requested */
+	int			rate_iops;		/* total over all workers; 0 = unlimited */
+	uint64		seed;
+	int			rewrite_pct;	/* pgiosim: share of reads followed by a
+								 * rewrite of the same block (0 = never) */
+	bool		evict_cache;	/* buffered runs: evict the files from the page
+								 * cache before measuring (cold reads) */
+} IobRunParams;
+
+extern const char *iob_pattern_name(IobPattern rw);
+extern bool iob_pattern_is_random(IobPattern rw);
+extern bool iob_pattern_is_mixed(IobPattern rw);
+extern bool iob_pattern_reads(IobPattern rw);
+extern bool iob_pattern_writes(IobPattern rw);
+
+/*
+ * Read and validate the arguments of iobench.run() into *params; the
+ * optional label is returned separately (NULL when not given).  Raises an
+ * ERROR naming the argument, its value and the allowed range for any bad
+ * value.
+ */
+extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
+							   char **label);
+
+#endif							/* IOBENCH_RUN_OPTIONS_H */
