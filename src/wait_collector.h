@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ *
+ * wait_collector.h
+ *	  Wait statistics: settings, start-up, and the always-on collector's
+ *	  shared state.
+ *
+ * iobench_waits_init() is called from _PG_init().  It defines the wait
+ * settings and, when iobench is in shared_preload_libraries, requests the
+ * collector's shared memory and registers the collector worker.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_WAIT_COLLECTOR_H
+#define IOBENCH_WAIT_COLLECTOR_H
+
+#include "postgres.h"
+
+#include "datatype/timestamp.h"
+#include "storage/lwlock.h"
+
+#include "wait_sampler.h"
+
+/* iobench.sample_period: milliseconds between two samples */
+extern int	iobench_sample_period;
+
+/* iobench.max_wait_types: wait types a table holds (postmaster start) */
+extern int	iobench_max_wait_types;
+
+/*
+ * The collector's shared state, followed in the same block by its table
+ * (iob_wait_collector_table()).
+ *
+ * Locking: "lock" (tranche "iobench_waits") protects every field and the
+ * table.  The collector takes it exclusively once per tick, only to add
+ * that tick's deltas (its reads of the PGPROCs happen before, unlocked);
+ * iobench.reset_waits() takes it exclusively to clear; readers take it
+ * shared just long enough to copy the table out, and resolve names and
+ * build tuples after releasing it.
+ */
+typedef struct IobWaitCollector
+{
+	LWLock	   *lock;
+	int			collector_pid;	/* 0 while no collector runs */
+	int			period_ms;		/* the collector's current period */
+	bool		have_schedstat; /* the collector can read schedstat */
+	TimestampTz started_at;		/* collector start */
+	TimestampTz reset_at;		/* start of the totals (start or reset) */
+	uint64		ticks;			/* ticks added since reset_at */
+	uint64		missed;			/* scheduled ticks skipped since reset_at */
+	uint64		sampled_ns;		/* time the ticks covered since reset_at */
+} IobWaitCollector;
+
+extern void iobench_waits_init(void);
+extern IobWaitCollector *iob_wait_collector(void);
+extern IobWaitTable *iob_wait_collector_table(IobWaitCollector *collector);
+extern IobWaitCollector *iob_wait_collector_required(void);
+
+extern PGDLLEXPORT void iobench_wait_collector_main(Datum main_arg);
+
+#endif							/* IOBENCH_WAIT_COLLECTOR_H */
