@@ -12,6 +12,7 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -71,7 +72,7 @@ void
 iob_describe_storage(const char *dir, IobStorageInfo *info)
 {
 	struct stat st;
-	char		real[MAXPGPATH];
+	char		real[PATH_MAX];
 	FILE	   *mi;
 	char		line[4096];
 	size_t		best_len = 0;

@@ -238,7 +238,9 @@ store_seconds(int64 run_id, const IobRunSummary *s)
 	values[5] = PointerGetDatum(construct_array(mean, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	values[6] = PointerGetDatum(construct_array(max, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	spi_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
-			 "SELECT $1, u.* FROM pg_catalog.unnest($2, $3, $4, $5, $6, $7) AS u",
+			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
+			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
+			 "pg_catalog.unnest($7)) AS u",
 			 7, types, values, SPI_OK_INSERT);
 }
 
@@ -279,7 +281,8 @@ store_latency(int64 run_id, const IobRunSummary *s)
 		values[3] = PointerGetDatum(construct_array(upper, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 		values[4] = PointerGetDatum(construct_array(count, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 		spi_exec("INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count) "
-				 "SELECT $1, $2, u.* FROM pg_catalog.unnest($3, $4, $5) AS u",
+				 "SELECT $1, $2, u.* FROM ROWS FROM (pg_catalog.unnest($3), "
+				 "pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u",
 				 5, types, values, SPI_OK_INSERT);
 	}
 }
