@@ -280,8 +280,9 @@ launch_workers(RunContext *ctx, const IobRunParams *params)
 		if (!RegisterDynamicBackgroundWorker(&worker, &ctx->handles[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-					 errmsg("could not start iobench worker %d of %d: no background worker slot is free",
-							i + 1, params->workers),
+					 errmsg("could not register background worker for the benchmark run"),
+					 errdetail("%d of %d workers were registered before all background worker slots were in use.",
+							   i, params->workers),
 					 errhint("Raise max_worker_processes (currently %d) or run with fewer workers.",
 							 max_worker_processes)));
 		ctx->nlaunched++;
