@@ -9,12 +9,13 @@ CREATE TABLESPACE iob_priv_ts LOCATION :'ts_dir';
 CREATE ROLE iob_user LOGIN;
 CREATE ROLE iob_reader LOGIN IN ROLE pg_monitor;
 
+GRANT USAGE ON SCHEMA iobench TO iob_user;
+
 -- no EXECUTE without a grant
 SET ROLE iob_user;
 SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB');
 RESET ROLE;
 
-GRANT USAGE ON SCHEMA iobench TO iob_user;
 GRANT EXECUTE ON FUNCTION iobench.run TO iob_user;
 
 -- the database's default tablespace needs no grant, as for temporary files
@@ -56,6 +57,6 @@ SELECT count(*) AS leftover_in_ts
 
 DELETE FROM iobench.runs WHERE label = 'by iob_user' OR tablespace = 'iob_priv_ts';
 DROP TABLESPACE iob_priv_ts;
-REVOKE ALL ON SCHEMA iobench FROM iob_user;
+DROP OWNED BY iob_user;
 DROP ROLE iob_user;
 DROP ROLE iob_reader;

@@ -16,7 +16,7 @@ SELECT r.status, r.label, count(s.*) > 0 AS has_seconds
  WHERE r.label = 'cancel me'
  GROUP BY r.status, r.label;
 
--- cancel while the files are still being written: nothing is stored, nothing left
+-- cancel while the files are still being written: stored without figures
 SET statement_timeout = '50ms';
 SELECT status FROM iobench.run(duration => '30s', file_size => '512MB', files => 1,
                                engine => 'psync', label => 'cancel early');

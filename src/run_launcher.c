@@ -488,14 +488,19 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 	{
 		ErrorData  *edata;
 
+		/*
+		 * Leave the subtransaction before anything else, as PL/pgSQL does:
+		 * an error re-thrown from inside it would leave the caller's
+		 * implicit transaction block aborted.
+		 */
 		MemoryContextSwitchTo(oldcxt);
 		edata = CopyErrorData();
-		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED)
-			PG_RE_THROW();
 		FlushErrorState();
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
+		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED)
+			ReThrowError(edata);
 
 		ereport(WARNING,
 				(errmsg("benchmark run cancelled: %s", edata->message),
