@@ -20,12 +20,16 @@ OBJS = \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_options.o \
-	src/results.o
+	src/results.o \
+	src/wait_sampler.o \
+	src/wait_collector.o \
+	src/wait_functions.o
 
 DATA = sql/iobench--0.1.sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup run_patterns run_errors run_cancel run_results privileges
+REGRESS = setup run_patterns run_errors run_cancel run_results privileges \
+	waits_table waits_sample waits_collector waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 
 SHLIB_LINK += -luring

@@ -15,6 +15,7 @@
 #include "utils/guc.h"
 
 #include "iobench.h"
+#include "wait_collector.h"
 
 PG_MODULE_MAGIC;
 
@@ -56,6 +57,7 @@ _PG_init(void)
 							NULL, NULL, NULL);
 
 	iobench_run_init();
+	iobench_waits_init();
 
 	MarkGUCPrefixReserved("iobench");
 }

@@ -33,6 +33,14 @@
 
 int			iobench_sample_period = 10;
 int			iobench_max_wait_types = 512;
+int			iobench_run_waits = IOB_RUN_WAITS_WORKERS;
+
+static const struct config_enum_entry run_waits_options[] = {
+	{"workers", IOB_RUN_WAITS_WORKERS, false},
+	{"instance", IOB_RUN_WAITS_INSTANCE, false},
+	{"off", IOB_RUN_WAITS_OFF, false},
+	{NULL, 0, false}
+};
 
 /* Set in the postmaster by the shmem startup hook, inherited by children */
 static IobWaitCollector *collector = NULL;
@@ -156,6 +164,16 @@ iobench_waits_init(void)
 							PGC_POSTMASTER,
 							0,
 							NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("iobench.run_waits",
+							 "Which processes a benchmark run samples for its wait statistics.",
+							 "\"workers\": the run's own workers; \"instance\": every process; \"off\": none.",
+							 &iobench_run_waits,
+							 IOB_RUN_WAITS_WORKERS,
+							 run_waits_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 
 	if (!process_shared_preload_libraries_in_progress)
 		return;

@@ -23,6 +23,16 @@
 /* iobench.sample_period: milliseconds between two samples */
 extern int	iobench_sample_period;
 
+/* iobench.run_waits: what a benchmark run samples */
+typedef enum IobRunWaits
+{
+	IOB_RUN_WAITS_WORKERS = 0,	/* the run's workers */
+	IOB_RUN_WAITS_INSTANCE,		/* every process of the instance */
+	IOB_RUN_WAITS_OFF			/* no sampling */
+} IobRunWaits;
+
+extern int	iobench_run_waits;
+
 /* iobench.max_wait_types: wait types a table holds (postmaster start) */
 extern int	iobench_max_wait_types;
 

@@ -609,7 +609,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 			continue;
 		}
 
-		info = UINT32_ACCESS_ONCE(proc->wait_event_info);
+		info = *(volatile uint32 *) &proc->wait_event_info;
 		key = iob_classify(proc, info);
 
 		if (slot->pid != pid)
@@ -907,8 +907,8 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 	Datum		args[7];
 	Oid			argtypes[7] = {INT8OID, TEXTARRAYOID, FLOAT8ARRAYOID,
 		FLOAT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, FLOAT8ARRAYOID};
-	Datum		sargs[5];
-	Oid			stypes[5] = {INT8OID, INT4OID, INT8OID, INT8OID, FLOAT8OID};
+	Datum		sargs[6];
+	Oid			stypes[6] = {INT8OID, INT4OID, INT8OID, INT8OID, FLOAT8OID, TEXTOID};
 	char		name[IOB_WAIT_NAME_LEN];
 	int			n = 0;
 	int			i,
@@ -999,10 +999,11 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 	sargs[2] = Int64GetDatum((int64) ticks);
 	sargs[3] = Int64GetDatum((int64) missed);
 	sargs[4] = Float8GetDatum(sampled_ns / 1e9);
+	sargs[5] = CStringGetTextDatum(s->pids != NULL ? "workers" : "instance");
 	ret = SPI_execute_with_args("INSERT INTO iobench.run_wait_sampling "
-								"(run_id, period_ms, ticks, missed_ticks, sampled_s) "
-								"VALUES ($1, $2, $3, $4, $5)",
-								5, stypes, sargs, NULL, false, 0);
+								"(run_id, period_ms, ticks, missed_ticks, sampled_s, scope) "
+								"VALUES ($1, $2, $3, $4, $5, $6)",
+								6, stypes, sargs, NULL, false, 0);
 	if (ret != SPI_OK_INSERT)
 		elog(ERROR, "could not store the wait sampling of run " INT64_FORMAT ": %s",
 			 run_id, SPI_result_code_string(ret));

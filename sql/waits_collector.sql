@@ -1,0 +1,92 @@
+-- The always-on collector (iobench is preloaded in the test instance):
+-- totals since a reset, snapshots and diffs, and the bound on its shared
+-- memory.
+CREATE EXTENSION IF NOT EXISTS dblink;
+
+SELECT pid IS NOT NULL AS running, period_ms, schedstat, max_wait_types
+  FROM iobench.wait_collector;
+
+CREATE TABLE waits_target (i int);
+CREATE FUNCTION waits_connstr() RETURNS text
+LANGUAGE sql AS $$
+    SELECT format('dbname=%s host=%s port=%s', current_database(),
+                  split_part(current_setting('unix_socket_directories'), ',', 1),
+                  current_setting('port'))
+$$;
+SELECT dblink_connect('holder', waits_connstr()) AS holder,
+       dblink_connect('w1', waits_connstr()) AS w1,
+       dblink_connect('w2', waits_connstr()) AS w2;
+
+SELECT iobench.reset_waits();
+SELECT count(*) FROM iobench.wait_stats_all WHERE wait_type = 'Lock:relation';
+SELECT iobench.snapshot_waits('waits_before') IS NOT NULL AS taken;
+
+-- Two sessions blocked for about 1.0 s each
+SELECT dblink_send_query('holder', 'BEGIN; LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(1.2); COMMIT');
+SELECT dblink_send_query('w1', 'SELECT pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE');
+SELECT dblink_send_query('w2', 'SELECT pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE');
+SELECT count(*) FROM dblink_get_result('holder') AS t(x text);
+SELECT count(*) FROM dblink_get_result('w1') AS t(x text);
+SELECT count(*) FROM dblink_get_result('w2') AS t(x text);
+SELECT pg_sleep(0.1);			-- the collector's next tick closes the interval
+SELECT iobench.snapshot_waits('waits_after') IS NOT NULL AS taken;
+
+-- Since the reset: the view, its snake_case twin, and the collector's figures
+SELECT "WaitType", "WaitCount", "Wait_S" BETWEEN 1.6 AND 2.6 AS "Wait_S_near_2"
+  FROM iobench.wait_stats WHERE "WaitType" = 'Lock:relation';
+SELECT wait_count, wait_s BETWEEN 1.6 AND 2.6 AS wait_s_near_2,
+       abs(resource_s + signal_s - wait_s) < 1e-9 AS split_adds_up, in_top_95
+  FROM iobench.wait_stats_all WHERE wait_type = 'Lock:relation';
+SELECT round(sum(percentage)::numeric, 6) AS percent_sum FROM iobench.wait_stats_all;
+SELECT ticks > 0 AS ticking, tick_pct > 50 AS most_ticks_taken,
+       sampled_s > 1.0 AS sampled_the_window, overflow_samples
+  FROM iobench.wait_collector;
+
+-- Between two snapshots, and since one
+SELECT wait_type, wait_count, wait_s BETWEEN 1.6 AND 2.6 AS wait_s_near_2
+  FROM iobench.wait_stats_diff_all('waits_before', 'waits_after')
+ WHERE wait_type = 'Lock:relation';
+SELECT "WaitType", "WaitCount"
+  FROM iobench.wait_stats_diff('waits_before') WHERE "WaitType" = 'Lock:relation';
+-- nothing blocked after the second snapshot
+SELECT count(*) FROM iobench.wait_stats_diff_all('waits_after') WHERE wait_type = 'Lock:relation';
+SELECT snapshot_name, wait_count FROM iobench.wait_snapshot_rows
+ WHERE wait_type = 'Lock:relation' ORDER BY snapshot_name;
+
+-- Snapshot mistakes are told apart
+SELECT iobench.snapshot_waits('waits_after');
+SELECT iobench.snapshot_waits(NULL);
+SELECT * FROM iobench.wait_stats_diff('no_such_snapshot');
+SELECT * FROM iobench.wait_stats_diff('waits_after', 'waits_before');
+SELECT iobench.reset_waits();
+SELECT * FROM iobench.wait_stats_diff('waits_before');
+SELECT * FROM iobench.wait_stats_diff('waits_before', 'waits_after') WHERE "WaitType" = 'Lock:relation';
+SELECT iobench.snapshot_waits('waits_reset') IS NOT NULL AS taken;
+SELECT * FROM iobench.wait_stats_diff('waits_after', 'waits_reset');
+
+-- The bound: more wait types than iobench.max_wait_types fit are counted in
+-- one overflow row; the table stays full, nothing is lost, sampling goes on.
+SELECT iobench.reset_waits();
+SELECT iobench.plant_waits(current_setting('iobench.max_wait_types')::int + 100) >= 100
+       AS overflowed;
+SELECT wait_types = max_wait_types AS table_full, overflow_samples >= 100 AS overflow_counted
+  FROM iobench.wait_collector;
+SELECT sum(wait_s) FILTER (WHERE wait_type LIKE 'Test:Planted%')
+       + sum(wait_s) FILTER (WHERE wait_type = 'Overflow:OtherWaitTypes')
+       >= current_setting('iobench.max_wait_types')::int + 100 AS nothing_lost
+  FROM iobench.wait_stats_all;
+SELECT ticks AS ticks_full FROM iobench.wait_collector \gset
+SELECT pg_sleep(0.1);
+SELECT ticks > :ticks_full AS still_ticking FROM iobench.wait_collector;
+SELECT iobench.reset_waits();
+SELECT wait_types < 100 AS emptied, overflow_samples FROM iobench.wait_collector;
+SELECT count(*) FROM iobench.wait_stats_all WHERE wait_type LIKE 'Test:Planted%';
+
+-- Arguments of the test helper
+SELECT iobench.plant_waits(0);
+SELECT iobench.plant_waits(1, -1);
+
+SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
+DELETE FROM iobench.wait_snapshots;
+DROP FUNCTION waits_connstr();
+DROP TABLE waits_target;

@@ -1,0 +1,30 @@
+-- Who may read and who may change the wait statistics
+CREATE ROLE regress_waits_monitor IN ROLE pg_monitor;
+CREATE ROLE regress_waits_nobody;
+
+SET ROLE regress_waits_monitor;
+SELECT count(*) >= 0 AS readable FROM iobench.wait_stats;
+SELECT count(*) >= 0 AS readable FROM iobench.wait_stats_all;
+SELECT pid IS NOT NULL AS readable FROM iobench.wait_collector;
+SELECT count(*) >= 0 AS readable FROM iobench.sample_waits('20 ms');
+SELECT count(*) >= 0 AS readable FROM iobench.benign_waits;
+SELECT count(*) >= 0 AS readable FROM iobench.run_waits;
+SELECT iobench.reset_waits();
+SELECT iobench.snapshot_waits('regress_waits');
+SELECT iobench.plant_waits(1);
+INSERT INTO iobench.benign_waits (wait_type, reason) VALUES ('IO:WALSync', 'no');
+SET iobench.sample_period = 1;
+RESET ROLE;
+
+SET ROLE regress_waits_nobody;
+SELECT * FROM iobench.wait_stats;
+SELECT * FROM iobench.sample_waits('20 ms');
+RESET ROLE;
+
+-- the settings
+SELECT name, setting, unit, context FROM pg_settings
+ WHERE name IN ('iobench.sample_period', 'iobench.max_wait_types', 'iobench.run_waits')
+ ORDER BY name;
+
+DROP ROLE regress_waits_monitor;
+DROP ROLE regress_waits_nobody;
