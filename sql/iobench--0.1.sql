@@ -234,7 +234,7 @@ AS $$
         GROUP BY u.wait_type
     ), flagged AS (
         SELECT g.*,
-               least(g.signal_s, g.wait_s) AS sig,
+               CASE WHEN g.signal_s IS NOT NULL THEN least(g.signal_s, g.wait_s) END AS sig,
                EXISTS (SELECT 1 FROM iobench.benign_waits b
                        WHERE b.wait_type = g.wait_type) AS benign
         FROM grouped g
@@ -438,7 +438,7 @@ BEGIN
         IF current_reset <> f.reset_at THEN
             RAISE EXCEPTION 'the wait statistics were reset after snapshot "%" was taken', from_snapshot
                 USING ERRCODE = 'object_not_in_prerequisite_state',
-                      DETAIL = format('The last reset was at %s.', current_reset);
+                      HINT = 'Take a new snapshot to diff from.';
         END IF;
         RETURN QUERY
             SELECT n.wait_type,

@@ -1,7 +1,9 @@
 -- The always-on collector (iobench is preloaded in the test instance):
 -- totals since a reset, snapshots and diffs, and the bound on its shared
 -- memory.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS dblink;
+RESET client_min_messages;
 
 SELECT pid IS NOT NULL AS running, period_ms, schedstat, max_wait_types
   FROM iobench.wait_collector;
@@ -13,6 +15,19 @@ LANGUAGE sql AS $$
                   split_part(current_setting('unix_socket_directories'), ',', 1),
                   current_setting('port'))
 $$;
+-- Collect a dblink query's result and the empty one that frees the connection
+CREATE FUNCTION waits_finish(conn text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+    more bigint;
+BEGIN
+    SELECT count(*) INTO n FROM dblink_get_result(conn) AS t(x text);
+    SELECT count(*) INTO more FROM dblink_get_result(conn) AS t(x text);
+    RETURN n + more;
+END
+$$;
+
 SELECT dblink_connect('holder', waits_connstr()) AS holder,
        dblink_connect('w1', waits_connstr()) AS w1,
        dblink_connect('w2', waits_connstr()) AS w2;
@@ -22,12 +37,12 @@ SELECT count(*) FROM iobench.wait_stats_all WHERE wait_type = 'Lock:relation';
 SELECT iobench.snapshot_waits('waits_before') IS NOT NULL AS taken;
 
 -- Two sessions blocked for about 1.0 s each
-SELECT dblink_send_query('holder', 'BEGIN; LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(1.2); COMMIT');
-SELECT dblink_send_query('w1', 'SELECT pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE');
-SELECT dblink_send_query('w2', 'SELECT pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE');
-SELECT count(*) FROM dblink_get_result('holder') AS t(x text);
-SELECT count(*) FROM dblink_get_result('w1') AS t(x text);
-SELECT count(*) FROM dblink_get_result('w2') AS t(x text);
+SELECT dblink_send_query('holder', 'DO $$BEGIN LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; PERFORM pg_sleep(1.2); END$$');
+SELECT dblink_send_query('w1', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
+SELECT dblink_send_query('w2', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
+SELECT waits_finish('holder');
+SELECT waits_finish('w1');
+SELECT waits_finish('w2');
 SELECT pg_sleep(0.1);			-- the collector's next tick closes the interval
 SELECT iobench.snapshot_waits('waits_after') IS NOT NULL AS taken;
 
@@ -60,7 +75,8 @@ SELECT * FROM iobench.wait_stats_diff('no_such_snapshot');
 SELECT * FROM iobench.wait_stats_diff('waits_after', 'waits_before');
 SELECT iobench.reset_waits();
 SELECT * FROM iobench.wait_stats_diff('waits_before');
-SELECT * FROM iobench.wait_stats_diff('waits_before', 'waits_after') WHERE "WaitType" = 'Lock:relation';
+SELECT "WaitType", "WaitCount" FROM iobench.wait_stats_diff('waits_before', 'waits_after')
+ WHERE "WaitType" = 'Lock:relation';
 SELECT iobench.snapshot_waits('waits_reset') IS NOT NULL AS taken;
 SELECT * FROM iobench.wait_stats_diff('waits_after', 'waits_reset');
 
@@ -89,4 +105,5 @@ SELECT iobench.plant_waits(1, -1);
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 DELETE FROM iobench.wait_snapshots;
 DROP FUNCTION waits_connstr();
+DROP FUNCTION waits_finish(text);
 DROP TABLE waits_target;

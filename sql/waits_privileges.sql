@@ -18,8 +18,17 @@ RESET ROLE;
 
 SET ROLE regress_waits_nobody;
 SELECT * FROM iobench.wait_stats;
-SELECT * FROM iobench.sample_waits('20 ms');
 RESET ROLE;
+-- even with the schema, a role outside pg_monitor reads nothing
+GRANT USAGE ON SCHEMA iobench TO regress_waits_nobody;
+SET ROLE regress_waits_nobody;
+SELECT * FROM iobench.wait_stats;
+SELECT * FROM iobench.waits_raw();
+SELECT * FROM iobench.sample_waits('20 ms');
+SELECT iobench.reset_waits();
+SELECT * FROM iobench.run_waits;
+RESET ROLE;
+REVOKE USAGE ON SCHEMA iobench FROM regress_waits_nobody;
 
 -- the settings
 SELECT name, setting, unit, context FROM pg_settings

@@ -1,7 +1,9 @@
 -- iobench.sample_waits(): a window sampled from this backend.  Sessions are
 -- blocked on a lock for a known time through dblink, and must show up
 -- under that lock's wait type with about that much wait time.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS dblink;
+RESET client_min_messages;
 
 CREATE TABLE waits_target (i int);
 
@@ -13,24 +15,39 @@ LANGUAGE sql AS $$
                   current_setting('port'))
 $$;
 
+-- Collect a dblink query's result and the empty one that frees the connection
+CREATE FUNCTION waits_finish(conn text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+    more bigint;
+BEGIN
+    SELECT count(*) INTO n FROM dblink_get_result(conn) AS t(x text);
+    SELECT count(*) INTO more FROM dblink_get_result(conn) AS t(x text);
+    RETURN n + more;
+END
+$$;
+
 SELECT dblink_connect('holder', waits_connstr()) AS holder,
        dblink_connect('w1', waits_connstr()) AS w1,
        dblink_connect('w2', waits_connstr()) AS w2;
 
--- The holder keeps the table locked for 1.4 s; the two waiters ask for it
--- 0.4 s in (after sampling has started), so each waits about 1.0 s.
-SELECT dblink_send_query('holder', 'BEGIN; LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(1.4); COMMIT');
-SELECT dblink_send_query('w1', 'SELECT pg_sleep(0.4); LOCK TABLE waits_target IN ACCESS SHARE MODE');
-SELECT dblink_send_query('w2', 'SELECT pg_sleep(0.4); LOCK TABLE waits_target IN ACCESS SHARE MODE');
+-- The holder keeps the table locked for 1.2 s; the two waiters ask for it
+-- 0.2 s in (after sampling has started), so each waits about 1.0 s.
+SELECT dblink_send_query('holder', 'DO $$BEGIN LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; PERFORM pg_sleep(1.2); END$$');
+SELECT dblink_send_query('w1', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
+SELECT dblink_send_query('w2', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
 
-CREATE TEMP TABLE sampled AS
-    SELECT * FROM iobench.sample_waits_all('1.7 s');
+CREATE TEMP TABLE samples AS
+    SELECT ARRAY(SELECT r FROM iobench.sample_waits_raw('1.4 s') AS r) AS raw;
 
-SELECT count(*) FROM dblink_get_result('holder') AS t(x text);
-SELECT count(*) FROM dblink_get_result('w1') AS t(x text);
-SELECT count(*) FROM dblink_get_result('w2') AS t(x text);
+SELECT waits_finish('holder');
+SELECT waits_finish('w1');
+SELECT waits_finish('w2');
 
 -- Two entries, about 2 x 1.0 s, the top non-benign wait, split adds up
+CREATE TEMP TABLE sampled AS
+    SELECT * FROM iobench.wait_table_all((SELECT raw FROM samples));
 SELECT wait_type, wait_count,
        wait_s BETWEEN 1.6 AND 2.6 AS wait_s_near_2,
        signal_s IS NOT NULL AS signal_known,
@@ -40,19 +57,17 @@ SELECT wait_type, wait_count,
 SELECT round(sum(percentage)::numeric, 6) AS percent_sum FROM sampled;
 SELECT bool_and(signal_s IS NULL OR abs(resource_s + signal_s - wait_s) < 1e-9) AS split_adds_up
   FROM sampled;
--- the sampler leaves itself out
+-- iobench samplers (this one, the collector) leave themselves out
 SELECT count(*) FROM sampled WHERE wait_type = 'Extension:Extension';
 
--- The same through the table people read, with one waiter this time
-SELECT dblink_send_query('holder', 'BEGIN; LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(1.2); COMMIT');
-SELECT dblink_send_query('w1', 'SELECT pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE');
-CREATE TEMP TABLE randal AS
-    SELECT * FROM iobench.sample_waits('1.4 s', sample_period => '5 ms');
-SELECT count(*) FROM dblink_get_result('holder') AS t(x text);
-SELECT count(*) FROM dblink_get_result('w1') AS t(x text);
-SELECT "WaitType", "WaitCount", "Wait_S" BETWEEN 0.8 AND 1.3 AS "Wait_S_near_1",
+-- The table people read, from the same samples
+SELECT "WaitType", "WaitCount", "Wait_S" BETWEEN 1.6 AND 2.6 AS "Wait_S_near_2",
        "Resource_S" + "Signal_S" BETWEEN "Wait_S" - 0.011 AND "Wait_S" + 0.011 AS split_adds_up
-  FROM randal WHERE "WaitType" = 'Lock:relation';
+  FROM iobench.wait_table((SELECT raw FROM samples)) WHERE "WaitType" = 'Lock:relation';
+
+-- sample_waits() returns that shape directly
+CREATE TEMP TABLE randal AS
+    SELECT * FROM iobench.sample_waits('50 ms', sample_period => '5 ms');
 SELECT attname FROM pg_attribute
  WHERE attrelid = 'randal'::regclass AND attnum > 0 ORDER BY attnum;
 
@@ -60,10 +75,12 @@ SELECT attname FROM pg_attribute
 SELECT dblink_exec('w1', 'BEGIN');
 SELECT pid AS w1_pid FROM dblink('w1', 'SELECT pg_backend_pid()') AS t(pid int) \gset
 SELECT wait_type, benign, wait_s > 0.1 AS waited
-  FROM iobench.sample_waits_all('0.3 s', pids => ARRAY[:w1_pid]);
+  FROM iobench.sample_waits_all('0.3 s', pids => ARRAY[:w1_pid])
+ WHERE wait_type LIKE 'Client:%';
 SELECT dblink_exec('w1', 'COMMIT');
 SELECT wait_type, benign, wait_s > 0.1 AS waited
-  FROM iobench.sample_waits_all('0.3 s', pids => ARRAY[:w1_pid]);
+  FROM iobench.sample_waits_all('0.3 s', pids => ARRAY[:w1_pid])
+ WHERE wait_type LIKE 'Client:%';
 
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 
@@ -89,4 +106,5 @@ SELECT * FROM iobench.sample_waits('1 s', pids => '{1, NULL}');
 
 DROP FUNCTION open_fds();
 DROP FUNCTION waits_connstr();
+DROP FUNCTION waits_finish(text);
 DROP TABLE waits_target;
