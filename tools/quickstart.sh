@@ -83,7 +83,7 @@ print_keep_hints() {
 	cat <<EOF
 
 The cluster keeps running (IOBENCH_KEEP=1).
-  connect:  $(as_pg_hint)$PGBIN/psql -h $SOCK -p $PORT -d postgres
+  connect:  $(as_pg_hint)$PGBIN/psql -h $SOCK -p $PORT -U postgres -d postgres
   stop it:  $(as_pg_hint)$PGBIN/pg_ctl -D $DATA stop && rm -rf $WORK
 EOF
 }
@@ -126,7 +126,7 @@ EOF
 run_benchmark() {
 	local duration=${IOBENCH_DURATION:-5s} size=${IOBENCH_FILE_SIZE:-256MB}
 	say "running iobench.run(duration => '$duration', file_size => '$size')"
-	as_pg "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -p "$PORT" -d postgres \
+	as_pg "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -p "$PORT" -U postgres -d postgres \
 		-v duration="$duration" -v size="$size" <<'EOF'
 CREATE EXTENSION iobench;
 \x on

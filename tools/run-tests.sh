@@ -2,7 +2,8 @@
 # run-tests.sh — build iobench and run its pg_regress suite on a private instance.
 #
 #   tools/run-tests.sh                 all tests named by REGRESS in the Makefile
-#   tools/run-tests.sh run_patterns    only these tests (names of sql/<name>.sql)
+#   tools/run-tests.sh run_patterns    only these tests (names of sql/<name>.sql),
+#                                      preceded by "setup" when REGRESS has it
 #
 # Nothing touches the system's PostgreSQL installation: the PostgreSQL 15
 # binaries, libraries and share files are copied into a private install tree in
@@ -129,11 +130,15 @@ report_failure() {
 }
 
 main() {
-	local tests=("$@") t opts
+	local tests=("$@") all t opts
 	"$SRC/tools/deps.sh"
 	[ -x "$PG_REGRESS" ] || die "pg_regress not found at $PG_REGRESS"
+	read -ra all <<<"$(make_var REGRESS)"
 	if [ "${#tests[@]}" -eq 0 ]; then
-		read -ra tests <<<"$(make_var REGRESS)"
+		tests=("${all[@]}")
+	elif [[ " ${all[*]} " == *" setup "* && " ${tests[*]} " != *" setup "* ]]; then
+		# The other tests need what "setup" creates (the extension).
+		tests=(setup "${tests[@]}")
 	fi
 	[ "${#tests[@]}" -gt 0 ] || die "no tests: REGRESS in the Makefile is empty"
 	for t in "${tests[@]}"; do
