@@ -109,24 +109,26 @@ copy_inputs() {
 
 # Copy pg_regress's outputs into the checkout and print the diffs and logs.
 report_failure() {
-	local out=$WORK/output f
-	for f in regression.diffs regression.out; do
-		if [ -f "$out/$f" ]; then cp "$out/$f" "$SRC/"; fi
-	done
-	for f in results log; do
-		if [ -d "$out/$f" ]; then cp -r "$out/$f" "$SRC/"; fi
+	local out=$WORK/output f kept=()
+	for f in regression.diffs regression.out results log; do
+		if [ -e "$out/$f" ]; then
+			cp -r "$out/$f" "$SRC/"
+			kept+=("$f")
+		fi
 	done
 	if [ -s "$out/regression.diffs" ]; then
 		echo "======================== regression.diffs ========================"
 		cat "$out/regression.diffs"
 	fi
-	for f in "$out"/log/*.log; do
-		[ -f "$f" ] || continue
+	# The server log; initdb's only when there is no server log (initdb failed).
+	for f in "$out"/log/postmaster.log "$out"/log/initdb.log; do
+		[ -s "$f" ] || continue
 		echo "======================== ${f#"$out"/} ========================"
 		cat "$f"
+		break
 	done
 	echo "=================================================================="
-	say "FAILED; see regression.diffs, regression.out, results/ and log/ in $SRC"
+	say "FAILED; kept ${kept[*]:-nothing} in $SRC"
 }
 
 main() {
