@@ -38,15 +38,7 @@ missing_packages() {
 
 # Run a command as root: directly when we are root, otherwise through sudo.
 as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null; then
-		sudo "$@"
-	else
-		echo "deps.sh: need root to install packages, and sudo is not installed;" >&2
-		echo "deps.sh: as root, run: apt-get install $*" >&2
-		exit 1
-	fi
+	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
 # Remove the temporary "no main cluster" drop-in (EXIT trap of a fresh install).
@@ -62,6 +54,11 @@ main() {
 	if ! command -v apt-get >/dev/null; then
 		echo "deps.sh: missing ${missing[*]}, and this is not a Debian-like system (no apt-get);" >&2
 		echo "deps.sh: install PostgreSQL 15 with its server headers, liburing and a C compiler by hand" >&2
+		exit 1
+	fi
+	if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null; then
+		echo "deps.sh: missing ${missing[*]}; installing needs root, and sudo is not installed." >&2
+		echo "deps.sh: as root, run: apt-get install ${missing[*]}" >&2
 		exit 1
 	fi
 	echo "deps.sh: installing ${missing[*]}"

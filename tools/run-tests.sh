@@ -90,11 +90,13 @@ make_install_tree() {
 	make -C "$SRC" -s install DESTDIR="$INST" >/dev/null
 
 	# The copied binaries must locate share/ and lib/ inside the tree.
-	[ "$("$INST$PGBIN/pg_config" --sharedir)" = "$INST$PGSHARE" ] &&
-		[ "$("$INST$PGBIN/pg_config" --pkglibdir)" = "$INST$PGLIB" ] ||
+	if [ "$("$INST$PGBIN/pg_config" --sharedir)" != "$INST$PGSHARE" ] ||
+		[ "$("$INST$PGBIN/pg_config" --pkglibdir)" != "$INST$PGLIB" ]; then
 		die "the copied PostgreSQL does not resolve its directories inside $INST"
-	[ -f "$INST$PGLIB/iobench.so" ] && [ -f "$INST$PGSHARE/extension/iobench.control" ] ||
+	fi
+	if [ ! -f "$INST$PGLIB/iobench.so" ] || [ ! -f "$INST$PGSHARE/extension/iobench.control" ]; then
 		die "make install DESTDIR=$INST did not install iobench into the private tree"
+	fi
 }
 
 # Copy the pg_regress inputs (postgres may not be able to read the checkout);
