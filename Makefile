@@ -23,13 +23,14 @@ OBJS = \
 	src/results.o \
 	src/wait_sampler.o \
 	src/wait_collector.o \
-	src/wait_functions.o
+	src/wait_functions.o \
+	src/wait_run.o
 
 DATA = sql/iobench--0.1.sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
 REGRESS = setup run_patterns run_errors run_cancel run_results privileges \
-	waits_table waits_sample waits_collector waits_privileges
+	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 
 SHLIB_LINK += -luring

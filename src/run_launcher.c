@@ -45,6 +45,7 @@
 #include "results.h"
 #include "run.h"
 #include "run_shared.h"
+#include "wait_run.h"
 
 PG_FUNCTION_INFO_V1(iobench_run);
 
@@ -81,6 +82,7 @@ typedef struct RunContext
 	int64		last_progress_ns;
 	uint64		last_progress_ops;
 	int64		stopped_ns;		/* when a cancelled run stopped */
+	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 } RunContext;
 
 /* Initialise the run subsystem (nothing to preload: runs use DSM) */
@@ -342,6 +344,19 @@ wait_until_ready(RunContext *ctx)
 	}
 }
 
+/* Wait statistics: start sampling the ready workers (wait_run.c) */
+static void
+start_wait_sampling(RunContext *ctx)
+{
+	int		   *pids = palloc(sizeof(int) * Max(ctx->nlaunched, 1));
+	int			i;
+
+	for (i = 0; i < ctx->nlaunched; i++)
+		pids[i] = ctx->workers[i].pid;
+	ctx->waits = iob_wait_run_start(pids, ctx->nlaunched);
+	pfree(pids);
+}
+
 /* Set the clock marks and wake every worker */
 static void
 give_go(RunContext *ctx)
@@ -427,7 +442,9 @@ wait_for_workers(RunContext *ctx)
 		report_progress(ctx, now);
 		if (now > run->end_ns + DRAIN_GRACE_NS)
 			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
-		launcher_sleep(LAUNCHER_TICK_MS);
+		/* wait statistics: sample now if due, and wake for the next tick */
+		launcher_sleep(iob_wait_run_poll(ctx->waits, now, run->measure_start_ns,
+										 run->end_ns, LAUNCHER_TICK_MS));
 	}
 	check_workers(ctx);
 }
@@ -477,6 +494,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
 		wait_until_ready(ctx);
+		start_wait_sampling(ctx);
 		give_go(ctx);
 		wait_for_workers(ctx);
 
@@ -573,6 +591,7 @@ iob_execute_run(const IobRunParams *params, const char *label)
 	IobRunSummary summary;
 	char		dir[MAXPGPATH];
 	bool		completed;
+	Datum		result;
 
 	memset(&summary, 0, sizeof(summary));
 	summary.params = params;
@@ -600,5 +619,7 @@ iob_execute_run(const IobRunParams *params, const char *label)
 	dsm_detach(ctx->seg);
 	ctx->seg = NULL;
 
-	return iob_store_run(&summary);
+	result = iob_store_run(&summary);
+	iob_wait_run_store(ctx->waits, result, &summary);
+	return result;
 }

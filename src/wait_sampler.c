@@ -38,6 +38,8 @@
 #endif
 
 #include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
@@ -50,6 +52,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 #include "utils/wait_event.h"
 
 #include "wait_sampler.h"
@@ -866,6 +869,22 @@ iob_wait_sampler_counts(IobWaitSampler *s, uint64 *ticks, uint64 *missed,
 	*sampled_ns = (s->first_ns != 0) ? s->last_ns - s->first_ns : 0;
 }
 
+/* Owner of the iobench schema: the role run results are written as */
+static Oid
+iob_schema_owner(void)
+{
+	Oid			nspid = get_namespace_oid("iobench", false);
+	HeapTuple	tup;
+	Oid			owner;
+
+	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nspid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for schema %u", nspid);
+	owner = ((Form_pg_namespace) GETSTRUCT(tup))->nspowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
 /* Build a one-dimensional array from datums, with NULLs where nulls[i] */
 static ArrayType *
 iob_make_array(Datum *elems, bool *nulls, int n, Oid elemtype)
@@ -917,6 +936,8 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 	uint64		ticks,
 				missed,
 				sampled_ns;
+	Oid			save_userid;
+	int			save_sec_context;
 
 	for (i = 0; i <= t->nentries; i++)
 	{
@@ -967,7 +988,17 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 
 	iob_wait_sampler_counts(s, &ticks, &missed, &sampled_ns);
 
-	SPI_connect();
+	/*
+	 * Write as the owner of the iobench schema, as the run itself is stored
+	 * (results.c): users who may run benchmarks cannot write the result
+	 * tables directly.  Every name in the statements is schema-qualified.
+	 */
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(iob_schema_owner(),
+						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
 
 	if (n > 0)
 	{
@@ -983,10 +1014,14 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 		ret = SPI_execute_with_args("INSERT INTO iobench.run_waits "
 									"(run_id, wait_type, wait_s, signal_s, wait_count, "
 									" exact_count, exact_wait_s) "
-									"SELECT $1, u.n, sum(u.w), "
-									"       CASE WHEN count(u.s) = count(*) THEN sum(u.s) END, "
-									"       sum(u.c), sum(u.ec), sum(u.es) "
-									"FROM unnest($2, $3, $4, $5, $6, $7) AS u(n, w, s, c, ec, es) "
+									"SELECT $1, u.n, pg_catalog.sum(u.w), "
+									"       CASE WHEN pg_catalog.count(u.s) = pg_catalog.count(*) "
+									"            THEN pg_catalog.sum(u.s) END, "
+									"       pg_catalog.sum(u.c), pg_catalog.sum(u.ec), pg_catalog.sum(u.es) "
+									"FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
+									"               pg_catalog.unnest($4), pg_catalog.unnest($5), "
+									"               pg_catalog.unnest($6), pg_catalog.unnest($7)) "
+									"     AS u(n, w, s, c, ec, es) "
 									"GROUP BY u.n",
 									7, argtypes, args, NULL, false, 0);
 		if (ret != SPI_OK_INSERT)
@@ -1009,4 +1044,5 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 			 run_id, SPI_result_code_string(ret));
 
 	SPI_finish();
+	SetUserIdAndSecContext(save_userid, save_sec_context);
 }

@@ -1,0 +1,61 @@
+-- Wait statistics of a benchmark run: the launcher samples its workers and
+-- stores what it saw, with the workers' exact per-I/O figures beside it.
+SET client_min_messages = warning;
+
+CREATE TEMP TABLE r AS
+SELECT * FROM iobench.run(rw => 'randrw', fsync_every => 4, workers => 2,
+                          duration => '1s', file_size => '8MB', engine => 'psync');
+
+-- how it was sampled: the workers, at iobench.sample_period, over the measured second
+SELECT s.scope, s.period_ms, s.ticks BETWEEN 50 AND 101 AS ticks_ok,
+       s.sampled_s BETWEEN 0.9 AND 1.05 AS sampled_the_run
+  FROM r JOIN iobench.run_wait_sampling s USING (run_id);
+
+-- the exact figures are the run's own; the sampled time agrees with them
+SELECT w.wait_type,
+       w.exact_count = CASE w.wait_type WHEN 'IO:DataFileRead' THEN r.read_ops
+                                        WHEN 'IO:DataFileWrite' THEN r.write_ops
+                                        ELSE r.fsync_ops END AS exact_count_is_ops,
+       abs(w.exact_wait_s * 1e6 - w.exact_count *
+           CASE w.wait_type WHEN 'IO:DataFileRead' THEN r.read_lat_avg_us
+                            WHEN 'IO:DataFileWrite' THEN r.write_lat_avg_us
+                            ELSE r.fsync_lat_avg_us END) < 1 AS exact_time_is_latency_sum,
+       w.signal_s IS NOT NULL AS signal_known
+  FROM r JOIN iobench.run_waits w USING (run_id)
+ WHERE w.exact_count IS NOT NULL
+ ORDER BY w.wait_type;
+SELECT w.wait_s BETWEEN 0.6 * w.exact_wait_s AND 1.4 * w.exact_wait_s AS sampled_near_exact,
+       w.wait_count > 0 AS entries_seen
+  FROM r JOIN iobench.run_waits w USING (run_id)
+ WHERE w.wait_type = 'IO:DataFileRead';
+
+-- the table people read, with the exact columns at the end
+SELECT "WaitType", "ExactCount" > 0 AS exact, "Percentage" > 0 AS share
+  FROM r, iobench.run_wait_stats(r.run_id)
+ WHERE "WaitType" = 'IO:DataFileRead';
+SELECT count(*) = (SELECT count(*) FROM r, iobench.run_waits w WHERE w.run_id = r.run_id)
+       AS all_rows
+  FROM r, iobench.run_wait_stats_all(r.run_id);
+
+-- iobench.run_waits = off: nothing sampled
+SET iobench.run_waits = off;
+CREATE TEMP TABLE r_off AS
+SELECT * FROM iobench.run(duration => '200ms', file_size => '8MB', engine => 'psync');
+SELECT count(*) FROM r_off JOIN iobench.run_waits USING (run_id);
+SELECT count(*) FROM r_off JOIN iobench.run_wait_sampling USING (run_id);
+
+-- iobench.run_waits = instance: every process, the background ones too
+SET iobench.run_waits = instance;
+CREATE TEMP TABLE r_inst AS
+SELECT * FROM iobench.run(duration => '300ms', file_size => '8MB', engine => 'psync');
+SELECT s.scope FROM r_inst JOIN iobench.run_wait_sampling s USING (run_id);
+SELECT count(*) > 0 AS background_seen
+  FROM r_inst JOIN iobench.run_waits w USING (run_id)
+ WHERE w.wait_type = 'Activity:CheckpointerMain';
+RESET iobench.run_waits;
+
+-- deleting a run deletes its wait statistics
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM r UNION ALL SELECT run_id FROM r_inst
+                                          UNION ALL SELECT run_id FROM r_off);
+SELECT count(*) FROM iobench.run_waits w JOIN r USING (run_id);
+SELECT count(*) FROM iobench.run_wait_sampling w JOIN r USING (run_id);

@@ -1,0 +1,120 @@
+/*-------------------------------------------------------------------------
+ *
+ * wait_run.c
+ *	  Wait statistics of a benchmark run (see wait_run.h).
+ *
+ * The launcher's loop calls iob_wait_run_poll() on every iteration; it
+ * takes a tick when one is due inside the measured period, one last tick
+ * at its end, and shortens the launcher's sleep so that ticks land on time.
+ * At the end the sampled table is stored in iobench.run_waits with the
+ * workers' exact counts and summed latencies per op kind beside the
+ * sampled figures of the wait event each op kind reports.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/executor.h"
+#include "utils/memutils.h"
+
+#include "engine.h"
+#include "wait_collector.h"
+#include "wait_run.h"
+#include "wait_sampler.h"
+
+#define NS_PER_MS	INT64CONST(1000000)
+
+struct IobWaitRun
+{
+	IobWaitSampler *sampler;
+	bool		finished;		/* the tick at the end was taken */
+};
+
+/*
+ * Start sampling a run whose workers have these pids (the scope follows
+ * iobench.run_waits).  Returns NULL when the setting is "off".  Lives in
+ * CurrentMemoryContext; its descriptors close when that context goes.
+ */
+IobWaitRun *
+iob_wait_run_start(const int *pids, int npids)
+{
+	IobWaitRun *wr;
+
+	if (iobench_run_waits == IOB_RUN_WAITS_OFF)
+		return NULL;
+
+	wr = palloc0(sizeof(IobWaitRun));
+	if (iobench_run_waits == IOB_RUN_WAITS_INSTANCE)
+		wr->sampler = iob_wait_sampler_create(NULL, 0, iobench_sample_period,
+											  iobench_max_wait_types);
+	else
+		wr->sampler = iob_wait_sampler_create(pids, npids, iobench_sample_period,
+											  iobench_max_wait_types);
+	return wr;
+}
+
+/*
+ * Take a tick if one is due in [measure_start_ns, end_ns], or the final
+ * one once end_ns has passed.  Returns the launcher's next sleep: its own
+ * timeout_ms, shortened to the next tick or to the start of the measured
+ * period.
+ */
+long
+iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
+				  int64 end_ns, long timeout_ms)
+{
+	long		until;
+
+	if (wr == NULL || wr->finished || measure_start_ns == 0)
+		return timeout_ms;
+
+	if (now_ns < measure_start_ns)
+	{
+		until = (long) ((measure_start_ns - now_ns + NS_PER_MS - 1) / NS_PER_MS);
+		return Max(Min(timeout_ms, until), 1);
+	}
+	if (now_ns >= end_ns)
+	{
+		(void) iob_wait_sampler_poll(wr->sampler);
+		wr->finished = true;
+		return timeout_ms;
+	}
+
+	(void) iob_wait_sampler_poll(wr->sampler);
+	until = iob_wait_sampler_timeout_ms(wr->sampler);
+	/* and wake for the final tick at the end of the measured period */
+	until = Min(until, (long) ((end_ns - now_ns + NS_PER_MS - 1) / NS_PER_MS));
+	return Max(Min(timeout_ms, until), 1);
+}
+
+/*
+ * Store the run's wait statistics (iobench.run_waits and
+ * iobench.run_wait_sampling) for the run in run_row (an iobench.runs row
+ * from iob_store_run()), then release the sampler.
+ */
+void
+iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
+{
+	IobWaitExact exact[IOB_NUM_OP_KINDS];
+	bool		isnull;
+	int64		run_id;
+	int			k;
+
+	if (wr == NULL)
+		return;
+
+	run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(run_row),
+											  "run_id", &isnull));
+	if (isnull)
+		elog(ERROR, "stored run has no run_id");
+
+	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+	{
+		exact[k].wait_event_info = iob_op_wait_event((IobOpKind) k);
+		exact[k].count = summary->hist[k].count;
+		exact[k].sum_ns = summary->hist[k].sum_ns;
+	}
+	iob_wait_sampler_store_run(wr->sampler, run_id, exact, IOB_NUM_OP_KINDS);
+	iob_wait_sampler_destroy(wr->sampler);
+	wr->sampler = NULL;
+}
