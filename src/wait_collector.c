@@ -82,8 +82,8 @@ iob_wait_collector_required(void)
 	if (collector == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the iobench wait collector is not running"),
-				 errdetail("Cumulative wait statistics are kept by a background worker that starts only when iobench is preloaded."),
+				 errmsg("iobench must be loaded via \"shared_preload_libraries\" for cumulative wait statistics"),
+				 errdetail("They are kept by a background worker that starts only when iobench is preloaded."),
 				 errhint("Add \"iobench\" to shared_preload_libraries and restart the server, or use iobench.sample_waits() for a time window.")));
 	return collector;
 }
@@ -156,15 +156,6 @@ iobench_waits_init(void)
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 
-	DefineCustomIntVariable("iobench.max_wait_types",
-							"Wait types the wait statistics tables can hold.",
-							"Sizes the collector's shared memory at server start; wait types beyond it are summed in one overflow row.",
-							&iobench_max_wait_types,
-							512, 1, 65536,
-							PGC_POSTMASTER,
-							0,
-							NULL, NULL, NULL);
-
 	DefineCustomEnumVariable("iobench.run_waits",
 							 "Which processes a benchmark run samples for its wait statistics.",
 							 "\"workers\": the run's own workers; \"instance\": every process; \"off\": none.",
@@ -175,8 +166,21 @@ iobench_waits_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	/*
+	 * The rest only when preloading: a PGC_POSTMASTER setting cannot be
+	 * defined later (samplers of a session use the default bound).
+	 */
 	if (!process_shared_preload_libraries_in_progress)
 		return;
+
+	DefineCustomIntVariable("iobench.max_wait_types",
+							"Wait types the wait statistics tables can hold.",
+							"Sizes the collector's shared memory at server start; wait types beyond it are summed in one overflow row.",
+							&iobench_max_wait_types,
+							512, 1, 65536,
+							PGC_POSTMASTER,
+							0,
+							NULL, NULL, NULL);
 
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = iob_waits_shmem_request;
