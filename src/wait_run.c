@@ -76,6 +76,7 @@ iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
 	if (now_ns >= end_ns)
 	{
 		(void) iob_wait_sampler_poll(wr->sampler);
+		iob_wait_sampler_flush(wr->sampler);
 		wr->finished = true;
 		return timeout_ms;
 	}

@@ -64,13 +64,21 @@
 #define IOB_PROC_LXID(proc)		((proc)->lxid)
 #endif
 
+/*
+ * Longest time a process's schedstat reading may be put off while its state
+ * does not change: bounds how stale the signal time of the collector's
+ * totals can be, and what is lost when a process exits in between.
+ */
+#define IOB_SCHEDSTAT_MAX_DEFER_NS	(UINT64CONST(50) * 1000000)
+
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
 {
 	int			pid;			/* process seen at the previous tick; 0 = none */
 	int			fd;				/* held /proc/<pid>/schedstat, or -1 */
 	uint64		key;			/* its state at the previous tick; 0 = not waiting */
-	uint64		run_delay;		/* run_delay at the previous tick (fd >= 0) */
+	uint64		run_delay;		/* run_delay at the last reading (fd >= 0) */
+	uint64		read_ns;		/* time of the last reading */
 	bool		preempted;		/* runnable outside waits in the last interval */
 } IobProcSlot;
 
@@ -402,6 +410,7 @@ iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key)
 		ReleaseExternalFD();
 		return;
 	}
+	slot->read_ns = iob_clock_ns();
 	if (iob_read_run_delay(slot->fd, &slot->run_delay) != 0)
 	{
 		close(slot->fd);
@@ -578,6 +587,70 @@ iob_wait_sampler_period_ms(IobWaitSampler *sampler)
 }
 
 /*
+ * A process outside any wait got a run_delay increase: it was preempted
+ * while on CPU work.  Emit it as CPU:Preempted (Wait_S = Signal_S); an
+ * entry is counted when the previous interval had no such delay.
+ */
+static void
+iob_emit_preempted(IobWaitSampler *s, IobProcSlot *slot, uint64 rd)
+{
+	IobWaitDelta *d;
+
+	if (rd <= slot->run_delay)
+	{
+		slot->preempted = false;
+		return;
+	}
+	d = &s->deltas[s->ndeltas++];
+	d->key = IOB_KEY_PREEMPTED;
+	d->wait_ns = rd - slot->run_delay;
+	d->signal_ns = d->wait_ns;
+	d->signal_known = true;
+	d->entries = slot->preempted ? 0 : 1;
+	slot->preempted = true;
+}
+
+/*
+ * Read the schedstat of every process whose reading was put off and add
+ * the signal time to the sampler's own table: call after the last tick of
+ * a window, so nothing is left pending.
+ */
+void
+iob_wait_sampler_flush(IobWaitSampler *s)
+{
+	int			i;
+
+	s->ndeltas = 0;
+	for (i = 0; i < s->nprocs; i++)
+	{
+		IobProcSlot *slot = &s->slots[i];
+		uint64		rd;
+
+		if (slot->pid == 0 || slot->fd < 0 || slot->read_ns >= s->last_ns)
+			continue;
+		if (iob_read_run_delay(slot->fd, &rd) != 0)
+			continue;
+		slot->read_ns = s->last_ns;
+		if (slot->key != 0 &&
+			slot->key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
+		{
+			IobWaitDelta *d = &s->deltas[s->ndeltas++];
+
+			d->key = slot->key;
+			d->wait_ns = 0;
+			d->signal_ns = rd - slot->run_delay;
+			d->signal_known = true;
+			d->entries = 0;
+		}
+		else if (slot->key == 0)
+			iob_emit_preempted(s, slot, rd);
+		slot->run_delay = rd;
+	}
+	iob_wait_table_apply(s->table, s->deltas, s->ndeltas);
+	s->ndeltas = 0;
+}
+
+/*
  * Take one sample now: read every wanted PGPROC and turn the interval
  * since the previous tick into deltas (see iob_wait_sampler_deltas()).
  * The first tick only sets baselines.  Returns the number of deltas.
@@ -623,12 +696,23 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 			continue;
 		}
 
-		if (slot->fd >= 0)
+		/*
+		 * Read schedstat when the state changed, or when the last reading is
+		 * getting old.  While the state stays the same, every interval since
+		 * the last reading belongs to that state, so the run_delay increase
+		 * can be read later in one piece and attributed the same way; this
+		 * saves most reads of idle processes.
+		 */
+		if (slot->fd >= 0 &&
+			(key != slot->key || now - slot->read_ns >= IOB_SCHEDSTAT_MAX_DEFER_NS))
 		{
 			int			err = iob_read_run_delay(slot->fd, &rd);
 
 			if (err == 0)
+			{
 				rd_known = true;
+				slot->read_ns = now;
+			}
 			else if (err == ESRCH)
 			{
 				/* the process we held exited; another reuses its pid */
@@ -653,24 +737,14 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 
 			d->key = slot->key;
 			d->wait_ns = dt;
-			d->signal_known = rd_known;
+			/* covered by schedstat: now, or in one piece at a later reading */
+			d->signal_known = (slot->fd >= 0);
 			d->signal_ns = rd_known ? rd - slot->run_delay : 0;
 			d->entries = 0;
 			slot->preempted = false;
 		}
-		else if (slot->key == 0 && rd_known && rd > slot->run_delay)
-		{
-			IobWaitDelta *d = &s->deltas[s->ndeltas++];
-
-			d->key = IOB_KEY_PREEMPTED;
-			d->wait_ns = rd - slot->run_delay;
-			d->signal_ns = d->wait_ns;
-			d->signal_known = true;
-			d->entries = slot->preempted ? 0 : 1;
-			slot->preempted = true;
-		}
-		else
-			slot->preempted = false;
+		else if (slot->key == 0 && rd_known)
+			iob_emit_preempted(s, slot, rd);
 
 		/* an observed entry into a wait */
 		if (key != 0 && key != slot->key &&
@@ -850,6 +924,7 @@ iob_wait_sampler_run(IobWaitSampler *s, int64 duration_us)
 		if (s->last_ns - s->first_ns >= duration_ns)
 			break;
 	}
+	iob_wait_sampler_flush(s);
 }
 
 /* The sampler's own table */

@@ -132,6 +132,7 @@ extern int	iob_wait_sampler_period_ms(IobWaitSampler *sampler);
 extern int	iob_wait_sampler_tick(IobWaitSampler *sampler);
 extern const IobWaitDelta *iob_wait_sampler_deltas(IobWaitSampler *sampler,
 												   int *ndeltas);
+extern void iob_wait_sampler_flush(IobWaitSampler *sampler);
 extern bool iob_wait_sampler_sleep(IobWaitSampler *sampler);
 extern bool iob_wait_sampler_poll(IobWaitSampler *sampler);
 extern long iob_wait_sampler_timeout_ms(IobWaitSampler *sampler);

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# sampler_overhead.sh — what always-on wait sampling costs: pgbench TPS with
+# no sampler, with iobench's collector at 10 ms and 1 ms, and with
+# pg_wait_sampling at the same periods, in one run, side by side.
+#
+#   bench/sampler_overhead.sh
+#   BENCH_SECONDS=15 BENCH_ROUNDS=3 bench/sampler_overhead.sh
+#
+# For each configuration the cluster is restarted with that sampler
+# preloaded (or none), then:
+#   idle:  nothing runs for BENCH_IDLE_SECONDS; the sampler's CPU and the
+#          share of its ticks it took;
+#   load:  pgbench -S (select-only, CPU-bound: a sampler's CPU is taken from
+#          the clients) with BENCH_CLIENTS clients for BENCH_SECONDS, after a
+#          short warm-up; TPS, the sampler's CPU and its share of ticks.
+# Rounds run the configurations in alternating order, so drift of the
+# machine does not favour one; TPS is the mean over rounds.
+#
+# Sampler CPU: on-CPU time of the collector process over the phase (field 1
+# of /proc/PID/schedstat, ns), in % of one core; utime+stime from
+# /proc/PID/stat (10 ms ticks) is printed beside it.
+# Ticks taken: iobench counts them exactly (a timerfd tells how many periods
+# passed; iobench.wait_collector.ticks / (ticks + missed_ticks)).
+# pg_wait_sampling counts nothing, so its share is estimated from its
+# profile: the samples of the checkpointer (always present, idle in
+# CheckpointerMain) over the periods that elapsed.
+#
+# Targets: TPS loss <= 1 % at 10 ms; CPU no more than pg_wait_sampling's at
+# the same period; >= 99 % of ticks at 1 ms idle.
+#
+# Installs postgresql-15-pg-wait-sampling when missing (root or sudo).  The
+# cluster runs from a private copy of PostgreSQL 15 with this checkout's
+# iobench installed into it; the system's PostgreSQL is not touched.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SECONDS_EACH=${BENCH_SECONDS:-8}
+ROUNDS=${BENCH_ROUNDS:-2}
+IDLE_SECONDS=${BENCH_IDLE_SECONDS:-4}
+CLIENTS=${BENCH_CLIENTS:-4}
+SCALE=${BENCH_SCALE:-10}
+WARMUP_SECONDS=1
+
+. "$SRC/bench/waits_common.sh"
+
+# name | library to preload | its period setting | period in ms
+CONFIGS=(
+	"none|||"
+	"iobench 10 ms|iobench|iobench.sample_period = 10|10"
+	"iobench 1 ms|iobench|iobench.sample_period = 1|1"
+	"pg_wait_sampling 10 ms|pg_wait_sampling|pg_wait_sampling.profile_period = 10|10"
+	"pg_wait_sampling 1 ms|pg_wait_sampling|pg_wait_sampling.profile_period = 1|1"
+)
+
+# Run a command as root: directly when we are root, otherwise through sudo.
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Install pg_wait_sampling (the peer) when it is missing.
+ensure_pg_wait_sampling() {
+	if ! dpkg-query -W -f='${db:Status-Status}\n' postgresql-15-pg-wait-sampling 2>/dev/null |
+		grep -qx installed; then
+		echo "sampler_overhead: installing postgresql-15-pg-wait-sampling" >&2
+		as_root apt-get install -y -qq postgresql-15-pg-wait-sampling >/dev/null
+	fi
+}
+
+# Seconds since the epoch, with nanoseconds.
+now() { date +%s.%N; }
+
+# psql returning one unaligned value.
+q() { cluster_psql -At -c "$1"; }
+
+# Restart with a configuration; prints the collector's pid (empty for none).
+start_config() {
+	local lib=$1 setting=$2
+	waits_restart "shared_preload_libraries = '$lib'" "$setting"
+	case $lib in
+	iobench)
+		q "SELECT pid FROM iobench.wait_collector" ;;
+	pg_wait_sampling)
+		q "CREATE EXTENSION IF NOT EXISTS pg_wait_sampling" >/dev/null
+		q "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_wait_sampling collector'" ;;
+	*) echo "" ;;
+	esac
+}
+
+# Forget the sampler's counts before a phase.
+reset_ticks() {
+	case $1 in
+	iobench) q "SELECT iobench.reset_waits()" >/dev/null ;;
+	pg_wait_sampling) q "SELECT pg_wait_sampling_reset_profile()" >/dev/null ;;
+	esac
+}
+
+# Share of ticks taken (%) since reset_ticks; args: lib period_ms elapsed_s.
+ticks_taken() {
+	local lib=$1 period=$2 elapsed=$3
+	case $lib in
+	iobench)
+		q "SELECT round((100.0 * ticks / nullif(ticks + missed_ticks, 0))::numeric, 2)
+		     FROM iobench.wait_collector" ;;
+	pg_wait_sampling)
+		q "SELECT round((100.0 * coalesce(sum(p.count), 0) / ($elapsed * 1000 / $period))::numeric, 2)
+		     FROM pg_wait_sampling_profile p
+		    WHERE p.pid = (SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer')" ;;
+	esac
+}
+
+# Measure the collector over a phase: runs "$@" between two readings and
+# prints "cpu_pct stat_pct elapsed_s" (empty CPU figures without a collector).
+measure() {
+	local pid=$1 t0 t1 c0 c1 s0 s1
+	shift
+	t0=$(now)
+	[ -n "$pid" ] && { c0=$(waits_proc_cpu_ns "$pid"); s0=$(waits_proc_ticks "$pid"); }
+	"$@"
+	t1=$(now)
+	[ -n "$pid" ] && { c1=$(waits_proc_cpu_ns "$pid"); s1=$(waits_proc_ticks "$pid"); }
+	if [ -n "$pid" ]; then
+		awk -v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" -v t0="$t0" -v t1="$t1" \
+			-v hz="$(getconf CLK_TCK)" 'BEGIN {
+			e = t1 - t0
+			printf "%.3f %.2f %.3f\n", (c1 - c0) / 1e9 / e * 100, (s1 - s0) / hz / e * 100, e }'
+	else
+		awk -v t0="$t0" -v t1="$t1" 'BEGIN { printf "- - %.3f\n", t1 - t0 }'
+	fi
+}
+
+# pgbench select-only; prints TPS into the file named by $PGBENCH_OUT.
+pgbench_run() {
+	local secs=$1
+	(cd "$CLUSTER_DIR" && cluster_as_owner "$CLUSTER_PGBIN/pgbench" -h "$CLUSTER_SOCK" \
+		-p "$CLUSTER_PORT" -U postgres -n -S -c "$CLIENTS" -j 2 -T "$secs" postgres) \
+		2>/dev/null | awk '/^tps = / { print $3; exit }' >"$PGBENCH_OUT"
+}
+
+main() {
+	local round i idx name lib setting period pid r tps order=() results_dir
+	declare -A TPS IDLE LOAD
+
+	ensure_pg_wait_sampling
+	waits_private_install
+	cluster_start "shared_buffers = 256MB" "max_connections = 50"
+	trap waits_cleanup EXIT
+	waits_restart "shared_preload_libraries = 'iobench'"
+	q "CREATE EXTENSION iobench" >/dev/null
+	(cd "$CLUSTER_DIR" && cluster_as_owner "$CLUSTER_PGBIN/pgbench" -h "$CLUSTER_SOCK" \
+		-p "$CLUSTER_PORT" -U postgres -i -q -s "$SCALE" postgres >/dev/null 2>&1)
+	results_dir=$(mktemp -d)
+	PGBENCH_OUT=$results_dir/tps
+
+	echo "sampler_overhead: PostgreSQL $(q 'SHOW server_version'), $(nproc) CPUs," \
+		"pgbench -S scale $SCALE, $CLIENTS clients, ${SECONDS_EACH}s x $ROUNDS rounds," \
+		"idle phase ${IDLE_SECONDS}s, pg_wait_sampling" \
+		"$(dpkg-query -W -f='${Version}' postgresql-15-pg-wait-sampling)"
+
+	for ((round = 1; round <= ROUNDS; round++)); do
+		order=()
+		for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
+			if ((round % 2)); then order+=("$i"); else order=("$i" "${order[@]}"); fi
+		done
+		for idx in "${order[@]}"; do
+			IFS='|' read -r name lib setting period <<<"${CONFIGS[$idx]}"
+			echo "sampler_overhead: round $round, $name ..." >&2
+			pid=$(start_config "$lib" "$setting")
+			if [ -n "$lib" ] && [ "$round" -eq 1 ]; then
+				reset_ticks "$lib"
+				r=$(measure "$pid" sleep "$IDLE_SECONDS")
+				IDLE[$idx]="$r $(ticks_taken "$lib" "$period" "$(awk '{print $3}' <<<"$r")")"
+			fi
+			pgbench_run "$WARMUP_SECONDS"
+			reset_ticks "$lib"
+			r=$(measure "$pid" pgbench_run "$SECONDS_EACH")
+			tps=$(cat "$PGBENCH_OUT")
+			TPS[$idx]="${TPS[$idx]:-} $tps"
+			if [ -n "$lib" ]; then
+				r="$r $(ticks_taken "$lib" "$period" "$(awk '{print $3}' <<<"$r")")"
+				# CPU and ticks: mean over rounds
+				LOAD[$idx]="${LOAD[$idx]:-}|$r"
+			fi
+		done
+	done
+	rm -rf "$results_dir"
+
+	echo
+	printf '%-24s %-21s %9s %7s | %-26s | %-26s\n' "" "" "" "" \
+		"    under pgbench load" "         idle"
+	printf '%-24s %-21s %9s %7s | %8s %8s %8s | %8s %8s %8s\n' \
+		sampler "TPS per round" "TPS mean" "loss" "CPU %" "stat %" "ticks %" \
+		"CPU %" "stat %" "ticks %"
+	local base
+	base=$(awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i; print s / NF }' <<<"${TPS[0]}")
+	for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
+		IFS='|' read -r name lib setting period <<<"${CONFIGS[$i]}"
+		awk -v name="$name" -v tps="${TPS[$i]}" -v base="$base" -v load="${LOAD[$i]:-}" \
+			-v idle="${IDLE[$i]:-}" 'BEGIN {
+			n = split(tps, t, " "); s = 0; per = ""
+			for (k = 1; k <= n; k++) { s += t[k]; per = per sprintf("%.0f ", t[k]) }
+			mean = s / n
+			m = split(load, l, "|"); cpu = 0; st = 0; tk = 0; cnt = 0
+			for (k = 1; k <= m; k++) {
+				if (split(l[k], f, " ") < 4) continue
+				cpu += f[1]; st += f[2]; tk += f[4]; cnt++
+			}
+			split(idle, d, " ")
+			if (cnt == 0)
+				printf "%-24s %-21s %9.0f %7s | %8s %8s %8s | %8s %8s %8s\n",
+					name, per, mean, "-", "-", "-", "-", "-", "-", "-"
+			else
+				printf "%-24s %-21s %9.0f %6.2f%% | %8.3f %8.2f %8.2f | %8.3f %8.2f %8.2f\n",
+					name, per, mean, 100 * (base - mean) / base,
+					cpu / cnt, st / cnt, tk / cnt, d[1], d[2], d[4]
+		}'
+	done
+	echo
+	echo "CPU %: collector on-CPU time (schedstat) in % of one core; stat %: utime+stime (10 ms ticks)"
+	echo "ticks %: iobench counts missed periods exactly; pg_wait_sampling's is estimated from its profile"
+	echo "targets: loss <= 1 % at 10 ms; iobench CPU <= pg_wait_sampling CPU at the same period; idle ticks >= 99 % at 1 ms"
+}
+
+main "$@"
