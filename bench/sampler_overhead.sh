@@ -92,17 +92,20 @@ reset_ticks() {
 	esac
 }
 
-# Share of ticks taken (%) since reset_ticks; args: lib period_ms elapsed_s.
+# Share of ticks taken (%) since reset_ticks, and their number; args: lib
+# period_ms elapsed_s.
 ticks_taken() {
 	local lib=$1 period=$2 elapsed=$3
 	case $lib in
 	iobench)
-		q "SELECT round((100.0 * ticks / nullif(ticks + missed_ticks, 0))::numeric, 2)
-		     FROM iobench.wait_collector" ;;
+		q "SELECT round((100.0 * ticks / nullif(ticks + missed_ticks, 0))::numeric, 2), ticks
+		     FROM iobench.wait_collector" | tr '|' ' ' ;;
 	pg_wait_sampling)
-		q "SELECT round((100.0 * coalesce(sum(p.count), 0) / ($elapsed * 1000 / $period))::numeric, 2)
+		q "SELECT round((100.0 * coalesce(sum(p.count), 0) / ($elapsed * 1000 / $period))::numeric, 2),
+		          coalesce(sum(p.count), 0)
 		     FROM pg_wait_sampling_profile p
-		    WHERE p.pid = (SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer')" ;;
+		    WHERE p.pid = (SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer')" |
+			tr '|' ' ' ;;
 	esac
 }
 
@@ -183,11 +186,11 @@ main() {
 	rm -rf "$results_dir"
 
 	echo
-	printf '%-24s %-21s %9s %7s | %-26s | %-26s\n' "" "" "" "" \
-		"    under pgbench load" "         idle"
-	printf '%-24s %-21s %9s %7s | %8s %8s %8s | %8s %8s %8s\n' \
-		sampler "TPS per round" "TPS mean" "loss" "CPU %" "stat %" "ticks %" \
-		"CPU %" "stat %" "ticks %"
+	printf '%-24s %-15s %8s %7s | %-35s | %-35s\n' "" "" "" "" \
+		"       under pgbench load" "              idle"
+	printf '%-24s %-15s %8s %7s | %7s %7s %9s %8s | %7s %7s %9s %8s\n' \
+		sampler "TPS per round" "TPS mean" "loss" "CPU %" "stat %" "us/tick" "ticks %" \
+		"CPU %" "stat %" "us/tick" "ticks %"
 	local base
 	base=$(awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i; print s / NF }' <<<"${TPS[0]}")
 	for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
@@ -197,23 +200,26 @@ main() {
 			n = split(tps, t, " "); s = 0; per = ""
 			for (k = 1; k <= n; k++) { s += t[k]; per = per sprintf("%.0f ", t[k]) }
 			mean = s / n
-			m = split(load, l, "|"); cpu = 0; st = 0; tk = 0; cnt = 0
+			m = split(load, l, "|"); cpu = 0; st = 0; tk = 0; cnt = 0; cns = 0; nt = 0
 			for (k = 1; k <= m; k++) {
-				if (split(l[k], f, " ") < 4) continue
+				if (split(l[k], f, " ") < 5) continue
 				cpu += f[1]; st += f[2]; tk += f[4]; cnt++
+				cns += f[1] / 100 * f[3] * 1e9; nt += f[5]
 			}
 			split(idle, d, " ")
 			if (cnt == 0)
-				printf "%-24s %-21s %9.0f %7s | %8s %8s %8s | %8s %8s %8s\n",
-					name, per, mean, "-", "-", "-", "-", "-", "-", "-"
+				printf "%-24s %-15s %8.0f %7s | %7s %7s %9s %8s | %7s %7s %9s %8s\n",
+					name, per, mean, "-", "-", "-", "-", "-", "-", "-", "-", "-"
 			else
-				printf "%-24s %-21s %9.0f %6.2f%% | %8.3f %8.2f %8.2f | %8.3f %8.2f %8.2f\n",
+				printf "%-24s %-15s %8.0f %6.2f%% | %7.3f %7.2f %9.1f %8.2f | %7.3f %7.2f %9.1f %8.2f\n",
 					name, per, mean, 100 * (base - mean) / base,
-					cpu / cnt, st / cnt, tk / cnt, d[1], d[2], d[4]
+					cpu / cnt, st / cnt, (nt > 0 ? cns / nt / 1000 : 0), tk / cnt,
+					d[1], d[2], (d[5] > 0 ? d[1] / 100 * d[3] * 1e9 / d[5] / 1000 : 0), d[4]
 		}'
 	done
 	echo
-	echo "CPU %: collector on-CPU time (schedstat) in % of one core; stat %: utime+stime (10 ms ticks)"
+	echo "CPU %: collector on-CPU time (schedstat) in % of one core; stat %: utime+stime (10 ms ticks);"
+	echo "us/tick: collector on-CPU time per tick taken"
 	echo "ticks %: iobench counts missed periods exactly; pg_wait_sampling's is estimated from its profile"
 	echo "targets: loss <= 1 % at 10 ms; iobench CPU <= pg_wait_sampling CPU at the same period; idle ticks >= 99 % at 1 ms"
 }

@@ -14,6 +14,7 @@ SELECT iobench.snapshot_waits('regress_waits');
 SELECT iobench.plant_waits(1);
 INSERT INTO iobench.benign_waits (wait_type, reason) VALUES ('IO:WALSync', 'no');
 SET iobench.sample_period = 1;
+SET iobench.sample_signal = off;
 RESET ROLE;
 
 SET ROLE regress_waits_nobody;
@@ -32,7 +33,8 @@ REVOKE USAGE ON SCHEMA iobench FROM regress_waits_nobody;
 
 -- the settings
 SELECT name, setting, unit, context FROM pg_settings
- WHERE name IN ('iobench.sample_period', 'iobench.max_wait_types', 'iobench.run_waits')
+ WHERE name IN ('iobench.sample_period', 'iobench.max_wait_types', 'iobench.run_waits',
+                'iobench.sample_signal')
  ORDER BY name;
 
 DROP ROLE regress_waits_monitor;

@@ -84,6 +84,13 @@ SELECT wait_type, benign, wait_s > 0.1 AS waited
 
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 
+-- Without schedstat, signal and resource time are unknown (NULL), never 0
+SET iobench.sample_signal = off;
+SELECT count(*) > 0 AS rows, bool_and(signal_s IS NULL AND resource_s IS NULL) AS unknown,
+       count(*) FILTER (WHERE wait_type = 'CPU:Preempted') AS preempted_rows
+  FROM iobench.sample_waits_all('100 ms');
+RESET iobench.sample_signal;
+
 -- Cancel (statement_timeout) stops sampling and closes every descriptor
 CREATE FUNCTION open_fds() RETURNS bigint
 LANGUAGE sql AS $$

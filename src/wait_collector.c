@@ -34,6 +34,7 @@
 int			iobench_sample_period = 10;
 int			iobench_max_wait_types = 512;
 int			iobench_run_waits = IOB_RUN_WAITS_WORKERS;
+bool		iobench_sample_signal = true;
 
 static const struct config_enum_entry run_waits_options[] = {
 	{"workers", IOB_RUN_WAITS_WORKERS, false},
@@ -156,6 +157,15 @@ iobench_waits_init(void)
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("iobench.sample_signal",
+							 "Splits wait time into resource and signal time with Linux schedstat.",
+							 "Off: no /proc/<pid>/schedstat reads, and Signal_S and Resource_S are NULL.",
+							 &iobench_sample_signal,
+							 true,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+
 	DefineCustomEnumVariable("iobench.run_waits",
 							 "Which processes a benchmark run samples for its wait statistics.",
 							 "\"workers\": the run's own workers; \"instance\": every process; \"off\": none.",
@@ -231,7 +241,7 @@ iobench_wait_collector_main(Datum main_arg)
 	LWLockAcquire(collector->lock, LW_EXCLUSIVE);
 	collector->collector_pid = MyProcPid;
 	collector->period_ms = iobench_sample_period;
-	collector->have_schedstat = (access("/proc/self/schedstat", R_OK) == 0);
+	collector->have_schedstat = iob_wait_sampler_has_schedstat(sampler);
 	collector->started_at = GetCurrentTimestamp();
 	LWLockRelease(collector->lock);
 	on_shmem_exit(iob_collector_exit, (Datum) 0);
@@ -253,6 +263,19 @@ iobench_wait_collector_main(Datum main_arg)
 		{
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
+			if (iobench_sample_signal != collector->have_schedstat)
+			{
+				/* start over with or without schedstat descriptors */
+				iob_wait_sampler_destroy(sampler);
+				sampler = iob_wait_sampler_create(NULL, 0, iobench_sample_period, 1);
+				(void) iob_wait_sampler_tick(sampler);
+				seen_missed = 0;
+				seen_sampled = 0;
+				LWLockAcquire(collector->lock, LW_EXCLUSIVE);
+				collector->have_schedstat = iob_wait_sampler_has_schedstat(sampler);
+				collector->period_ms = iobench_sample_period;
+				LWLockRelease(collector->lock);
+			}
 			if (iobench_sample_period != iob_wait_sampler_period_ms(sampler))
 			{
 				iob_wait_sampler_set_period(sampler, iobench_sample_period);

@@ -33,6 +33,9 @@ typedef enum IobRunWaits
 
 extern int	iobench_run_waits;
 
+/* iobench.sample_signal: read schedstat for the signal/resource split */
+extern bool iobench_sample_signal;
+
 /* iobench.max_wait_types: wait types a table holds (postmaster start) */
 extern int	iobench_max_wait_types;
 

@@ -55,6 +55,7 @@
 #include "utils/syscache.h"
 #include "utils/wait_event.h"
 
+#include "wait_collector.h"
 #include "wait_sampler.h"
 
 /* The local transaction id of a PGPROC moved into "vxid" in PostgreSQL 17 */
@@ -531,7 +532,8 @@ iob_wait_sampler_create(const int *pids, int npids, int period_ms,
 		memcpy(s->pids, pids, sizeof(int) * npids);
 		qsort(s->pids, npids, sizeof(int), iob_cmp_int);
 	}
-	s->have_schedstat = (access("/proc/self/schedstat", R_OK) == 0);
+	s->have_schedstat = iobench_sample_signal &&
+		access("/proc/self/schedstat", R_OK) == 0;
 	iob_wait_sampler_set_period(s, period_ms);
 
 	/* at most two deltas per process: its last interval and an entry */
@@ -577,6 +579,13 @@ iob_wait_sampler_set_period(IobWaitSampler *s, int period_ms)
 			elog(ERROR, "timerfd_settime failed: %m");
 	}
 #endif
+}
+
+/* Whether the sampler reads schedstat (signal time known) */
+bool
+iob_wait_sampler_has_schedstat(IobWaitSampler *sampler)
+{
+	return sampler->have_schedstat;
 }
 
 /* The period in milliseconds */

@@ -129,6 +129,7 @@ extern IobWaitSampler *iob_wait_sampler_create(const int *pids, int npids,
 extern void iob_wait_sampler_destroy(IobWaitSampler *sampler);
 extern void iob_wait_sampler_set_period(IobWaitSampler *sampler, int period_ms);
 extern int	iob_wait_sampler_period_ms(IobWaitSampler *sampler);
+extern bool iob_wait_sampler_has_schedstat(IobWaitSampler *sampler);
 extern int	iob_wait_sampler_tick(IobWaitSampler *sampler);
 extern const IobWaitDelta *iob_wait_sampler_deltas(IobWaitSampler *sampler,
 												   int *ndeltas);
