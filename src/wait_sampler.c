@@ -23,6 +23,12 @@
  * last interval of a process that exits is lost (sampling is a lower bound
  * for short-lived processes anyway).
  *
+ * Schedstat is read when a process's state changed since the previous tick,
+ * and otherwise at least every IOB_SCHEDSTAT_MAX_DEFER_NS: while the state
+ * stays the same every interval belongs to it, so the increase can be read
+ * later in one piece with the same result, for a fraction of the reads.
+ * iob_wait_sampler_flush() reads what is pending at the end of a window.
+ *
  * Nothing is allocated on the tick path: the per-slot state, the delta
  * buffer and the table are sized when the sampler is created.
  *
