@@ -116,7 +116,7 @@ main() {
 		exit 1
 	fi
 	sleep 0.1
-	echo "insert_waits: $tps inserts/s"
+	echo "insert_waits: $tps inserts/s; $(waits_pressure)"
 	echo
 
 	cluster_psql -c "SELECT * FROM iobench.wait_stats"

@@ -167,6 +167,7 @@ main() {
 		"pgbench -S scale $SCALE, $CLIENTS clients, ${SECONDS_EACH}s x $ROUNDS rounds," \
 		"idle phase ${IDLE_SECONDS}s, pg_wait_sampling" \
 		"$(dpkg-query -W -f='${Version}' postgresql-15-pg-wait-sampling)"
+	echo "sampler_overhead: at the start, $(waits_pressure)"
 
 	for ((round = 1; round <= ROUNDS; round++)); do
 		order=()
@@ -195,6 +196,7 @@ main() {
 		done
 	done
 	rm -rf "$results_dir"
+	echo "sampler_overhead: at the end, $(waits_pressure)"
 
 	echo
 	printf '%-26s %-20s %8s %7s | %-44s | %-35s\n' "" "" "" "" \
@@ -203,6 +205,7 @@ main() {
 		sampler "TPS per round" "median" "loss" "CPU %" "of CPUs" "stat %" "us/tick" "ticks %" \
 		"CPU %" "stat %" "us/tick" "ticks %"
 	local base
+	# shellcheck disable=SC2086 # one word per round
 	base=$(median ${TPS[0]})
 	for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
 		IFS='|' read -r name lib setting period <<<"${CONFIGS[$i]}"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # waits_common.sh — shared by the wait-statistics benchmarks (source it).
 #
 # waits_private_install   copy PostgreSQL 15 into a private tree and install
@@ -65,4 +66,13 @@ waits_proc_cpu_ns() {
 # utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/PID/stat).
 waits_proc_ticks() {
 	sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
+
+# One line on how busy the machine is besides us (Linux PSI, last 60 s):
+# figures from a shared machine are only comparable within one quiet run.
+waits_pressure() {
+	local cpu io
+	cpu=$(awk '/^some/ { sub("avg60=", "", $3); print $3 }' /proc/pressure/cpu 2>/dev/null || true)
+	io=$(awk '/^some/ { sub("avg60=", "", $3); print $3 }' /proc/pressure/io 2>/dev/null || true)
+	echo "machine pressure (PSI some avg60): cpu ${cpu:-?} %, io ${io:-?} %"
 }
