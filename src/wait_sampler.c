@@ -95,6 +95,8 @@ struct IobWaitSampler
 	MemoryContextCallback cleanup;
 	int			nprocs;			/* slots: ProcGlobal->allProcCount */
 	IobProcSlot *slots;
+	bool	   *followed;		/* slots[i].pid != 0, packed: a tick looks at
+								 * this rather than at every slot */
 	int		   *pids;			/* sorted set of pids to sample, or NULL */
 	int			npids;
 	bool		have_schedstat; /* /proc/self/schedstat exists */
@@ -529,6 +531,7 @@ iob_wait_sampler_create(const int *pids, int npids, int period_ms,
 	s->timerfd = -1;
 	s->nprocs = ProcGlobal->allProcCount;
 	s->slots = palloc0(sizeof(IobProcSlot) * s->nprocs);
+	s->followed = palloc0(sizeof(bool) * s->nprocs);
 	for (i = 0; i < s->nprocs; i++)
 		s->slots[i].fd = -1;
 	if (pids != NULL)
@@ -695,10 +698,14 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		if (pid == 0 || i == mine ||
 			(s->pids != NULL && !iob_pid_wanted(s, pid)))
 		{
-			if (slot->pid != 0)
+			if (s->followed[i])
+			{
 				iob_slot_release(slot);
+				s->followed[i] = false;
+			}
 			continue;
 		}
+		s->followed[i] = true;
 
 		info = *(volatile uint32 *) &proc->wait_event_info;
 		key = iob_classify(proc, info);
