@@ -49,6 +49,8 @@ prepare() {
 # Run fio for one workload; prints "iops p50_us p99_us cpu_us_per_io".
 run_fio() {
 	local opts=$1 op=$2 file=$3 json
+	# a fresh file each time: fio lays it out anew, as iobench writes its own
+	rm -f "$file"
 	json=$(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=parity --filename="$file" \
 		--size="$(numfmt --from=iec "${FILE_SIZE%B}")" --direct=1 --time_based \
 		--runtime="$SECONDS_EACH" --group_reporting --lat_percentiles=1 \
