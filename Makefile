@@ -20,7 +20,8 @@ OBJS = \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_options.o \
-	src/results.o
+	src/results.o \
+	src/presets.o
 
 DATA = sql/iobench--0.1.sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"

@@ -64,6 +64,12 @@ typedef struct WorkerContext
 
 	bool		measuring;		/* first measured completion seen */
 	struct rusage ru_start;
+
+	/* stall tracking: the last write whose sync has not completed yet */
+	bool		stall_write_valid;
+	int			stall_write_file;
+	uint64		stall_write_offset;
+	int64		stall_write_ns;
 } WorkerContext;
 
 /* Seconds of user and system CPU between two getrusage() readings */
@@ -114,6 +120,80 @@ flush_second(WorkerContext *wc)
 }
 
 /*
+ * Keep a stall event in the worker's fixed array: append while there is
+ * room, else replace the shortest kept event if this one is longer.  Stalls
+ * are rare by definition, so the scan costs nothing on the common path.
+ */
+static void
+keep_stall(IobWorkerState *state, const IobStallEvent *ev)
+{
+	int			shortest = 0;
+	int			i;
+
+	state->nstalls++;
+	if (state->nstall_events < IOB_MAX_STALL_EVENTS)
+	{
+		state->stall_events[state->nstall_events++] = *ev;
+		return;
+	}
+	for (i = 1; i < IOB_MAX_STALL_EVENTS; i++)
+		if (state->stall_events[i].write_ns + state->stall_events[i].sync_ns <
+			state->stall_events[shortest].write_ns + state->stall_events[shortest].sync_ns)
+			shortest = i;
+	if (ev->write_ns + ev->sync_ns >
+		state->stall_events[shortest].write_ns + state->stall_events[shortest].sync_ns)
+		state->stall_events[shortest] = *ev;
+}
+
+/*
+ * Stall detection, as pgiosim's "WRITE STALL": a write plus the sync it
+ * triggered (fsync_every > 0), or a write alone (no syncs), that took longer
+ * than the threshold.  The write is remembered until its sync completes;
+ * only pairs whose sync completes in the measured period count.
+ */
+static void
+check_stall(WorkerContext *wc, const IobIo *io)
+{
+	IobRunShared *run = wc->run;
+	int64		lat = io->end_ns - io->start_ns;
+	IobStallEvent ev;
+
+	if (io->kind == IOB_OP_READ)
+		return;
+	if (io->kind == IOB_OP_WRITE)
+	{
+		if (run->params.fsync_every > 0)
+		{
+			wc->stall_write_valid = true;
+			wc->stall_write_file = io->file_index;
+			wc->stall_write_offset = io->offset;
+			wc->stall_write_ns = lat;
+			return;
+		}
+		ev.write_ns = lat;
+		ev.sync_ns = 0;
+		ev.offset = io->offset;
+	}
+	else
+	{
+		bool		paired = wc->stall_write_valid &&
+			wc->stall_write_file == io->file_index;
+
+		ev.write_ns = paired ? wc->stall_write_ns : 0;
+		ev.sync_ns = lat;
+		ev.offset = paired ? wc->stall_write_offset : 0;
+		wc->stall_write_valid = false;
+	}
+	if (io->end_ns < run->measure_start_ns || io->end_ns >= run->end_ns)
+		return;
+	if (ev.write_ns + ev.sync_ns <= run->params.stall_threshold_us * 1000)
+		return;
+	ev.at_ns = io->end_ns - run->measure_start_ns;
+	ev.file_index = io->file_index;
+	keep_stall(wc->state, &ev);
+}
+
+/*
  * Account one completed I/O.  Only I/O completed inside the measured period
  * counts; a failed or short transfer stops the worker with an error.
  */
@@ -146,6 +226,9 @@ account_io(WorkerContext *wc, IobIo *io)
 						io->kind == IOB_OP_READ ? "read" : "write",
 						path, io->offset, io->result, io->len)));
 	}
+
+	if (run->params.stall_threshold_us > 0)
+		check_stall(wc, io);
 
 	if (io->end_ns < run->measure_start_ns || io->end_ns >= run->end_ns)
 		return;
@@ -332,7 +415,9 @@ prepare_worker(WorkerContext *wc)
 	wc->fds = palloc(sizeof(int) * p->files);
 	for (i = 0; i < p->files; i++)
 	{
-		wc->fds[i] = iob_open_file(run, i, iob_pattern_writes(p->rw));
+		/* pgiosim's rewrites write to files of a reading pattern */
+		wc->fds[i] = iob_open_file(run, i,
+								   iob_pattern_writes(p->rw) || p->rewrite_pct > 0);
 		if (wc->fds[i] < 0)
 		{
 			char		path[MAXPGPATH];
