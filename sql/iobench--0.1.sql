@@ -325,7 +325,7 @@ SELECT o.suite_id,
        o.suite,
        o.test_no,
        o.test,
-       b.tablespace AS baseline,
+       b.tablespace AS base_tablespace,
        o.tablespace,
        b.iops AS base_iops,
        o.iops,
@@ -350,7 +350,7 @@ CREATE FUNCTION iobench.compare(suite_id bigint, baseline name DEFAULT NULL)
 RETURNS TABLE (
     test_no        integer,
     test           text,
-    baseline       name,
+    base_tablespace name,
     tablespace     name,
     base_iops      numeric,
     iops           numeric,
@@ -562,6 +562,22 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.format_us(double precision) IS 'a latency in microseconds as text with a unit (µs, ms, s)';
 
+-- A size in bytes for reading: exact kB, MB or GB when it is a whole
+-- number of them (8 kB, 1 MB), else as pg_size_pretty() has it.
+CREATE FUNCTION iobench.format_bytes(bytes bigint)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE
+        WHEN bytes IS NULL THEN '-'
+        WHEN bytes > 0 AND bytes % 1073741824 = 0 THEN (bytes / 1073741824) || ' GB'
+        WHEN bytes > 0 AND bytes % 1048576 = 0 THEN (bytes / 1048576) || ' MB'
+        WHEN bytes > 0 AND bytes % 1024 = 0 THEN (bytes / 1024) || ' kB'
+        ELSE pg_size_pretty(bytes)
+    END
+$$;
+COMMENT ON FUNCTION iobench.format_bytes(bigint) IS 'a size in bytes as text with a unit (kB, MB, GB are 1024-based, as PostgreSQL''s)';
+
 -- A sparkline of the values, one character each, scaled from 0 to the
 -- largest; 0 is a blank, so a second without I/O shows as a gap.
 CREATE FUNCTION iobench.sparkline(vals double precision[])
@@ -655,18 +671,18 @@ BEGIN
     RETURN NEXT format('  %s%s, %s blocks, %s worker%s x iodepth %s (%s), %s I/O, %s file%s of %s',
                        r.rw,
                        CASE WHEN r.read_pct IS NOT NULL THEN format(' (%s %% reads)', r.read_pct) ELSE '' END,
-                       pg_size_pretty(r.block_size::bigint), r.workers,
+                       iobench.format_bytes(r.block_size), r.workers,
                        CASE WHEN r.workers > 1 THEN 's' ELSE '' END,
                        r.iodepth, r.engine,
                        CASE WHEN r.direct THEN 'direct' ELSE 'buffered' END,
                        r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
-                       pg_size_pretty(r.file_size));
+                       iobench.format_bytes(r.file_size));
     IF r.fsync_every > 0 OR r.rewrite_pct > 0 THEN
         RETURN NEXT concat_ws(', ',
             CASE WHEN r.rewrite_pct > 0 THEN format('  %s %% of reads rewritten', r.rewrite_pct) END,
-            CASE WHEN r.fsync_every > 0 THEN format('%s after every %s write%s to a file',
-                                                    r.sync_method, r.fsync_every,
-                                                    CASE WHEN r.fsync_every > 1 THEN 's' ELSE '' END) END);
+            CASE WHEN r.fsync_every = 1 THEN format('%s after every write', r.sync_method)
+                 WHEN r.fsync_every > 1 THEN format('%s after every %s writes to a file',
+                                                    r.sync_method, r.fsync_every) END);
     END IF;
     RETURN NEXT format('  tablespace "%s": %s, %s on %s; host %s, PostgreSQL %s',
                        r.tablespace, coalesce(r.device, '?'), coalesce(r.filesystem, '?'),
@@ -747,21 +763,21 @@ BEGIN
     RETURN NEXT 'Stalls (seconds under 50 % of the median IOPS, or with an I/O over 1 s)';
     FOR w IN SELECT * FROM iobench.stalls(r.run_id) LOOP
         IF nstall = 0 THEN
-            RETURN NEXT format('  %6s %10s %9s %12s  %s', 'second', 'IOPS', 'of median', 'max latency', 'reason');
+            RETURN NEXT format('  %6s %10s %9s %12s %-5s  %s', 'second', 'IOPS', 'of median', 'max latency', 'op', 'reason');
         END IF;
         nstall := nstall + 1;
-        RETURN NEXT format('  %6s %10s %8s%% %12s  %s', w.second, w.iops,
+        RETURN NEXT format('  %6s %10s %8s%% %12s %-5s  %s', w.second, w.iops,
                            coalesce(round(100 * w.fraction)::text, '-'),
-                           iobench.format_us(w.max_latency_us::double precision) ||
-                               coalesce(' ' || w.max_latency_op, ''),
-                           w.reason);
+                           iobench.format_us(w.max_latency_us::double precision),
+                           coalesce(w.max_latency_op, '-'), w.reason);
     END LOOP;
     IF nstall = 0 THEN
         RETURN NEXT '  none';
     END IF;
     IF r.stall_threshold IS NOT NULL THEN
         RETURN NEXT '';
-        RETURN NEXT format('Write stalls (write + sync over %s): %s', r.stall_threshold,
+        RETURN NEXT format('Write stalls (write + sync over %s): %s',
+                           iobench.format_us(extract(epoch FROM r.stall_threshold)::float8 * 1e6),
                            coalesce(r.stall_count, 0));
         FOR w IN SELECT * FROM iobench.run_stalls s WHERE s.run_id = r.run_id
                   ORDER BY s.total_us DESC, s.at_s LIMIT 10
@@ -868,9 +884,9 @@ AS $$
     ), samples AS (
         SELECT count(*) AS n,
                min(bytes / 1024) AS bw_min, max(bytes / 1024) AS bw_max,
-               avg(bytes / 1024.0) AS bw_mean, stddev_pop(bytes / 1024.0) AS bw_dev,
+               avg(bytes / 1024.0)::float8 AS bw_mean, stddev_pop(bytes / 1024.0)::float8 AS bw_dev,
                min(ops) AS iops_min, max(ops) AS iops_max,
-               avg(ops) AS iops_mean, stddev_pop(ops) AS iops_dev
+               avg(ops)::float8 AS iops_mean, stddev_pop(ops)::float8 AS iops_dev
           FROM per_second
     )
     SELECT jsonb_build_object(
