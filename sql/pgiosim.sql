@@ -12,7 +12,8 @@ SELECT status, label, rw, block_size, iodepth, direct, engine, files, workers,
        read_ops > 0 AS reads,
        -- a rewrite only ever follows a read: about 20 % of the reads
        write_ops <= read_ops AS writes_not_above_reads,
-       write_ops::float8 / read_ops BETWEEN 0.15 AND 0.25 AS write_share_ok,
+       -- (within 4 standard deviations of a binomial count, whatever the speed)
+       abs(write_ops - 0.2 * read_ops) <= 4 * sqrt(0.16 * read_ops) + workers AS write_share_ok,
        -- an fsync only ever follows a write: one per write (a worker's last
        -- write may have its fsync cut off by the end of the period)
        write_ops - fsync_ops BETWEEN 0 AND workers AS one_fsync_per_write,

@@ -69,6 +69,9 @@ typedef struct IobRunParams
 										 * 0 = about once a second */
 	bool		progress_counts;	/* pgiosim-style progress line: reads,
 									 * writes, syncs, kB/s, IOPS */
+	bool		cold_reads;		/* buffered: drop each block from the page
+								 * cache once read (and each file once
+								 * synced), so every read goes to the device */
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);

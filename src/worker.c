@@ -14,6 +14,7 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -191,6 +192,23 @@ check_stall(WorkerContext *wc, const IobIo *io)
 	ev.at_ns = io->end_ns - run->measure_start_ns;
 	ev.file_index = io->file_index;
 	keep_stall(wc->state, &ev);
+}
+
+/*
+ * Keep buffered reads cold (params.cold_reads, pgiosim): drop the block just
+ * read from the page cache, and a file's clean pages once it is synced, so
+ * the next read of any block goes to the device however long the run and
+ * however small the files.  Called after the I/O was timed: the advice costs
+ * a system call but is not part of any latency.
+ */
+static void
+keep_cold(WorkerContext *wc, const IobIo *io)
+{
+	if (io->kind == IOB_OP_READ)
+		(void) posix_fadvise(io->fd, (off_t) io->offset, (off_t) io->len,
+							 POSIX_FADV_DONTNEED);
+	else if (io->kind == IOB_OP_FSYNC)
+		(void) posix_fadvise(io->fd, 0, 0, POSIX_FADV_DONTNEED);
 }
 
 /*
@@ -394,6 +412,8 @@ io_loop(WorkerContext *wc)
 		for (i = 0; i < n; i++)
 		{
 			account_io(wc, wc->done[i]);
+			if (run->params.cold_reads)
+				keep_cold(wc, wc->done[i]);
 			wc->free_slots[wc->nfree++] = wc->done[i]->slot;
 		}
 		now = iob_now_ns();
@@ -428,6 +448,16 @@ prepare_worker(WorkerContext *wc)
 					 errmsg("could not open file \"%s\": %m", path)));
 		}
 	}
+	/*
+	 * Buffered I/O: tell the kernel the access pattern, as fio does by
+	 * default (fadvise_hint), so random reads are not turned into cached
+	 * hits by read-ahead of the neighbouring blocks.
+	 */
+	if (!p->direct)
+		for (i = 0; i < p->files; i++)
+			(void) posix_fadvise(wc->fds[i], 0, 0,
+								 iob_pattern_is_random(p->rw) ?
+								 POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 	wc->writes_since_sync = palloc0(sizeof(uint64) * p->files);
 	wc->sync_pending_file = -1;
 
