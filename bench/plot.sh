@@ -146,8 +146,11 @@ for id in "${SUITES[@]}"; do
 	          string_agg(coalesce(iops_ratio::text, 'NaN'), E'\t' ORDER BY tablespace_no)
 	     FROM iobench.suite_comparison WHERE suite_id = $id GROUP BY test_no, test ORDER BY test_no" \
 		>"$TMP/suite.tsv"
+	# the ratio axis starts below the smallest ratio, so the baseline's bars (1) show
+	ymin=$(q "SELECT least(0.5, min(iops_ratio) / 2) FROM iobench.suite_comparison
+	           WHERE suite_id = $id AND iops_ratio > 0")
 	n=${#spcs[@]}
-	iops_cols= ratio_cols=
+	iops_cols='' ratio_cols=''
 	for ((i = 0; i < n; i++)); do
 		iops_cols+="${iops_cols:+, }\"$TMP/suite.tsv\" using $((i + 2)):xtic(1) title $(gq "${spcs[$i]}")"
 		ratio_cols+="${ratio_cols:+, }\"$TMP/suite.tsv\" using $((i + 2 + n)):xtic(1) title $(gq "${spcs[$i]}")"
@@ -165,6 +168,7 @@ set logscale y
 set ylabel "IOPS (log scale)"
 set xtics rotate by -30 left
 set bmargin 8
+set rmargin 14
 set key top right
 plot $iops_cols
 EOF
@@ -177,10 +181,12 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-set yrange [0:*]
-set ylabel "IOPS / IOPS of ${spcs[0]}"
+set logscale y
+set yrange [${ymin:-0.5}:*]
+set ylabel "IOPS / IOPS of ${spcs[0]} (log scale)"
 set xtics rotate by -30 left
 set bmargin 8
+set rmargin 14
 set key top right
 plot $ratio_cols, 1 with lines dt 2 lc rgb "#555555" notitle
 EOF
