@@ -47,6 +47,9 @@ all:
 	@exit 1
 endif
 
+# PGXS tracks no header dependencies: rebuild every object when a header changes.
+$(OBJS): $(wildcard $(srcdir)/src/*.h)
+
 .PHONY: run test deps
 deps:
 	@tools/deps.sh
