@@ -21,6 +21,8 @@
 
 #include "postgres.h"
 
+#include <time.h>
+
 /* What one I/O does.  The values index per-kind arrays. */
 typedef enum IobOpKind
 {
