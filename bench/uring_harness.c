@@ -12,10 +12,12 @@
  *
  *	  uring_harness -f FILE [-S size_mb] [-m randread|randwrite|mix|rate]
  *					[-d depth] [-t seconds] [-b block] [-w fsync_every]
- *					[-R rate_iops] [-F] [-B] [-x setup_flags] [-n files]
+ *					[-R rate_iops] [-F] [-B] [-E] [-x setup_flags] [-n files]
  *
  *	  -F registers the files, -B registers the buffers, -x sets ring set-up
- *	  flags (hex): the experiments of doc/engines.md.
+ *	  flags (hex), -E submits a whole refill as one batch in complete()
+ *	  instead of each I/O as the next is queued: the experiments of
+ *	  doc/engines.md.
  *
  *-------------------------------------------------------------------------
  */
@@ -366,7 +368,7 @@ main(int argc, char **argv)
 	double		cpu_us;
 	static const char *kind_names[] = {"read", "write", "fsync"};
 
-	while ((c = getopt(argc, argv, "f:S:m:d:t:b:w:R:FBx:n:")) != -1)
+	while ((c = getopt(argc, argv, "f:S:m:d:t:b:w:R:FBEx:n:")) != -1)
 	{
 		switch (c)
 		{
@@ -399,6 +401,9 @@ main(int argc, char **argv)
 				break;
 			case 'B':
 				opt_regbufs = true;
+				break;
+			case 'E':
+				iob_uring_exp_batch_submit = true;
 				break;
 			case 'x':
 				opt_setup_flags = strtoul(optarg, NULL, 16);
@@ -534,9 +539,9 @@ main(int argc, char **argv)
 		(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) * 1e6 +
 		(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec);
 
-	printf("mode=%s depth=%d bs=%d files=%d regfiles=%d regbufs=%d flags=0x%x\n",
+	printf("mode=%s depth=%d bs=%d files=%d regfiles=%d regbufs=%d flags=0x%x batch=%d\n",
 		   opt_mode, opt_depth, opt_bs, opt_nfiles, opt_regfiles, opt_regbufs,
-		   opt_setup_flags);
+		   opt_setup_flags, iob_uring_exp_batch_submit);
 	printf("ops=%lu iops=%.0f complete_calls=%lu ops/call=%.2f cpu/op=%.2fus usr=%.1f%% sys=%.1f%%\n",
 		   (unsigned long) ops_done, ops_done / (elapsed / 1e9),
 		   (unsigned long) calls, (double) ops_done / calls,
