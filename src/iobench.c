@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 
 #include "iobench.h"
@@ -57,4 +58,12 @@ _PG_init(void)
 	iobench_run_init();
 
 	MarkGUCPrefixReserved("iobench");
+}
+
+/* Human-readable size, as pg_size_pretty() prints it */
+char *
+iob_size_pretty(int64 bytes)
+{
+	return text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
+															  Int64GetDatum(bytes))));
 }

@@ -23,6 +23,9 @@ extern bool iobench_force_psync;
 /* iobench.max_workers_per_run: upper bound for the "workers" argument */
 extern int	iobench_max_workers_per_run;
 
+/* Human-readable size, as pg_size_pretty() prints it */
+extern char *iob_size_pretty(int64 bytes);
+
 /* Per-subsystem initialisation, called from _PG_init() */
 extern void iobench_run_init(void);
 

@@ -38,9 +38,10 @@ typedef struct IobRunSummary
 } IobRunSummary;
 
 /*
- * Insert the run and its children; returns the new iobench.runs row as a
- * heap tuple allocated in the caller's memory context.
+ * Insert the run and its children (as the owner of the iobench schema, so
+ * callers need no write access to the tables); returns the new
+ * iobench.runs row as a composite Datum.
  */
-extern HeapTuple iob_store_run(const IobRunSummary *summary, TupleDesc *tupdesc);
+extern Datum iob_store_run(const IobRunSummary *summary);
 
 #endif							/* IOBENCH_RESULTS_H */

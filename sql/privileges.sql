@@ -1,0 +1,62 @@
+-- Running needs EXECUTE (revoked from PUBLIC) and CREATE on the tablespace;
+-- results are readable by pg_monitor.
+SET client_min_messages = warning;
+
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set ts_dir :abs_builddir '/testtablespace'
+CREATE TABLESPACE iob_priv_ts LOCATION :'ts_dir';
+
+CREATE ROLE iob_user LOGIN;
+CREATE ROLE iob_reader LOGIN IN ROLE pg_monitor;
+
+GRANT USAGE ON SCHEMA iobench TO iob_user;
+
+-- no EXECUTE without a grant
+SET ROLE iob_user;
+SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB');
+RESET ROLE;
+
+GRANT EXECUTE ON FUNCTION iobench.run TO iob_user;
+
+-- the database's default tablespace needs no grant, as for temporary files
+SET ROLE iob_user;
+SELECT status, ops > 0 AS has_ops
+  FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync',
+                   label => 'by iob_user');
+
+-- another tablespace needs CREATE on it
+SELECT run_id FROM iobench.run(tablespace => 'iob_priv_ts', duration => '200ms',
+                               file_size => '1MB');
+-- stored results are not readable without pg_monitor
+SELECT count(*) FROM iobench.runs;
+RESET ROLE;
+
+GRANT CREATE ON TABLESPACE iob_priv_ts TO iob_user;
+SET ROLE iob_user;
+SELECT tablespace, status, ops > 0 AS has_ops
+  FROM iobench.run(tablespace => 'iob_priv_ts', duration => '200ms',
+                   file_size => '1MB', engine => 'psync');
+-- nor writable by a user who may run benchmarks
+INSERT INTO iobench.runs (status, started_at, finished_at, tablespace, rw, block_size,
+                          workers, iodepth, duration, warmup, file_size, files,
+                          fsync_every, sync_method, direct, engine, rate_iops, seed)
+VALUES ('completed', now(), now(), 'x', 'read', 1, 1, 1, '1s', '0s', 1, 1, 0, 'fsync',
+        true, 'psync', 0, 0);
+RESET ROLE;
+
+-- pg_monitor reads results
+SET ROLE iob_reader;
+SELECT label, status FROM iobench.runs WHERE label = 'by iob_user';
+SELECT count(*) >= 0 AS readable FROM iobench.run_seconds, iobench.run_latency;
+RESET ROLE;
+
+-- the other tablespace's files are gone as well
+SELECT count(*) AS leftover_in_ts
+  FROM pg_ls_tmpdir((SELECT oid FROM pg_tablespace WHERE spcname = 'iob_priv_ts'))
+ WHERE name LIKE 'pgsql_tmp%.iobench%';
+
+DELETE FROM iobench.runs WHERE label = 'by iob_user' OR tablespace = 'iob_priv_ts';
+DROP TABLESPACE iob_priv_ts;
+DROP OWNED BY iob_user;
+DROP ROLE iob_user;
+DROP ROLE iob_reader;

@@ -1,0 +1,63 @@
+-- Every bad argument gets a clear error, and nothing is left behind.
+\set VERBOSITY default
+SET client_min_messages = warning;
+SELECT coalesce(max(run_id), 0) AS runs_before FROM iobench.runs \gset
+
+-- patterns, sizes, counts
+SELECT run_id FROM iobench.run(rw => 'bogus');
+SELECT run_id FROM iobench.run(rw => NULL);
+SELECT run_id FROM iobench.run(block_size => '256');
+SELECT run_id FROM iobench.run(block_size => '32MB');
+SELECT run_id FROM iobench.run(block_size => '1000');
+SELECT run_id FROM iobench.run(block_size => 'eight kB');
+SELECT run_id FROM iobench.run(workers => 0);
+SELECT run_id FROM iobench.run(workers => 100000);
+SELECT run_id FROM iobench.run(workers => NULL);
+SELECT run_id FROM iobench.run(iodepth => 0);
+SELECT run_id FROM iobench.run(iodepth => 1025);
+SELECT run_id FROM iobench.run(iodepth => 4, engine => 'psync');
+SELECT run_id FROM iobench.run(iodepth => 1024, block_size => '16MB');
+
+-- time
+SELECT run_id FROM iobench.run(duration => '0s');
+SELECT run_id FROM iobench.run(duration => '-1s');
+SELECT run_id FROM iobench.run(duration => '8 days');
+SELECT run_id FROM iobench.run(warmup => '-1s');
+
+-- files
+SELECT run_id FROM iobench.run(file_size => '4kB');
+SELECT run_id FROM iobench.run(file_size => '1000000');
+SELECT run_id FROM iobench.run(files => 0);
+SELECT run_id FROM iobench.run(files => 5000);
+
+-- mixes and syncs
+SELECT run_id FROM iobench.run(read_pct => 50);
+SELECT run_id FROM iobench.run(rw => 'randrw', read_pct => 101);
+SELECT run_id FROM iobench.run(fsync_every => -1);
+SELECT run_id FROM iobench.run(fsync_every => 1);
+SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'osync');
+SELECT run_id FROM iobench.run(engine => 'spdk');
+SELECT run_id FROM iobench.run(rate_iops => -5);
+SELECT run_id FROM iobench.run(rate_iops => 1, workers => 2);
+
+-- tablespaces
+SELECT run_id FROM iobench.run(tablespace => 'no_such_tablespace');
+SELECT run_id FROM iobench.run(tablespace => 'pg_global');
+SELECT run_id FROM iobench.run(tablespace => NULL);
+
+-- the file system cannot hold the files (sizes differ between machines)
+\set VERBOSITY terse
+SELECT run_id FROM iobench.run(file_size => '512TB', files => 2);
+
+-- more workers than background worker slots (max_worker_processes = 32)
+SELECT run_id FROM iobench.run(workers => 60, duration => '1s', file_size => '1MB');
+\set VERBOSITY default
+
+-- nothing was stored, and nothing is left behind
+SELECT count(*) AS stored_runs FROM iobench.runs WHERE run_id > :runs_before;
+SELECT leftover_files(), running_workers();
+
+-- the server is still fine: a normal run works after all these errors
+SELECT status, ops > 0 AS has_ops
+  FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
+SELECT leftover_files(), running_workers();

@@ -1,0 +1,67 @@
+-- Every access pattern completes with sane, self-consistent figures.
+SET client_min_messages = warning;
+
+CREATE TEMP TABLE pattern_runs AS
+SELECT r.*
+  FROM unnest(ARRAY['randread', 'randwrite', 'randrw', 'read', 'write', 'readwrite']) AS p(rw),
+       LATERAL iobench.run(rw => p.rw, duration => '500ms', file_size => '8MB',
+                           files => 2, workers => 2, engine => 'psync',
+                           label => 'pattern ' || p.rw) AS r;
+
+SELECT rw, status, label,
+       iops > 0 AS has_iops,
+       mb_per_s > 0 AS has_mbps,
+       read_ops > 0 AS reads,
+       write_ops > 0 AS writes,
+       fsync_ops = 0 AS no_syncs,
+       ops = read_ops + write_ops AS ops_add_up,
+       bytes = ops * block_size AS bytes_add_up,
+       read_bytes = read_ops * block_size AS read_bytes_add_up,
+       lat_p50_us <= lat_p90_us AND lat_p90_us <= lat_p99_us
+         AND lat_p99_us <= lat_p999_us AND lat_p999_us <= lat_max_us AS percentiles_ordered,
+       lat_avg_us > 0 AND lat_avg_us <= lat_max_us AS avg_sane,
+       measured_s = 0.5 AS measured_whole_period,
+       cpu_user_pct >= 0 AND cpu_sys_pct > 0 AS cpu_measured,
+       engine, device <> '' AS device_known, filesystem <> '' AS fs_known
+  FROM pattern_runs
+ ORDER BY rw;
+
+-- mixed patterns honour read_pct (70 % reads, within a wide margin)
+SELECT rw, read_pct,
+       read_ops::float8 / ops BETWEEN 0.6 AND 0.8 AS read_share_ok
+  FROM iobench.run(rw => 'randrw', read_pct => 70, duration => '500ms',
+                   file_size => '8MB', engine => 'psync');
+
+-- fsync_every counts writes only: one sync per 4 writes to a file
+SELECT rw, fsync_every,
+       fsync_ops > 0 AS syncs,
+       abs(fsync_ops - write_ops / 4) <= workers * files + 1 AS one_sync_per_4_writes,
+       fsync_lat_p99_us > 0 AS sync_latency
+  FROM iobench.run(rw => 'randrw', fsync_every => 4, workers => 2, files => 2,
+                   duration => '500ms', file_size => '8MB', engine => 'psync');
+
+-- fdatasync, buffered I/O and a warm-up period
+SELECT sync_method, direct, warmup, measured_s, fsync_ops > 0 AS syncs, ops > 0 AS has_ops
+  FROM iobench.run(rw => 'write', fsync_every => 8, sync_method => 'fdatasync',
+                   direct => false, warmup => '200ms', duration => '500ms',
+                   file_size => '8MB', engine => 'psync');
+
+-- large blocks, sequential
+SELECT block_size, bytes = ops * 1048576 AS whole_blocks, ops > 0 AS has_ops
+  FROM iobench.run(rw => 'read', block_size => '1MB', file_size => '16MB',
+                   duration => '500ms', engine => 'psync');
+
+-- rate_iops holds its rate (200 IOPS over 2 workers, wide margin)
+SELECT rate_iops, iops BETWEEN 150 AND 210 AS rate_held
+  FROM iobench.run(rate_iops => 200, workers => 2, duration => '1s',
+                   file_size => '8MB', engine => 'psync');
+
+-- the same seed gives the same offsets; another seed other offsets
+SELECT a.offset_digest = b.offset_digest AS same_seed_same_offsets,
+       a.offset_digest <> c.offset_digest AS other_seed_other_offsets,
+       a.seed
+  FROM iobench.run(seed => 42, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync') AS a,
+       iobench.run(seed => 42, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync') AS b,
+       iobench.run(seed => 43, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync') AS c;
+
+SELECT leftover_files(), running_workers();

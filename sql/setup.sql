@@ -1,0 +1,33 @@
+-- Installs the extension and the helpers the other tests share.
+CREATE EXTENSION iobench;
+SELECT extname, extversion FROM pg_extension WHERE extname = 'iobench';
+
+-- Benchmark files left in pg_default's temporary-file directory
+CREATE FUNCTION public.leftover_files() RETURNS bigint
+LANGUAGE sql AS $$
+    SELECT count(*) FROM pg_ls_tmpdir() WHERE name LIKE 'pgsql_tmp%.iobench%'
+$$;
+
+-- iobench workers still running, after waiting up to 5 s for them to go
+CREATE FUNCTION public.running_workers() RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+BEGIN
+    FOR i IN 1..50 LOOP
+        SELECT count(*) INTO n FROM pg_stat_activity
+         WHERE backend_type = 'iobench worker';
+        EXIT WHEN n = 0;
+        PERFORM pg_sleep(0.1);
+    END LOOP;
+    RETURN n;
+END
+$$;
+
+-- the objects of the extension
+SELECT pg_describe_object(classid, objid, objsubid) AS object
+  FROM pg_depend
+ WHERE refclassid = 'pg_extension'::regclass
+   AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'iobench')
+   AND deptype = 'e'
+ ORDER BY 1;

@@ -1,0 +1,304 @@
+/*-------------------------------------------------------------------------
+ *
+ * files.c
+ *	  The test files of a run: location, storage description, creation
+ *	  with incompressible data, direct-I/O check, removal.
+ *
+ * See files.h for the naming rule that lets the server's start-up clean-up
+ * remove files a crash leaves behind.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "common/file_perm.h"
+#include "common/pg_prng.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+
+#include "files.h"
+#include "iobench.h"
+
+/* Files are written in chunks of this size while being filled */
+#define FILL_CHUNK		(1024 * 1024)
+
+/*
+ * Free space kept beyond the files: at least 32 MB, or 1 % of the file
+ * system, so a benchmark never fills a disk the database lives on.
+ */
+#define SAFETY_MARGIN_MIN	((uint64) 32 * 1024 * 1024)
+#define SAFETY_MARGIN_PCT	1
+
+/*
+ * Path (relative to the data directory) of the temporary-file directory of
+ * a tablespace; made if missing, as PostgreSQL does for its own temp files.
+ */
+void
+iob_temp_dir_for_tablespace(Oid spcoid, char *path)
+{
+	TempTablespacePath(path, spcoid);
+	if (MakePGDirectory(path) < 0 && errno != EEXIST)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create directory \"%s\": %m", path)));
+}
+
+/* Does "path" lie under mount point "mnt"? */
+static bool
+path_under(const char *path, const char *mnt)
+{
+	size_t		len = strlen(mnt);
+
+	if (strcmp(mnt, "/") == 0)
+		return true;
+	return strncmp(path, mnt, len) == 0 && (path[len] == '/' || path[len] == '\0');
+}
+
+/*
+ * Describe the storage under "dir": the block device (or the mount source
+ * for virtual file systems such as tmpfs), the file system type, and the
+ * mount point, from /proc/self/mountinfo and /sys/dev/block.  Unknown parts
+ * are left empty; this never fails.
+ */
+void
+iob_describe_storage(const char *dir, IobStorageInfo *info)
+{
+	struct stat st;
+	char		real[PATH_MAX];
+	FILE	   *mi;
+	char		line[4096];
+	size_t		best_len = 0;
+
+	memset(info, 0, sizeof(IobStorageInfo));
+	if (stat(dir, &st) != 0 || realpath(dir, real) == NULL)
+		return;
+
+	mi = AllocateFile("/proc/self/mountinfo", "r");
+	if (mi == NULL)
+		return;
+	while (fgets(line, sizeof(line), mi) != NULL)
+	{
+		unsigned int maj,
+					min;
+		char		mnt[MAXPGPATH];
+		char		fstype[64];
+		char		source[256];
+		char	   *sep;
+
+		/* id parent maj:min root mount-point options ... - fstype source opts */
+		if (sscanf(line, "%*d %*d %u:%u %*s %1023s", &maj, &min, mnt) != 3)
+			continue;
+		if (makedev(maj, min) != st.st_dev || !path_under(real, mnt))
+			continue;
+		sep = strstr(line, " - ");
+		if (sep == NULL || sscanf(sep + 3, "%63s %255s", fstype, source) != 2)
+			continue;
+		if (strlen(mnt) < best_len)
+			continue;
+		best_len = strlen(mnt);
+		strlcpy(info->mount_point, mnt, sizeof(info->mount_point));
+		strlcpy(info->filesystem, fstype, sizeof(info->filesystem));
+		strlcpy(info->device, source, sizeof(info->device));
+	}
+	FreeFile(mi);
+
+	/* a real block device: name it as the kernel does (vda, nvme0n1p2) */
+	if (major(st.st_dev) != 0)
+	{
+		char		sys[64];
+		char		target[MAXPGPATH];
+		ssize_t		len;
+
+		snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u",
+				 major(st.st_dev), minor(st.st_dev));
+		len = readlink(sys, target, sizeof(target) - 1);
+		if (len > 0)
+		{
+			target[len] = '\0';
+			strlcpy(info->device, last_dir_separator(target) ?
+					last_dir_separator(target) + 1 : target,
+					sizeof(info->device));
+		}
+	}
+}
+
+/*
+ * Refuse to start, before writing a byte, when the file system under "dir"
+ * lacks room for "needed" bytes plus the safety margin.
+ */
+void
+iob_check_free_space(const char *dir, uint64 needed)
+{
+	struct statvfs vfs;
+	uint64		avail;
+	uint64		total;
+	uint64		margin;
+
+	if (statvfs(dir, &vfs) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat file system of directory \"%s\": %m", dir)));
+	avail = (uint64) vfs.f_bavail * vfs.f_frsize;
+	total = (uint64) vfs.f_blocks * vfs.f_frsize;
+	margin = Max(SAFETY_MARGIN_MIN, total / 100 * SAFETY_MARGIN_PCT);
+	if (needed + margin > avail)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("not enough free space for the benchmark files in directory \"%s\"", dir),
+				 errdetail("The files need %s and %s are kept free as a safety margin, but only %s are available.",
+						   iob_size_pretty((int64) needed),
+						   iob_size_pretty((int64) margin),
+						   iob_size_pretty((int64) avail)),
+				 errhint("Use smaller or fewer files (arguments \"file_size\" and \"files\").")));
+}
+
+/* Path of file "index" of the run */
+void
+iob_file_path(const IobRunShared *run, int index, char *path)
+{
+	snprintf(path, MAXPGPATH, "%s/%s.%d", run->dir, run->file_prefix, index);
+}
+
+/* Fill buf with pseudo-random bytes: incompressible and not deduplicable */
+static void
+fill_random(pg_prng_state *prng, char *buf, size_t len)
+{
+	uint64	   *words = (uint64 *) buf;
+	size_t		i;
+
+	for (i = 0; i < len / sizeof(uint64); i++)
+		words[i] = pg_prng_uint64(prng);
+}
+
+/*
+ * Create every file of the run and fill it with incompressible data, so
+ * reads never hit holes; then sync it and drop it from the page cache, so
+ * the first reads of the run go to the device.  Honours cancel between
+ * chunks.  A file left half-written by an error is removed by the caller's
+ * clean-up (iob_remove_files).
+ */
+void
+iob_create_files(IobRunShared *run)
+{
+	char	   *chunk;
+	pg_prng_state prng;
+	int			i;
+
+	chunk = palloc(FILL_CHUNK);
+	pg_prng_seed(&prng, run->params.seed ^ UINT64CONST(0x5DEECE66D));
+
+	for (i = 0; i < run->params.files; i++)
+	{
+		char		path[MAXPGPATH];
+		int			fd;
+		uint64		done = 0;
+
+		iob_file_path(run, i, path);
+		fd = OpenTransientFile(path, O_CREAT | O_EXCL | O_WRONLY | PG_BINARY);
+		if (fd < 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not create file \"%s\": %m", path)));
+		while (done < run->params.file_size)
+		{
+			size_t		len = Min((uint64) FILL_CHUNK, run->params.file_size - done);
+			ssize_t		written;
+
+			CHECK_FOR_INTERRUPTS();
+			fill_random(&prng, chunk, len);
+			written = pwrite(fd, chunk, len, (off_t) done);
+			if (written != (ssize_t) len)
+			{
+				if (written >= 0)
+					errno = ENOSPC;
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not write file \"%s\": %m", path)));
+			}
+			done += len;
+		}
+		if (pg_fsync(fd) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not fsync file \"%s\": %m", path)));
+		(void) posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		CloseTransientFile(fd);
+	}
+	pfree(chunk);
+}
+
+/*
+ * Remove every file of the run.  Never raises an error: it runs in error
+ * clean-up; a file that cannot be removed is reported in the server log.
+ */
+void
+iob_remove_files(const IobRunShared *run)
+{
+	int			i;
+
+	for (i = 0; i < run->params.files; i++)
+	{
+		char		path[MAXPGPATH];
+
+		iob_file_path(run, i, path);
+		if (unlink(path) != 0 && errno != ENOENT)
+			ereport(LOG,
+					(errcode_for_file_access(),
+					 errmsg("could not remove benchmark file \"%s\": %m", path)));
+	}
+}
+
+/*
+ * Fail early, with a hint, when the file system refuses O_DIRECT (tmpfs on
+ * older kernels, some network file systems), rather than in every worker.
+ */
+void
+iob_check_direct_io(const IobRunShared *run)
+{
+	int			fd;
+
+	if (!run->params.direct)
+		return;
+	fd = iob_open_file(run, 0, false);
+	if (fd < 0)
+	{
+		char		path[MAXPGPATH];
+
+		iob_file_path(run, 0, path);
+		if (errno == EINVAL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("file system under tablespace \"%s\" does not support direct I/O",
+							NameStr(run->params.tablespace)),
+					 errhint("Run with direct => false: buffered I/O, with the files evicted from the page cache before measuring.")));
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", path)));
+	}
+	close(fd);
+}
+
+/*
+ * Open file "index" of the run for the benchmark, with O_DIRECT when the
+ * run asks for it.  Returns the descriptor, or -1 with errno set.  A raw
+ * descriptor (not a PostgreSQL VFD) because io_uring needs a stable fd.
+ */
+int
+iob_open_file(const IobRunShared *run, int index, bool writable)
+{
+	char		path[MAXPGPATH];
+	int			flags = writable ? O_RDWR : O_RDONLY;
+
+	if (run->params.direct)
+		flags |= O_DIRECT;
+	iob_file_path(run, index, path);
+	return open(path, flags | PG_BINARY, 0);
+}

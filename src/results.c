@@ -1,0 +1,343 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.c
+ *	  Storing a finished run: iobench.runs, run_seconds, run_latency.
+ *
+ * The summary row is handed to SQL as one jsonb object whose keys are the
+ * column names of iobench.runs, and inserted with jsonb_populate_record:
+ * adding a column to the table then needs one line here and no change to
+ * a long positional INSERT.  The time series and the histogram go in as
+ * arrays through unnest.  All statements run as the owner of the iobench
+ * schema: callers of iobench.run() need no write access to the tables.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <float.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "access/xlog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "results.h"
+
+static const char *const op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
+
+/* Start a key of the JSON object under construction */
+static void
+json_key(StringInfo buf, const char *key)
+{
+	if (buf->len > 1)
+		appendStringInfoChar(buf, ',');
+	escape_json(buf, key);
+	appendStringInfoChar(buf, ':');
+}
+
+/* Add a string member (NULL becomes JSON null) */
+static void
+json_str(StringInfo buf, const char *key, const char *value)
+{
+	json_key(buf, key);
+	if (value == NULL || value[0] == '\0')
+		appendStringInfoString(buf, "null");
+	else
+		escape_json(buf, value);
+}
+
+/* Add an integer member */
+static void
+json_int(StringInfo buf, const char *key, int64 value)
+{
+	json_key(buf, key);
+	appendStringInfo(buf, INT64_FORMAT, value);
+}
+
+/* Add a floating-point member; "valid" false stores null */
+static void
+json_num(StringInfo buf, const char *key, double value, bool valid)
+{
+	json_key(buf, key);
+	if (!valid || isnan(value) || isinf(value))
+		appendStringInfoString(buf, "null");
+	else
+		appendStringInfo(buf, "%.*g", DBL_DIG, value);
+}
+
+/*
+ * Add the figures of one histogram: ops, bytes, rates and latency
+ * percentiles in microseconds, each key prefixed (e.g. "read_").
+ */
+static void
+json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
+			 uint64 bytes, double measured_s, bool with_bytes)
+{
+	char		key[64];
+	bool		any = h->count > 0;
+	bool		timed = measured_s > 0;
+	static const struct
+	{
+		const char *name;
+		double		pct;
+	}			pcts[] = {
+		{"lat_p50_us", 50.0}, {"lat_p90_us", 90.0}, {"lat_p99_us", 99.0},
+		{"lat_p999_us", 99.9}
+	};
+	int			i;
+
+#define KEY(name) (snprintf(key, sizeof(key), "%s%s", prefix, name), key)
+	json_int(buf, KEY("ops"), (int64) h->count);
+	if (with_bytes)
+	{
+		json_int(buf, KEY("bytes"), (int64) bytes);
+		json_num(buf, KEY("mb_per_s"), (double) bytes / 1e6 / measured_s, timed);
+	}
+	json_num(buf, KEY("iops"), (double) h->count / measured_s, timed);
+	json_num(buf, KEY("lat_avg_us"), iob_hist_mean(h) / 1000.0, any);
+	for (i = 0; i < lengthof(pcts); i++)
+		json_num(buf, KEY(pcts[i].name), iob_hist_percentile(h, pcts[i].pct) / 1000.0, any);
+	json_num(buf, KEY("lat_max_us"), (double) h->max_ns / 1000.0, any);
+#undef KEY
+}
+
+/* The iobench.runs row of the summary, as a JSON object */
+static char *
+summary_json(const IobRunSummary *s)
+{
+	const IobRunParams *p = s->params;
+	StringInfoData buf;
+	IobHistogram *data;
+	char		host[256];
+	char		num[64];
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	json_str(&buf, "status", s->status);
+	json_str(&buf, "label", s->label);
+	json_str(&buf, "started_at", timestamptz_to_str(s->started_at));
+	json_str(&buf, "finished_at", timestamptz_to_str(s->finished_at));
+	json_str(&buf, "tablespace", NameStr(p->tablespace));
+	json_str(&buf, "device", s->storage.device);
+	json_str(&buf, "filesystem", s->storage.filesystem);
+	json_str(&buf, "mount_point", s->storage.mount_point);
+	if (gethostname(host, sizeof(host)) != 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	json_str(&buf, "host", host);
+	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
+	json_str(&buf, "system_identifier", num);
+	json_str(&buf, "pg_version", PG_VERSION);
+
+	json_str(&buf, "rw", iob_pattern_name(p->rw));
+	json_int(&buf, "block_size", p->block_size);
+	json_int(&buf, "workers", p->workers);
+	json_int(&buf, "iodepth", p->iodepth);
+	snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->duration_us);
+	json_str(&buf, "duration", num);
+	snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->warmup_us);
+	json_str(&buf, "warmup", num);
+	json_int(&buf, "file_size", (int64) p->file_size);
+	json_int(&buf, "files", p->files);
+	if (iob_pattern_is_mixed(p->rw))
+		json_int(&buf, "read_pct", p->read_pct);
+	json_int(&buf, "fsync_every", p->fsync_every);
+	json_str(&buf, "sync_method", p->use_fdatasync ? "fdatasync" : "fsync");
+	json_key(&buf, "direct");
+	appendStringInfoString(&buf, p->direct ? "true" : "false");
+	json_str(&buf, "engine", iob_engine_kind_name(s->engine));
+	json_int(&buf, "rate_iops", p->rate_iops);
+	json_int(&buf, "seed", (int64) p->seed);
+	json_int(&buf, "rewrite_pct", p->rewrite_pct);
+
+	json_num(&buf, "measured_s", s->measured_s, true);
+	data = palloc(sizeof(IobHistogram));
+	iob_hist_reset(data);
+	iob_hist_merge(data, &s->hist[IOB_OP_READ]);
+	iob_hist_merge(data, &s->hist[IOB_OP_WRITE]);
+	json_figures(&buf, "", data,
+				 s->bytes[IOB_OP_READ] + s->bytes[IOB_OP_WRITE], s->measured_s, true);
+	json_figures(&buf, "read_", &s->hist[IOB_OP_READ], s->bytes[IOB_OP_READ],
+				 s->measured_s, true);
+	json_figures(&buf, "write_", &s->hist[IOB_OP_WRITE], s->bytes[IOB_OP_WRITE],
+				 s->measured_s, true);
+	json_figures(&buf, "fsync_", &s->hist[IOB_OP_FSYNC], 0, s->measured_s, false);
+	pfree(data);
+
+	json_num(&buf, "cpu_user_pct", 100.0 * s->cpu_user_s / s->measured_s, s->measured_s > 0);
+	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);
+	snprintf(num, sizeof(num), "%016" INT64_MODIFIER "x", s->offset_digest);
+	json_str(&buf, "offset_digest", num);
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
+/* Run one SPI statement with arguments, raising an error if it fails */
+static void
+spi_exec(const char *sql, int nargs, Oid *types, Datum *values, int expected)
+{
+	int			rc;
+
+	rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
+	if (rc != expected)
+		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+}
+
+/* Insert the per-second time series of the run */
+static void
+store_seconds(int64 run_id, const IobRunSummary *s)
+{
+	int			n = s->nseconds * IOB_NUM_OP_KINDS;
+	Datum	   *sec = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *op = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *ops = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *bytes = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *mean = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *max = palloc(sizeof(Datum) * Max(n, 1));
+	int			rows = 0;
+	int			i;
+	int			k;
+	Oid			types[7] = {INT8OID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID,
+	INT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID};
+	Datum		values[7];
+
+	for (i = 0; i < s->nseconds; i++)
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+		{
+			IobSecondSlot *slot = iob_second_slot(s->seconds, i, k);
+			uint64		count = pg_atomic_read_u64(&slot->ops);
+
+			if (count == 0)
+				continue;
+			sec[rows] = Int32GetDatum(i);
+			op[rows] = CStringGetTextDatum(op_names[k]);
+			ops[rows] = Int64GetDatum((int64) count);
+			bytes[rows] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->bytes));
+			mean[rows] = Float8GetDatum((double) pg_atomic_read_u64(&slot->lat_sum_ns) / count / 1000.0);
+			max[rows] = Float8GetDatum((double) pg_atomic_read_u64(&slot->lat_max_ns) / 1000.0);
+			rows++;
+		}
+	if (rows == 0)
+		return;
+
+	values[0] = Int64GetDatum(run_id);
+	values[1] = PointerGetDatum(construct_array(sec, rows, INT4OID, 4, true, TYPALIGN_INT));
+	values[2] = PointerGetDatum(construct_array(op, rows, TEXTOID, -1, false, TYPALIGN_INT));
+	values[3] = PointerGetDatum(construct_array(ops, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[4] = PointerGetDatum(construct_array(bytes, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[5] = PointerGetDatum(construct_array(mean, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[6] = PointerGetDatum(construct_array(max, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	spi_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
+			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
+			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
+			 "pg_catalog.unnest($7)) AS u",
+			 7, types, values, SPI_OK_INSERT);
+}
+
+/* Insert the non-empty histogram buckets of the run */
+static void
+store_latency(int64 run_id, const IobRunSummary *s)
+{
+	int			k;
+
+	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+	{
+		const IobHistogram *h = &s->hist[k];
+		Datum	   *lower;
+		Datum	   *upper;
+		Datum	   *count;
+		int			rows = 0;
+		int			b;
+		Oid			types[5] = {INT8OID, TEXTOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID};
+		Datum		values[5];
+
+		if (h->count == 0)
+			continue;
+		lower = palloc(sizeof(Datum) * IOB_HIST_BUCKETS);
+		upper = palloc(sizeof(Datum) * IOB_HIST_BUCKETS);
+		count = palloc(sizeof(Datum) * IOB_HIST_BUCKETS);
+		for (b = 0; b < IOB_HIST_BUCKETS; b++)
+		{
+			if (h->buckets[b] == 0)
+				continue;
+			lower[rows] = Float8GetDatum(iob_hist_bucket_lower(b) / 1000.0);
+			upper[rows] = Float8GetDatum(iob_hist_bucket_upper(b) / 1000.0);
+			count[rows] = Int64GetDatum((int64) h->buckets[b]);
+			rows++;
+		}
+		values[0] = Int64GetDatum(run_id);
+		values[1] = CStringGetTextDatum(op_names[k]);
+		values[2] = PointerGetDatum(construct_array(lower, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		values[3] = PointerGetDatum(construct_array(upper, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		values[4] = PointerGetDatum(construct_array(count, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		spi_exec("INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count) "
+				 "SELECT $1, $2, u.* FROM ROWS FROM (pg_catalog.unnest($3), "
+				 "pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u",
+				 5, types, values, SPI_OK_INSERT);
+	}
+}
+
+/* Owner of the iobench schema: the role the results are written as */
+static Oid
+schema_owner(void)
+{
+	Oid			nspid = get_namespace_oid("iobench", false);
+	HeapTuple	tup;
+	Oid			owner;
+
+	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nspid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for schema %u", nspid);
+	owner = ((Form_pg_namespace) GETSTRUCT(tup))->nspowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+/* Store the run and its children; see results.h */
+Datum
+iob_store_run(const IobRunSummary *s)
+{
+	Oid			save_userid;
+	int			save_sec_context;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	HeapTupleHeader row;
+	bool		isnull;
+	int64		run_id;
+
+	values[0] = CStringGetTextDatum(summary_json(s));
+
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(schema_owner(),
+						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	spi_exec("INSERT INTO iobench.runs "
+			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
+			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
+			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass))) AS r "
+			 "RETURNING *",
+			 1, types, values, SPI_OK_INSERT_RETURNING);
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										 SPI_tuptable->tupdesc, 1, &isnull));
+	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
+
+	store_seconds(run_id, s);
+	store_latency(run_id, s);
+	SPI_finish();
+
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	return PointerGetDatum(row);
+}

@@ -1,0 +1,27 @@
+/*-------------------------------------------------------------------------
+ *
+ * run.h
+ *	  Running one benchmark: the launcher side.
+ *
+ * iob_execute_run() is the one way a run happens: iobench.run() and the
+ * presets built on it (pgiosim, suites) fill an IobRunParams and call it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_RUN_H
+#define IOBENCH_RUN_H
+
+#include "postgres.h"
+
+#include "run_options.h"
+
+/*
+ * Run the benchmark described by *params: create the files, start the
+ * workers, wait for them while reporting progress, store the result.
+ * Returns the stored iobench.runs row as a composite Datum.  Cancel stops
+ * the run and stores it as "cancelled"; any other error removes everything
+ * the run made and is re-thrown.
+ */
+extern Datum iob_execute_run(const IobRunParams *params, const char *label);
+
+#endif							/* IOBENCH_RUN_H */

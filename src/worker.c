@@ -1,0 +1,508 @@
+/*-------------------------------------------------------------------------
+ *
+ * worker.c
+ *	  The benchmark background worker: opens the run's files, waits for
+ *	  "go", then issues I/O through its engine until the end of the run.
+ *
+ * One worker is one dynamic background worker.  It attaches to the run's
+ * DSM segment (run_shared.h), connects to the launcher's database only so
+ * that it shows in pg_stat_activity, and reports the data-file wait events
+ * around its I/O like a real backend.  Everything the I/O path needs is
+ * allocated before "go": the loop itself never allocates.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/wait_event.h"
+
+#include "engine.h"
+#include "files.h"
+#include "run_shared.h"
+#include "worker.h"
+#include "workload.h"
+
+#define NS_PER_SEC	INT64CONST(1000000000)
+
+/* Everything one worker uses while it runs */
+typedef struct WorkerContext
+{
+	IobRunShared *run;
+	IobWorkerState *state;
+	IobSecondSlot *seconds;
+	IobEngine	engine;
+	IobWorkload workload;
+	IobIo	   *ios;			/* one request per slot of the queue */
+	IobIo	  **done;			/* completions handed back by the engine */
+	int		   *free_slots;		/* stack of unused slot numbers */
+	int			nfree;
+	int		   *fds;			/* one descriptor per file */
+	uint64	   *writes_since_sync;	/* per file */
+	int			sync_pending_file;	/* file whose sync comes next, or -1 */
+	uint64		write_serial;	/* stamped into written blocks */
+
+	/* current second of the time series, accumulated locally */
+	int			cur_second;
+	uint64		sec_ops[IOB_NUM_OP_KINDS];
+	uint64		sec_bytes[IOB_NUM_OP_KINDS];
+	uint64		sec_lat_sum[IOB_NUM_OP_KINDS];
+	uint64		sec_lat_max[IOB_NUM_OP_KINDS];
+
+	bool		measuring;		/* first measured completion seen */
+	struct rusage ru_start;
+} WorkerContext;
+
+/* Seconds of user and system CPU between two getrusage() readings */
+static void
+rusage_delta(const struct rusage *a, const struct rusage *b,
+			 double *user_s, double *sys_s)
+{
+	*user_s = (b->ru_utime.tv_sec - a->ru_utime.tv_sec) +
+		(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
+	*sys_s = (b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
+		(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
+}
+
+/* Wake the launcher: it sleeps on its latch between checks */
+static void
+wake_launcher(IobRunShared *run)
+{
+	SetLatch(&GetPGProcByNumber(run->launcher_procno)->procLatch);
+}
+
+/* Add the local counters of the current second to the shared time series */
+static void
+flush_second(WorkerContext *wc)
+{
+	int			kind;
+
+	if (wc->cur_second < 0)
+		return;
+	for (kind = 0; kind < IOB_NUM_OP_KINDS; kind++)
+	{
+		IobSecondSlot *slot;
+		uint64		old_max;
+
+		if (wc->sec_ops[kind] == 0)
+			continue;
+		slot = iob_second_slot(wc->seconds, wc->cur_second, (IobOpKind) kind);
+		pg_atomic_fetch_add_u64(&slot->ops, wc->sec_ops[kind]);
+		pg_atomic_fetch_add_u64(&slot->bytes, wc->sec_bytes[kind]);
+		pg_atomic_fetch_add_u64(&slot->lat_sum_ns, wc->sec_lat_sum[kind]);
+		old_max = pg_atomic_read_u64(&slot->lat_max_ns);
+		while (wc->sec_lat_max[kind] > old_max &&
+			   !pg_atomic_compare_exchange_u64(&slot->lat_max_ns, &old_max,
+											   wc->sec_lat_max[kind]))
+			;
+		wc->sec_ops[kind] = wc->sec_bytes[kind] = 0;
+		wc->sec_lat_sum[kind] = wc->sec_lat_max[kind] = 0;
+	}
+}
+
+/*
+ * Account one completed I/O.  Only I/O completed inside the measured period
+ * counts; a failed or short transfer stops the worker with an error.
+ */
+static void
+account_io(WorkerContext *wc, IobIo *io)
+{
+	IobRunShared *run = wc->run;
+	uint64		lat;
+	int			sec;
+	int64		expected = (io->kind == IOB_OP_FSYNC) ? 0 : (int64) io->len;
+
+	if (io->result != expected)
+	{
+		char		path[MAXPGPATH];
+
+		iob_file_path(run, io->file_index, path);
+		if (io->result < 0)
+		{
+			errno = (int) -io->result;
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not %s file \"%s\" at offset " UINT64_FORMAT ": %m",
+							io->kind == IOB_OP_READ ? "read" :
+							io->kind == IOB_OP_WRITE ? "write" : "fsync",
+							path, io->offset)));
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("could not %s file \"%s\" at offset " UINT64_FORMAT ": transferred " INT64_FORMAT " of %u bytes",
+						io->kind == IOB_OP_READ ? "read" : "write",
+						path, io->offset, io->result, io->len)));
+	}
+
+	if (io->end_ns < run->measure_start_ns || io->end_ns >= run->end_ns)
+		return;
+
+	if (!wc->measuring)
+	{
+		wc->measuring = true;
+		getrusage(RUSAGE_SELF, &wc->ru_start);
+	}
+
+	lat = (uint64) (io->end_ns - io->start_ns);
+	iob_hist_record(&wc->state->hist[io->kind], lat);
+	wc->state->bytes[io->kind] += io->len;
+
+	sec = (int) ((io->end_ns - run->measure_start_ns) / NS_PER_SEC);
+	if (sec >= run->nseconds)
+		sec = run->nseconds - 1;
+	if (sec != wc->cur_second)
+	{
+		flush_second(wc);
+		wc->cur_second = sec;
+	}
+	wc->sec_ops[io->kind]++;
+	wc->sec_bytes[io->kind] += io->len;
+	wc->sec_lat_sum[io->kind] += lat;
+	if (lat > wc->sec_lat_max[io->kind])
+		wc->sec_lat_max[io->kind] = lat;
+}
+
+/*
+ * Stamp a block before writing it, so no two written blocks are alike and
+ * deduplicating or compressing storage cannot shortcut the write: the first
+ * 8 bytes of each 512-byte sector get a fresh serial number.
+ */
+static inline void
+scramble_block(WorkerContext *wc, char *buf, uint32 len)
+{
+	uint32		off;
+
+	for (off = 0; off < len; off += 512)
+	{
+		uint64		v = ++wc->write_serial ^ ((uint64) wc->state->worker_index << 48);
+
+		memcpy(buf + off, &v, sizeof(v));
+	}
+}
+
+/* Fill request "io" with the next op of the workload (or a due sync) */
+static void
+prepare_next_io(WorkerContext *wc, IobIo *io)
+{
+	const IobRunParams *p = &wc->run->params;
+	IobOpKind	kind;
+	int			file;
+	uint64		offset;
+
+	if (wc->sync_pending_file >= 0)
+	{
+		io->kind = IOB_OP_FSYNC;
+		io->file_index = wc->sync_pending_file;
+		io->fd = wc->fds[io->file_index];
+		io->len = 0;
+		io->offset = 0;
+		io->datasync = p->use_fdatasync;
+		wc->sync_pending_file = -1;
+		return;
+	}
+
+	iob_workload_next(&wc->workload, &kind, &file, &offset);
+	io->kind = kind;
+	io->file_index = file;
+	io->fd = wc->fds[file];
+	io->len = p->block_size;
+	io->offset = offset;
+	io->datasync = false;
+	if (kind == IOB_OP_WRITE)
+	{
+		scramble_block(wc, io->buf, io->len);
+		/* fsync_every counts writes only: reads never trigger a sync */
+		if (p->fsync_every > 0 &&
+			++wc->writes_since_sync[file] >= (uint64) p->fsync_every)
+		{
+			wc->writes_since_sync[file] = 0;
+			wc->sync_pending_file = file;
+		}
+	}
+}
+
+/* Sleep until the given clock time, waking for interrupts */
+static void
+sleep_until(int64 when_ns)
+{
+	int64		wait_ns = when_ns - iob_now_ns();
+
+	if (wait_ns <= 0)
+		return;
+	if (wait_ns >= 2 * INT64CONST(1000000))
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 (long) (wait_ns / INT64CONST(1000000)), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	else
+		pg_usleep((long) (wait_ns / 1000));
+}
+
+/*
+ * The I/O loop: keep the engine's queue full (or on schedule, when rate
+ * limited), account completions, stop at the end of the measured period or
+ * when the launcher says stop, then drain what is in flight.
+ */
+static void
+io_loop(WorkerContext *wc)
+{
+	IobRunShared *run = wc->run;
+	const IobEngineOps *ops = wc->engine.ops;
+	int64		interval_ns = 0;
+	int64		next_due_ns = run->start_ns;
+	int64		now = iob_now_ns();
+
+	if (run->params.rate_iops > 0)
+		interval_ns = NS_PER_SEC * run->params.workers / run->params.rate_iops;
+
+	for (;;)
+	{
+		bool		stopping;
+		int64		timeout_ns = -1;
+		int			n;
+		int			i;
+
+		CHECK_FOR_INTERRUPTS();
+		stopping = now >= run->end_ns ||
+			pg_atomic_read_u32(&run->phase) == IOB_PHASE_STOP;
+
+		/* refill the queue */
+		while (!stopping && wc->nfree > 0)
+		{
+			IobIo	   *io;
+
+			if (interval_ns > 0 && now < next_due_ns)
+				break;
+			io = &wc->ios[wc->free_slots[--wc->nfree]];
+			prepare_next_io(wc, io);
+			ops->queue(&wc->engine, io);
+			if (interval_ns > 0)
+				next_due_ns += interval_ns;
+		}
+
+		if (wc->engine.inflight == 0)
+		{
+			if (stopping)
+				break;
+			/* rate limited and nothing in flight: wait for the next slot */
+			sleep_until(next_due_ns);
+			now = iob_now_ns();
+			continue;
+		}
+
+		if (interval_ns > 0 && !stopping && wc->nfree > 0)
+			timeout_ns = Max(next_due_ns - now, 0);
+
+		n = ops->complete(&wc->engine, 1, timeout_ns, wc->done, wc->engine.depth);
+		for (i = 0; i < n; i++)
+		{
+			account_io(wc, wc->done[i]);
+			wc->free_slots[wc->nfree++] = wc->done[i]->slot;
+		}
+		now = iob_now_ns();
+	}
+	flush_second(wc);
+}
+
+/* Open the files, allocate the queue and its buffers, start the engine */
+static void
+prepare_worker(WorkerContext *wc)
+{
+	IobRunShared *run = wc->run;
+	const IobRunParams *p = &run->params;
+	int			depth = p->iodepth;
+	char	   *buffers;
+	int			i;
+	int			rc;
+
+	wc->fds = palloc(sizeof(int) * p->files);
+	for (i = 0; i < p->files; i++)
+	{
+		wc->fds[i] = iob_open_file(run, i, iob_pattern_writes(p->rw));
+		if (wc->fds[i] < 0)
+		{
+			char		path[MAXPGPATH];
+
+			iob_file_path(run, i, path);
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", path)));
+		}
+	}
+	wc->writes_since_sync = palloc0(sizeof(uint64) * p->files);
+	wc->sync_pending_file = -1;
+
+	/* one aligned buffer per queue slot; O_DIRECT needs the alignment */
+	buffers = MemoryContextAllocExtended(TopMemoryContext,
+										 (Size) depth * p->block_size + IOB_DIRECT_ALIGN,
+										 MCXT_ALLOC_HUGE);
+	buffers = (char *) TYPEALIGN(IOB_DIRECT_ALIGN, buffers);
+	{
+		pg_prng_state prng;
+		uint64	   *words = (uint64 *) buffers;
+		Size		nwords = (Size) depth * p->block_size / sizeof(uint64);
+		Size		w;
+
+		pg_prng_seed(&prng, p->seed ^ (uint64) wc->state->worker_index);
+		for (w = 0; w < nwords; w++)
+			words[w] = pg_prng_uint64(&prng);
+	}
+
+	wc->ios = palloc0(sizeof(IobIo) * depth);
+	wc->done = palloc0(sizeof(IobIo *) * depth);
+	wc->free_slots = palloc(sizeof(int) * depth);
+	for (i = 0; i < depth; i++)
+	{
+		wc->ios[i].slot = i;
+		wc->ios[i].buf = buffers + (Size) i * p->block_size;
+		wc->free_slots[i] = depth - 1 - i;
+	}
+	wc->nfree = depth;
+
+	wc->engine.ops = (run->engine == IOB_ENGINE_IO_URING) ?
+		iob_engine_uring_ops() : &iob_engine_psync;
+	if (wc->engine.ops == NULL)
+		elog(ERROR, "io_uring engine is not available in this build");
+	wc->engine.depth = depth;
+	rc = wc->engine.ops->init(&wc->engine, depth);
+	if (rc != 0)
+	{
+		errno = rc;
+		ereport(ERROR,
+				(errmsg("could not start I/O engine \"%s\": %m", wc->engine.ops->name)));
+	}
+	if (wc->engine.ops->register_files)
+		wc->engine.ops->register_files(&wc->engine, wc->fds, p->files);
+
+	iob_workload_init(&wc->workload, p, wc->state->worker_index);
+	wc->cur_second = -1;
+}
+
+/* Wait for the launcher's "go"; returns false if told to stop instead */
+static bool
+wait_for_go(IobRunShared *run)
+{
+	for (;;)
+	{
+		uint32		phase = pg_atomic_read_u32(&run->phase);
+
+		if (phase == IOB_PHASE_RUN)
+		{
+			pg_read_barrier();
+			return true;
+		}
+		if (phase == IOB_PHASE_STOP)
+			return false;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* Copy the message of the error being thrown into the worker's slot */
+static void
+record_error(IobWorkerState *state)
+{
+	ErrorData  *edata;
+	MemoryContext oldcxt = MemoryContextSwitchTo(ErrorContext);
+
+	edata = CopyErrorData();
+	MemoryContextSwitchTo(oldcxt);
+	state->error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
+	strlcpy(state->error_message, edata->message ? edata->message : "unknown error",
+			sizeof(state->error_message));
+	strlcpy(state->error_detail, edata->detail ? edata->detail : "",
+			sizeof(state->error_detail));
+}
+
+/* Background worker entry point; main_arg is the run's DSM handle */
+void
+iobench_worker_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	WorkerContext wc;
+	int			worker_index;
+	Oid			dboid;
+
+	memcpy(&worker_index, MyBgworkerEntry->bgw_extra, sizeof(int));
+	memcpy(&dboid, MyBgworkerEntry->bgw_extra + sizeof(int), sizeof(Oid));
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	pgstat_report_appname("iobench");
+
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench worker");
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
+	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bad magic number in dynamic shared memory segment of the benchmark run")));
+
+	memset(&wc, 0, sizeof(wc));
+	wc.run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
+	wc.state = &((IobWorkerState *) shm_toc_lookup(toc, IOB_KEY_WORKERS, false))[worker_index];
+	wc.seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
+	wc.state->pid = MyProcPid;
+	wc.state->procno = MyProc->pgprocno;
+
+	PG_TRY();
+	{
+		prepare_worker(&wc);
+		pg_atomic_fetch_add_u32(&wc.run->nready, 1);
+		wake_launcher(wc.run);
+
+		if (wait_for_go(wc.run))
+		{
+			struct rusage ru_end;
+
+			io_loop(&wc);
+			if (wc.measuring)
+			{
+				getrusage(RUSAGE_SELF, &ru_end);
+				rusage_delta(&wc.ru_start, &ru_end,
+							 &wc.state->cpu_user_s, &wc.state->cpu_sys_s);
+			}
+		}
+		wc.state->offset_digest = wc.workload.digest;
+		wc.state->digest_ops = wc.workload.digest_ops;
+		if (wc.engine.ops && wc.engine.private_data)
+			wc.engine.ops->shutdown(&wc.engine);
+	}
+	PG_CATCH();
+	{
+		record_error(wc.state);
+		pg_write_barrier();
+		pg_atomic_fetch_add_u32(&wc.run->nfinished, 1);
+		wake_launcher(wc.run);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	pg_write_barrier();
+	pg_atomic_fetch_add_u32(&wc.run->nfinished, 1);
+	wake_launcher(wc.run);
+	dsm_detach(seg);
+	proc_exit(0);
+}
