@@ -25,7 +25,7 @@ OBJS = \
 DATA = sql/iobench--0.1.sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup run_patterns run_errors run_cancel run_results privileges
+REGRESS = setup run_patterns run_errors run_cancel run_results privileges uring
 REGRESS_OPTS = --dbname=iobench_regression
 
 SHLIB_LINK += -luring
