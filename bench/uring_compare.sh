@@ -46,14 +46,26 @@ harness() {		# label depth args...
 fio_run() {		# depth
 	fio --name=x --ioengine=io_uring --rw=randread --bs=8k --direct=1 \
 		--iodepth="$1" --size=1g --runtime="$secs" --time_based \
-		--filename="$file.0" --output-format=json |
+		--filename="$file.0" --lat_percentiles=1 --output-format=json |
 		python3 -c '
 import json, sys
-j = json.load(sys.stdin)["jobs"][0]; r = j["read"]; p = r["clat_ns"]["percentile"]
+j = json.load(sys.stdin)["jobs"][0]; r = j["read"]; p = r["lat_ns"]["percentile"]
 cpu_us = (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["elapsed"] * 1e6
 print("%-22s QD%-3d iops=%-7d p50=%-10s p99=%-10s cpu/op=%-8s" % ("fio io_uring", int(sys.argv[1]),
       r["iops"], "%.1fus" % (p["50.000000"] / 1e3), "%.1fus" % (p["99.000000"] / 1e3),
       "%.2fus" % (cpu_us / r["total_ios"])))' "$1"
+}
+
+fsync_mix() {		# label args...
+	local label=$1
+	shift
+	"$bin/uring_harness" -f "$file" -S 1024 -m mix -d 16 -w 2 -t "$secs" "$@" |
+		awk -v l="$label" '
+			/^ops=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+			/^  (read|write|fsync)/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[$1 kv[1]] = kv[2] } }
+			/^errors=/ { split($1, kv, "="); err = kv[2] }
+			END { printf "%-22s QD16  iops=%-7d read p99=%-9s write p99=%-9s fsync p50=%-9s p99=%-9s errors=%s\n",
+				l, v["iops"], v["readp99"], v["writep99"], v["fsyncp50"], v["fsyncp99"], err }'
 }
 
 for round in $(seq "$rounds"); do
@@ -68,4 +80,7 @@ for round in $(seq "$rounds"); do
 		harness "engine DEFER_TASKRUN" "$qd" -x 3000
 		harness "engine -E (one batch)" "$qd" -E
 	done
+	# half writes, an fsync after every 2nd write to a file: hold vs drain
+	fsync_mix "mix fsync held back"
+	fsync_mix "mix IOSQE_IO_DRAIN" -D
 done

@@ -4,17 +4,19 @@
  *	  The io_uring engine: up to "iodepth" I/Os in flight per worker.
  *
  * Each worker owns one ring sized for its queue depth.  queue() turns an
- * IobIo into a submission queue entry (SQE) without entering the kernel;
- * complete() hands everything queued to the kernel and waits for completions
- * in a single io_uring_enter() call, then reaps the completion queue entries
- * (CQEs) without further system calls.  So a worker at depth N that refills
- * its queue as completions arrive makes one system call per batch of
- * completions, as fio's io_uring engine does.
+ * IobIo into a submission queue entry (SQE); complete() waits for
+ * completions in one io_uring_enter() call and reaps the completion queue
+ * entries (CQEs) without further system calls.  A refill of k I/Os reaches
+ * the kernel one by one — queueing an I/O submits the one queued before it,
+ * and the last goes with complete()'s wait — because a single batch of k is
+ * plugged by the block layer until the whole batch is set up, which cost
+ * 10-15 % of IOPS at depth 32 (doc/engines.md).  That is also fio's default
+ * (iodepth_batch_submit=1), and at depth 1 it is one system call per I/O.
  *
- * Timestamps: start_ns is taken once per batch just before the submitting
- * system call (the moment the kernel is asked to start the I/O), end_ns once
- * per batch of reaped CQEs.  Latency is therefore submission to completion
- * as seen by the worker, the same definition fio uses for "clat" + "slat".
+ * Timestamps: start_ns is taken just before the system call that submits
+ * the I/O, end_ns once per batch of reaped CQEs.  Latency is therefore
+ * submission to completion as the worker sees it, what fio reports as "lat"
+ * for its io_uring engine.
  *
  * Fsync ordering.  An FSYNC must cover every write to its file that the
  * worker queued before it.  fsync(2) covers the writes that completed before
@@ -60,19 +62,23 @@
 #ifdef IOB_URING_EXPERIMENTS
 /*
  * Variants measured by bench/uring_harness.c, compiled only into the harness:
- * ring set-up flags, one registered buffer region (READ_FIXED/WRITE_FIXED)
- * and registered files.  See doc/engines.md for the figures.
+ * ring set-up flags, one registered buffer region (READ_FIXED/WRITE_FIXED),
+ * registered files, a refill submitted as one batch, and IOSQE_IO_DRAIN on
+ * fsyncs instead of holding them back.  See doc/engines.md for the figures.
  */
 unsigned	iob_uring_exp_setup_flags = 0;
 void	   *iob_uring_exp_buf_base = NULL;
 size_t		iob_uring_exp_buf_len = 0;
 bool		iob_uring_exp_batch_submit = false;
+bool		iob_uring_exp_drain = false;
 static bool exp_fixed_bufs = false;
 #define URING_BATCH_SUBMIT iob_uring_exp_batch_submit
+#define URING_DRAIN iob_uring_exp_drain
 static int *exp_fixed_fds = NULL;
 static int	exp_nfixed = 0;
 #else
 #define URING_BATCH_SUBMIT false
+#define URING_DRAIN false
 #endif
 
 /* One queued, held or submitted I/O; the CQE's user_data points here */
@@ -359,6 +365,8 @@ uring_prepare(UringState *st, UringReq *req)
 		case IOB_OP_FSYNC:
 			io_uring_prep_fsync(sqe, io->fd,
 								io->datasync ? IORING_FSYNC_DATASYNC : 0);
+			if (URING_DRAIN)
+				sqe->flags |= IOSQE_IO_DRAIN;
 			break;
 	}
 #ifdef IOB_URING_EXPERIMENTS
@@ -490,7 +498,8 @@ uring_queue(IobEngine *engine, IobIo *io)
 
 	req = st->free_reqs[--st->nfree];
 	req->io = io;
-	req->held = (io->kind == IOB_OP_FSYNC && uring_fsync_must_wait(st, io));
+	req->held = (io->kind == IOB_OP_FSYNC && !URING_DRAIN &&
+				 uring_fsync_must_wait(st, io));
 	dlist_push_tail(&st->inflight, &req->node);
 	engine->inflight++;
 
