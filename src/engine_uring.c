@@ -323,7 +323,7 @@ uring_register_files(IobEngine *engine, const int *fds, int nfds)
 }
 #endif
 
-/* Turn a request into an SQE; it is submitted by the next complete() */
+/* Turn a request into an SQE, submitted by the next queue() or complete() */
 static void
 uring_prepare(UringState *st, UringReq *req)
 {
