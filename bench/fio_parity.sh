@@ -102,10 +102,12 @@ make_iologs() {
 # Run fio for one workload; prints "iops p50_us p99_us cpu_us_per_io".
 run_fio() {
 	local opts=$1 op=$2 file=$3 json jobs read_pct logdir j jobargs=()
+	# a fresh file each time: fio lays it out anew, as iobench writes its own
+	rm -f "$file"
 	if [[ $opts == IOLOG* ]]; then
 		read -r _ jobs read_pct <<<"$opts"
 		# lay the file out first, as the other workloads do through --size
-		[ -s "$file" ] || (cd "$CLUSTER_DIR" && cluster_as_owner fio --name=layout \
+		(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=layout \
 			--filename="$file" --size="$(numfmt --from=iec "${FILE_SIZE%B}")" \
 			--create_only=1 --output=/dev/null)
 		logdir=$(cluster_as_owner mktemp -d -p "$CLUSTER_DIR")

@@ -311,13 +311,17 @@ check_workers(RunContext *ctx)
 					 errmsg("iobench worker %d failed: %s", i, ws->error_message),
 					 ws->error_detail[0] ? errdetail_internal("%s", ws->error_detail) : 0));
 		}
-		if (GetBackgroundWorkerPid(ctx->handles[i], &pid) == BGWH_STOPPED &&
-			pg_atomic_read_u32(&ctx->run->nfinished) < (uint32) ctx->nlaunched &&
-			ws->pid == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("iobench worker %d exited before it was ready", i),
-					 errhint("See the server log for the reason.")));
+		/* stopped without saying it finished: killed, or FATAL */
+		if (!ws->finished &&
+			GetBackgroundWorkerPid(ctx->handles[i], &pid) == BGWH_STOPPED)
+		{
+			pg_read_barrier();
+			if (!ws->finished)
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("iobench worker %d exited unexpectedly", i),
+						 errhint("See the server log for the reason.")));
+		}
 	}
 }
 

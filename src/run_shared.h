@@ -77,6 +77,7 @@ typedef struct IobWorkerState
 	int			worker_index;
 	int			pid;
 	int			procno;			/* PGPROC number, to set its latch */
+	bool		finished;		/* set (before nfinished counts it) when done */
 	int			error_code;		/* SQLSTATE of the error that stopped it */
 	char		error_message[256];
 	char		error_detail[256];

@@ -493,6 +493,7 @@ iobench_worker_main(Datum main_arg)
 	PG_CATCH();
 	{
 		record_error(wc.state);
+		wc.state->finished = true;
 		pg_write_barrier();
 		pg_atomic_fetch_add_u32(&wc.run->nfinished, 1);
 		wake_launcher(wc.run);
@@ -500,6 +501,7 @@ iobench_worker_main(Datum main_arg)
 	}
 	PG_END_TRY();
 
+	wc.state->finished = true;
 	pg_write_barrier();
 	pg_atomic_fetch_add_u32(&wc.run->nfinished, 1);
 	wake_launcher(wc.run);

@@ -188,7 +188,14 @@ main() {
 		--outputdir="$WORK/output" \
 		--no-locale --encoding=UTF8 \
 		"${opts[@]}" \
-		"${tests[@]}") || rc=$?
+		"${tests[@]}") 2>&1 | tee "$WORK/pg_regress.log" || rc=$?
+	# One closing line that any CI can read: "N passed, N failed".
+	if [ -f "$WORK/pg_regress.log" ]; then
+		local passed failed
+		passed=$(grep -cE '\.\.\. ok( |$)' "$WORK/pg_regress.log" || true)
+		failed=$(grep -cE '\.\.\. FAILED' "$WORK/pg_regress.log" || true)
+		echo "run-tests: $passed passed, $failed failed"
+	fi
 	if [ "$rc" -ge 128 ]; then
 		say "interrupted"
 		exit "$rc"
