@@ -10,7 +10,7 @@
  * checks every completion and prints IOPS, latency percentiles and CPU time
  * per I/O.  Build and compare with fio: bench/uring_compare.sh.
  *
- *	  uring_harness -f FILE [-S size_mb] [-m randread|randwrite|mix|rate]
+ *	  uring_harness -f FILE [-S size_mb] [-m randread|read|randwrite|mix|rate]
  *					[-d depth] [-t seconds] [-b block] [-w fsync_every]
  *					[-R rate_iops] [-F] [-B] [-E] [-D] [-x setup_flags]
  *					[-n files]
@@ -142,6 +142,7 @@ static unsigned opt_setup_flags = 0;
 static int	fds[MAX_FILES];
 static uint64 nblocks;
 static uint64 rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64 next_seq_block = 0;
 
 /* Per-kind latency samples */
 static int64 *lat[IOB_NUM_OP_KINDS];
@@ -238,7 +239,8 @@ issue(IobEngine *engine, Slot *slot, uint64 *seq, Slot *slots, int depth)
 	int			f = (opt_nfiles > 1) ? (int) (rnd() % opt_nfiles) : 0;
 	bool		write;
 
-	if (strcmp(opt_mode, "randread") == 0 || strcmp(opt_mode, "rate") == 0)
+	if (strcmp(opt_mode, "randread") == 0 || strcmp(opt_mode, "rate") == 0 ||
+		strcmp(opt_mode, "read") == 0)
 		write = false;
 	else if (strcmp(opt_mode, "randwrite") == 0)
 		write = true;
@@ -276,7 +278,12 @@ issue(IobEngine *engine, Slot *slot, uint64 *seq, Slot *slots, int depth)
 	}
 	else
 	{
-		uint64		blk = rnd() % nblocks;
+		uint64		blk;
+
+		if (strcmp(opt_mode, "read") == 0)
+			blk = next_seq_block++ % nblocks;	/* sequential, wrapping */
+		else
+			blk = rnd() % nblocks;
 
 		io->kind = write ? IOB_OP_WRITE : IOB_OP_READ;
 		io->len = opt_bs;
