@@ -1,5 +1,9 @@
 -- The io_uring engine: queue depth, every access pattern, fsync ordering,
 -- rate limiting, the fallback to psync, and iodepth checks.
+--
+-- expected/uring_1.out is the output where the kernel refuses io_uring
+-- (a container's seccomp profile, kernel.io_uring_disabled); it is made with
+-- tools/without_io_uring.c, which runs the suite under such a refusal.
 SET client_min_messages = warning;
 
 -- Every access pattern at iodepth 8 completes with sane figures.
