@@ -26,7 +26,7 @@ OBJS = \
 DATA = sql/iobench--0.1.sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup run_patterns run_errors run_cancel run_results privileges \
+REGRESS = setup run_patterns run_errors run_cancel run_results privileges uring \
 	pgiosim suite reports suite_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 
