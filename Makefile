@@ -21,6 +21,7 @@ OBJS = \
 	src/run_launcher.o \
 	src/run_options.o \
 	src/results.o \
+	src/presets.o \
 	src/wait_sampler.o \
 	src/wait_collector.o \
 	src/wait_functions.o \
@@ -29,7 +30,8 @@ OBJS = \
 DATA = sql/iobench--0.1.sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup run_patterns run_errors run_cancel run_results privileges \
+REGRESS = setup run_patterns run_errors run_cancel run_results privileges uring \
+	pgiosim suite reports suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 
@@ -49,6 +51,9 @@ all:
 	@echo "which install them, or set PG_CONFIG to a pg_config of PostgreSQL 15." >&2
 	@exit 1
 endif
+
+# PGXS tracks no header dependencies: rebuild every object when a header changes.
+$(OBJS): $(wildcard $(srcdir)/src/*.h)
 
 .PHONY: run test deps
 deps:

@@ -13,6 +13,17 @@
 # as part of its write).  Targets: iobench/fio IOPS >= 0.95, CPU per I/O
 # within 10 % of fio's.
 #
+# An op kind of "read+write" compares IOPS and CPU per I/O over reads and
+# writes together, latency of the reads.
+#
+# fio 3.33's fsync=N on a mixed read/write job also syncs after reads (its
+# check looks at the write count only, fixed upstream later), so the mixed
+# workload with a sync after each write ("IOLOG jobs read_pct" in place of
+# fio options) is given to fio as a replay log (read_iolog, format 2): one
+# log per job of random 8 KB reads and writes in the same proportion, each
+# write followed by a "sync" of the file, replayed at iodepth 1 with io_uring
+# until the run time is up.
+#
 # Both tools use files of the same size in the same directory (the
 # throwaway cluster's pg_default temporary-file directory, under
 # $IOBENCH_TMPDIR, default /var/tmp), with direct I/O.  Needs root or sudo
@@ -29,6 +40,10 @@ WORKLOADS=(
 	"8k randread QD1 psync|--rw=randread --bs=8k --ioengine=psync --iodepth=1 --numjobs=1|rw => 'randread', block_size => '8kB', engine => 'psync'|read"
 	"8k randwrite+fsync QD1 psync|--rw=randwrite --bs=8k --ioengine=psync --iodepth=1 --numjobs=1 --fsync=1|rw => 'randwrite', block_size => '8kB', engine => 'psync', fsync_every => 1|write"
 	"64k seq read QD1 psync|--rw=read --bs=64k --ioengine=psync --iodepth=1 --numjobs=1|rw => 'read', block_size => '64kB', engine => 'psync'|read"
+	"8k randread QD32 io_uring|--rw=randread --bs=8k --ioengine=io_uring --iodepth=32 --numjobs=1|rw => 'randread', block_size => '8kB', engine => 'io_uring', iodepth => 32|read"
+	"8k randread 4x QD8 io_uring|--rw=randread --bs=8k --ioengine=io_uring --iodepth=8 --numjobs=4|rw => 'randread', block_size => '8kB', engine => 'io_uring', iodepth => 8, workers => 4|read"
+	"1M seq read QD8 io_uring|--rw=read --bs=1m --ioengine=io_uring --iodepth=8 --numjobs=1|rw => 'read', block_size => '1MB', engine => 'io_uring', iodepth => 8|read"
+	"8k 90/10 rw+fsync 10x io_uring|IOLOG 10 90|rw => 'randrw', read_pct => 90, block_size => '8kB', engine => 'io_uring', fsync_every => 1, workers => 10|read+write"
 )
 
 . "$SRC/tools/cluster.sh"
@@ -46,29 +61,82 @@ prepare() {
 	as_root make -C "$SRC" -s install >/dev/null
 }
 
-# Run fio for one workload; prints "iops p50_us p99_us cpu_us_per_io".
-run_fio() {
-	local opts=$1 op=$2 file=$3 json
-	# a fresh file each time: fio lays it out anew, as iobench writes its own
-	rm -f "$file"
-	json=$(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=parity --filename="$file" \
-		--size="$(numfmt --from=iec "${FILE_SIZE%B}")" --direct=1 --time_based \
-		--runtime="$SECONDS_EACH" --group_reporting --lat_percentiles=1 \
-		--randrepeat=0 --output-format=json $opts)
-	jq -r --arg op "$op" '.jobs[0] as $j | $j[$op] as $o |
-		[$o.iops,
+# Summarise fio's JSON for op kind "read", "write" or "read+write";
+# prints "iops p50_us p99_us cpu_us_per_io".
+fio_summary() {
+	jq -r --arg op "$1" '.jobs[0] as $j | ($op | split("+")) as $ks |
+		($ks | map($j[.].iops) | add) as $iops |
+		($ks | map($j[.].total_ios) | add) as $ios |
+		$j[$ks[0]] as $o |
+		[$iops,
 		 ($o.lat_ns.percentile["50.000000"] / 1000),
 		 ($o.lat_ns.percentile["99.000000"] / 1000),
-		 (($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime / 1000 / $o.total_ios * 1e6)]
-		| map(tostring) | join(" ")' <<<"$json"
+		 (($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime / 1000 / $ios * 1e6)]
+		| map(tostring) | join(" ")'
+}
+
+# Write fio replay logs (format 2) for "jobs" jobs: random 8 KB reads,
+# read_pct % of the ops, the others writes each followed by a sync, enough
+# for the run time at up to 40,000 ops/s per job.
+make_iologs() {
+	local jobs=$1 read_pct=$2 file=$3 dir=$4 j
+	local blocks=$(($(numfmt --from=iec "${FILE_SIZE%B}") / 8192))
+	for j in $(seq 0 $((jobs - 1))); do
+		awk -v f="$file" -v n=$((SECONDS_EACH * 40000)) -v blocks="$blocks" \
+			-v rp="$read_pct" -v seed=$((j + 1)) 'BEGIN {
+			srand(seed)
+			print "fio version 2 iolog"; print f " add"; print f " open"
+			for (i = 0; i < n; i++) {
+				off = int(rand() * blocks) * 8192
+				if (rand() * 100 < rp)
+					print f " read " off " 8192"
+				else {
+					print f " write " off " 8192"; print f " sync 0 0"
+				}
+			}
+			print f " close"
+		}' >"$dir/parity.$j.iolog"
+	done
+}
+
+# Run fio for one workload; prints "iops p50_us p99_us cpu_us_per_io".
+run_fio() {
+	local opts=$1 op=$2 file=$3 json jobs read_pct logdir j jobargs=()
+	# a fresh file each time: fio lays it out anew, as iobench writes its own
+	rm -f "$file"
+	if [[ $opts == IOLOG* ]]; then
+		read -r _ jobs read_pct <<<"$opts"
+		# lay the file out first, as the other workloads do through --size
+		(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=layout \
+			--filename="$file" --size="$(numfmt --from=iec "${FILE_SIZE%B}")" \
+			--create_only=1 --output=/dev/null)
+		logdir=$(cluster_as_owner mktemp -d -p "$CLUSTER_DIR")
+		make_iologs "$jobs" "$read_pct" "$file" "$logdir"
+		chown -R --reference="$CLUSTER_DIR" "$logdir"
+		for j in $(seq 0 $((jobs - 1))); do
+			jobargs+=(--name="parity$j" --read_iolog="$logdir/parity.$j.iolog")
+		done
+		json=$(cd "$CLUSTER_DIR" && cluster_as_owner fio --direct=1 \
+			--ioengine=io_uring --iodepth=1 --runtime="$SECONDS_EACH" \
+			--group_reporting --lat_percentiles=1 --output-format=json "${jobargs[@]}")
+		rm -rf "$logdir"
+	else
+		json=$(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=parity --filename="$file" \
+			--size="$(numfmt --from=iec "${FILE_SIZE%B}")" --direct=1 --time_based \
+			--runtime="$SECONDS_EACH" --group_reporting --lat_percentiles=1 \
+			--randrepeat=0 --output-format=json $opts)
+	fi
+	fio_summary "$op" <<<"$json"
 }
 
 # Run iobench for one workload; prints "iops p50_us p99_us cpu_us_per_io".
 run_iobench() {
-	local args=$1 op=$2
+	local args=$1 op=$2 first=${2%%+*} iops ops
+	iops="${op//+/_iops + }_iops"
+	ops="${op//+/_ops + }_ops"
 	cluster_psql -At -F ' ' -c "SET iobench.progress = off" -c "
-		SELECT ${op}_iops, ${op}_lat_p50_us, ${op}_lat_p99_us,
-		       (cpu_user_pct + cpu_sys_pct) / 100 * measured_s / ${op}_ops * 1e6
+		SELECT $iops, ${first}_lat_p50_us, ${first}_lat_p99_us,
+		       (cpu_user_pct + cpu_sys_pct) / 100 * measured_s / ($ops) * 1e6
 		  FROM iobench.run($args, duration => '${SECONDS_EACH}s',
 		                   file_size => '$FILE_SIZE', label => 'fio_parity')"
 }

@@ -1,25 +1,771 @@
 /*-------------------------------------------------------------------------
  *
  * engine_uring.c
- *	  Placeholder until the io_uring engine lands (issue 3): reports the
- *	  engine as not built, so "auto" falls back to psync with a NOTICE.
+ *	  The io_uring engine: up to "iodepth" I/Os in flight per worker.
+ *
+ * Each worker owns one ring sized for its queue depth.  queue() turns an
+ * IobIo into a submission queue entry (SQE); complete() waits for
+ * completions in one io_uring_enter() call and reaps the completion queue
+ * entries (CQEs) without further system calls.  A refill of k I/Os reaches
+ * the kernel one by one — queueing an I/O submits the one queued before it,
+ * and the last goes with complete()'s wait — because a single batch of k is
+ * plugged by the block layer until the whole batch is set up, which cost
+ * 10-15 % of IOPS at depth 32 (doc/engines.md).  That is also fio's default
+ * (iodepth_batch_submit=1), and at depth 1 it is one system call per I/O.
+ *
+ * Timestamps: start_ns is taken just before the system call that submits
+ * the I/O, end_ns once per batch of reaped CQEs.  Latency is therefore
+ * submission to completion as the worker sees it, what fio reports as "lat"
+ * for its io_uring engine.
+ *
+ * Fsync ordering.  An FSYNC must cover every write to its file that the
+ * worker queued before it.  fsync(2) covers the writes that completed before
+ * it started, so the engine holds such an fsync back — it stays in flight
+ * from the worker's point of view but is not handed to the kernel — until
+ * every earlier write to the same file has completed, and only then submits
+ * it.  This is the ordering a psync worker gets for free, and it is what
+ * IOSQE_IO_DRAIN would give, without draining the whole ring: reads and
+ * later writes keep flowing while a held fsync waits, and the fsync is timed
+ * from its own submission, so its latency is the fsync's alone (as with
+ * psync) instead of including the wait for unrelated I/O.
+ *
+ * Allocation: everything is allocated in init(); queue() and complete() do
+ * not allocate.  init() never raises an error: it returns an errno so that
+ * the caller can fall back to psync with a NOTICE.
+ *
+ * Registered files and buffers were measured with bench/uring_harness.c and
+ * did not help on the machines measured (see doc/engines.md), so the engine
+ * uses plain file descriptors and user buffers, like fio's defaults.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <errno.h>
+#include <liburing.h>
+
+#include "lib/ilist.h"
+#include "utils/memutils.h"
+#include "utils/wait_event.h"
+
 #include "engine.h"
 
-/* No io_uring engine in this build yet */
+/*
+ * Releasing held fsyncs marks, in a fixed bitmap, the descriptors that still
+ * have a write in flight.  4096 bits cover the descriptors a backend has
+ * open in practice (max_files_per_process defaults to 1000); a write on a
+ * higher descriptor conservatively holds every later fsync until it
+ * completes, which is still correct, only slower.
+ */
+#define URING_FD_BITS		4096
+
+#ifdef IOB_URING_EXPERIMENTS
+/*
+ * Variants measured by bench/uring_harness.c, compiled only into the harness:
+ * ring set-up flags, one registered buffer region (READ_FIXED/WRITE_FIXED),
+ * registered files, a refill submitted as one batch, and IOSQE_IO_DRAIN on
+ * fsyncs instead of holding them back.  See doc/engines.md for the figures.
+ */
+unsigned	iob_uring_exp_setup_flags = 0;
+void	   *iob_uring_exp_buf_base = NULL;
+size_t		iob_uring_exp_buf_len = 0;
+bool		iob_uring_exp_batch_submit = false;
+bool		iob_uring_exp_drain = false;
+static bool exp_fixed_bufs = false;
+#define URING_BATCH_SUBMIT iob_uring_exp_batch_submit
+#define URING_DRAIN iob_uring_exp_drain
+static int *exp_fixed_fds = NULL;
+static int	exp_nfixed = 0;
+#else
+#define URING_BATCH_SUBMIT false
+#define URING_DRAIN false
+#endif
+
+/* One queued, held or submitted I/O; the CQE's user_data points here */
+typedef struct UringReq
+{
+	dlist_node	node;			/* in UringState.inflight, oldest first */
+	IobIo	   *io;
+	bool		held;			/* fsync waiting for earlier writes */
+} UringReq;
+
+/* The engine's private state, one per worker */
+typedef struct UringState
+{
+	struct io_uring ring;
+	UringReq   *reqs;			/* depth entries */
+	UringReq  **free_reqs;		/* stack of unused entries */
+	int			nfree;
+	dlist_head	inflight;		/* queued, held or submitted, oldest first */
+	UringReq  **unsubmitted;	/* SQEs prepared since the last submission */
+	int			nunsubmitted;
+	int			nprepared;		/* SQEs prepared and not yet reaped */
+	int			nheld;			/* fsyncs held back */
+	uint64		fd_bits[URING_FD_BITS / 64];	/* scratch for release */
+} UringState;
+
+static int	uring_init(IobEngine *engine, int depth);
+static void uring_queue(IobEngine *engine, IobIo *io);
+static int	uring_complete(IobEngine *engine, int min_complete,
+						   int64 timeout_ns, IobIo **done, int max_done);
+static void uring_shutdown(IobEngine *engine);
+static void uring_stamp_submitted(struct UringState *st);
+
+#ifdef IOB_URING_EXPERIMENTS
+static void uring_register_files(IobEngine *engine, const int *fds, int nfds);
+#endif
+
+static const IobEngineOps uring_ops = {
+	.name = "io_uring",
+	.init = uring_init,
+#ifdef IOB_URING_EXPERIMENTS
+	.register_files = uring_register_files,
+#else
+	.register_files = NULL,
+#endif
+	.queue = uring_queue,
+	.complete = uring_complete,
+	.shutdown = uring_shutdown
+};
+
+/* The io_uring operations table (this build always has liburing) */
 const IobEngineOps *
 iob_engine_uring_ops(void)
 {
-	return NULL;
+	return &uring_ops;
 }
 
-/* io_uring cannot be used: not built */
+/*
+ * Check that a ring can be used here: the kernel lets us create one and it
+ * knows the opcodes the engine needs.  Returns 0 or an errno value.
+ */
+static int
+uring_check_ring(struct io_uring *ring)
+{
+	struct io_uring_probe *probe;
+	int			result = 0;
+
+	/*
+	 * IORING_OP_READ/WRITE arrived in Linux 5.6, as did the probe interface
+	 * itself, so a kernel that cannot answer the probe is too old.
+	 */
+	probe = io_uring_get_probe_ring(ring);
+	if (probe == NULL)
+		return ENOSYS;
+	if (!io_uring_opcode_supported(probe, IORING_OP_READ) ||
+		!io_uring_opcode_supported(probe, IORING_OP_WRITE) ||
+		!io_uring_opcode_supported(probe, IORING_OP_FSYNC))
+		result = ENOSYS;
+	io_uring_free_probe(probe);
+	return result;
+}
+
+/*
+ * Can this process use io_uring?  Creates and tears down a ring of one entry
+ * the first time, then answers from a per-process cache.  Returns 0, or the
+ * errno of the failure: EPERM when kernel.io_uring_disabled or a seccomp
+ * policy forbids it, ENOSYS when the kernel lacks it (or the opcodes we
+ * need), ENOMEM when the ring cannot be allocated.
+ */
 int
 iob_engine_probe_uring(void)
 {
-	return ENOSYS;
+	static int	cached = -1;
+	struct io_uring ring;
+	int			ret;
+
+	if (cached >= 0)
+		return cached;
+
+	ret = io_uring_queue_init(1, &ring, 0);
+	if (ret < 0)
+		cached = -ret;
+	else
+	{
+		cached = uring_check_ring(&ring);
+		io_uring_queue_exit(&ring);
+	}
+	return cached;
+}
+
+/*
+ * Allocate engine memory that outlives the worker's per-iteration memory
+ * context, returning NULL rather than raising an error when out of memory.
+ */
+static void *
+uring_alloc(Size size)
+{
+	return MemoryContextAllocExtended(TopMemoryContext, size,
+									  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO);
+}
+
+/* Free what init() allocated; safe on a partly initialised state */
+static void
+uring_free_state(UringState *st)
+{
+	if (st->reqs)
+		pfree(st->reqs);
+	if (st->free_reqs)
+		pfree(st->free_reqs);
+	if (st->unsubmitted)
+		pfree(st->unsubmitted);
+	pfree(st);
+}
+
+/*
+ * Create the ring for up to "depth" I/Os in flight.  Returns 0 or an errno.
+ *
+ * The submission queue gets "depth" entries (the kernel rounds up to a power
+ * of two) and the completion queue twice that, the kernel's default, so
+ * neither can overflow: the worker never has more than "depth" I/Os queued
+ * or in flight.
+ */
+static int
+uring_init(IobEngine *engine, int depth)
+{
+	UringState *st;
+	struct io_uring_params params;
+	int			ret;
+	int			i;
+
+	if (depth < 1 || depth > 32768)	/* 32768 = IORING_MAX_ENTRIES */
+		return EINVAL;
+
+	st = uring_alloc(sizeof(UringState));
+	if (st == NULL)
+		return ENOMEM;
+	st->reqs = uring_alloc(sizeof(UringReq) * depth);
+	st->free_reqs = uring_alloc(sizeof(UringReq *) * depth);
+	st->unsubmitted = uring_alloc(sizeof(UringReq *) * depth);
+	if (st->reqs == NULL || st->free_reqs == NULL || st->unsubmitted == NULL)
+	{
+		uring_free_state(st);
+		return ENOMEM;
+	}
+
+	memset(&params, 0, sizeof(params));
+#ifdef IOB_URING_EXPERIMENTS
+	params.flags = iob_uring_exp_setup_flags;
+#endif
+	ret = io_uring_queue_init_params(depth, &st->ring, &params);
+	if (ret < 0)
+	{
+		uring_free_state(st);
+		return -ret;
+	}
+#ifdef IOB_URING_EXPERIMENTS
+	exp_fixed_bufs = false;
+	exp_nfixed = 0;
+	if (iob_uring_exp_buf_base != NULL)
+	{
+		struct iovec iov;
+
+		iov.iov_base = iob_uring_exp_buf_base;
+		iov.iov_len = iob_uring_exp_buf_len;
+		ret = io_uring_register_buffers(&st->ring, &iov, 1);
+		if (ret < 0)
+		{
+			io_uring_queue_exit(&st->ring);
+			uring_free_state(st);
+			return -ret;
+		}
+		exp_fixed_bufs = true;
+	}
+#endif
+	ret = uring_check_ring(&st->ring);
+	if (ret != 0)
+	{
+		io_uring_queue_exit(&st->ring);
+		uring_free_state(st);
+		return ret;
+	}
+
+	/*
+	 * Without IORING_FEAT_EXT_ARG (Linux < 5.11) liburing implements a
+	 * timed wait with an extra timeout SQE; the ring needs room for it.
+	 */
+	if (!(params.features & IORING_FEAT_EXT_ARG) &&
+		st->ring.sq.ring_entries < (unsigned) depth + 1)
+	{
+		io_uring_queue_exit(&st->ring);
+		memset(&params, 0, sizeof(params));
+		ret = io_uring_queue_init_params(depth + 1, &st->ring, &params);
+		if (ret < 0)
+		{
+			uring_free_state(st);
+			return -ret;
+		}
+	}
+
+	for (i = 0; i < depth; i++)
+		st->free_reqs[i] = &st->reqs[depth - 1 - i];
+	st->nfree = depth;
+	dlist_init(&st->inflight);
+
+	engine->depth = depth;
+	engine->inflight = 0;
+	engine->private_data = st;
+	return 0;
+}
+
+#ifdef IOB_URING_EXPERIMENTS
+/* Register the run's files; file_index then names the fixed file */
+static void
+uring_register_files(IobEngine *engine, const int *fds, int nfds)
+{
+	UringState *st = (UringState *) engine->private_data;
+
+	if (io_uring_register_files(&st->ring, fds, nfds) == 0)
+	{
+		exp_fixed_fds = (int *) fds;
+		exp_nfixed = nfds;
+	}
+}
+#endif
+
+/* Turn a request into an SQE, submitted by the next queue() or complete() */
+static void
+uring_prepare(UringState *st, UringReq *req)
+{
+	IobIo	   *io = req->io;
+	struct io_uring_sqe *sqe;
+
+	/*
+	 * Cannot fail: at most "depth" requests are prepared and not yet
+	 * submitted, and the submission queue has at least "depth" entries.
+	 */
+	sqe = io_uring_get_sqe(&st->ring);
+	if (unlikely(sqe == NULL))
+		elog(ERROR, "io_uring submission queue is full");
+
+	switch (io->kind)
+	{
+		case IOB_OP_READ:
+#ifdef IOB_URING_EXPERIMENTS
+			if (exp_fixed_bufs)
+			{
+				io_uring_prep_read_fixed(sqe, io->fd, io->buf, io->len,
+										 io->offset, 0);
+				break;
+			}
+#endif
+			io_uring_prep_read(sqe, io->fd, io->buf, io->len, io->offset);
+			break;
+		case IOB_OP_WRITE:
+#ifdef IOB_URING_EXPERIMENTS
+			if (exp_fixed_bufs)
+			{
+				io_uring_prep_write_fixed(sqe, io->fd, io->buf, io->len,
+										  io->offset, 0);
+				break;
+			}
+#endif
+			io_uring_prep_write(sqe, io->fd, io->buf, io->len, io->offset);
+			break;
+		case IOB_OP_FSYNC:
+			io_uring_prep_fsync(sqe, io->fd,
+								io->datasync ? IORING_FSYNC_DATASYNC : 0);
+			if (URING_DRAIN)
+				sqe->flags |= IOSQE_IO_DRAIN;
+			break;
+	}
+#ifdef IOB_URING_EXPERIMENTS
+	if (exp_nfixed > 0 && io->file_index >= 0 && io->file_index < exp_nfixed &&
+		exp_fixed_fds[io->file_index] == io->fd)
+	{
+		sqe->fd = io->file_index;
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+#endif
+	io_uring_sqe_set_data(sqe, req);
+	st->unsubmitted[st->nunsubmitted++] = req;
+	st->nprepared++;
+}
+
+/*
+ * Must this fsync wait?  True when a write to the same file descriptor was
+ * queued before it and has not completed yet.  Called before the fsync joins
+ * the in-flight list, so every request on the list is older.
+ */
+static bool
+uring_fsync_must_wait(UringState *st, IobIo *fsync_io)
+{
+	dlist_iter	iter;
+
+	dlist_foreach(iter, &st->inflight)
+	{
+		UringReq   *req = dlist_container(UringReq, node, iter.cur);
+
+		if (req->io->kind == IOB_OP_WRITE && req->io->fd == fsync_io->fd)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Prepare every held fsync whose earlier writes have all completed.  One pass
+ * over the in-flight list, oldest first, marking the descriptors that still
+ * have a write in flight; a held fsync reached while its descriptor is
+ * unmarked has nothing left to wait for.
+ */
+static void
+uring_release_fsyncs(UringState *st)
+{
+	dlist_iter	iter;
+	bool		any_write = false;
+	bool		unmapped_write = false;
+
+	memset(st->fd_bits, 0, sizeof(st->fd_bits));
+	dlist_foreach(iter, &st->inflight)
+	{
+		UringReq   *req = dlist_container(UringReq, node, iter.cur);
+		int			fd = req->io->fd;
+		bool		mapped = (fd >= 0 && fd < URING_FD_BITS);
+
+		if (req->io->kind == IOB_OP_WRITE)
+		{
+			any_write = true;
+			if (mapped)
+				st->fd_bits[fd / 64] |= UINT64CONST(1) << (fd % 64);
+			else
+				unmapped_write = true;
+		}
+		else if (req->held)
+		{
+			bool		blocked;
+
+			if (unmapped_write)
+				blocked = true;
+			else if (mapped)
+				blocked = (st->fd_bits[fd / 64] >> (fd % 64)) & 1;
+			else
+				blocked = any_write;
+
+			if (!blocked)
+			{
+				req->held = false;
+				st->nheld--;
+				uring_prepare(st, req);
+				if (st->nheld == 0)
+					break;
+			}
+		}
+	}
+}
+
+/*
+ * Hand the prepared SQEs to the kernel without waiting.  Returns 0 or -errno;
+ * on -EAGAIN/-EBUSY (kernel short of resources) the SQEs stay in the ring and
+ * go with the next system call.
+ */
+static int
+uring_submit_now(UringState *st)
+{
+	int			ret;
+
+	uring_stamp_submitted(st);
+	ret = io_uring_submit(&st->ring);
+	if (ret < 0 && ret != -EAGAIN && ret != -EBUSY && ret != -EINTR)
+	{
+		errno = -ret;
+		elog(ERROR, "could not submit to io_uring: %m");
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Queue one I/O.  Never blocks.
+ *
+ * An I/O queued while another is still waiting to be submitted sends that
+ * one to the kernel first, so a refill of k I/Os reaches the device one by
+ * one (k - 1 submissions here, the last with complete()'s wait) rather than
+ * as one batch.  Measured with bench/uring_harness.c on 8 KB random reads
+ * at depth 32 (doc/engines.md): submitting the whole batch in complete()
+ * saved about 1.5 us of CPU per I/O but cost 10-15 % of IOPS, because the
+ * kernel plugs a batch and the device sees its first I/O only after the
+ * last one has been set up; this way matches fio's default
+ * (iodepth_batch_submit=1) and still takes one system call per I/O at
+ * depth 1.
+ */
+static void
+uring_queue(IobEngine *engine, IobIo *io)
+{
+	UringState *st = (UringState *) engine->private_data;
+	UringReq   *req;
+
+	if (unlikely(st->nfree == 0))
+		elog(ERROR, "io_uring engine: more than %d I/Os queued", engine->depth);
+
+	req = st->free_reqs[--st->nfree];
+	req->io = io;
+	req->held = (io->kind == IOB_OP_FSYNC && !URING_DRAIN &&
+				 uring_fsync_must_wait(st, io));
+	dlist_push_tail(&st->inflight, &req->node);
+	engine->inflight++;
+
+	if (req->held)
+	{
+		st->nheld++;
+		return;
+	}
+	if (st->nunsubmitted > 0 && !URING_BATCH_SUBMIT)
+		(void) uring_submit_now(st);
+	uring_prepare(st, req);
+}
+
+/*
+ * Move up to max_done completions from the completion queue into done[],
+ * stamping them with one clock reading.  No system call.
+ */
+static int
+uring_reap(UringState *st, IobIo **done, int max_done)
+{
+	struct io_uring_cqe *cqe;
+	unsigned	head;
+	unsigned	seen = 0;
+	int			n = 0;
+	bool		write_done = false;
+	int64		now = 0;
+
+	io_uring_for_each_cqe(&st->ring, head, cqe)
+	{
+		UringReq   *req;
+		IobIo	   *io;
+
+		if (n >= max_done)
+			break;
+		seen++;
+
+		/* liburing's own timeout CQE on kernels without EXT_ARG */
+		if (cqe->user_data == LIBURING_UDATA_TIMEOUT)
+			continue;
+
+		if (n == 0)
+			now = iob_now_ns();
+		req = (UringReq *) io_uring_cqe_get_data(cqe);
+		io = req->io;
+		io->end_ns = now;
+		io->result = cqe->res;
+		if (io->kind == IOB_OP_WRITE)
+			write_done = true;
+
+		dlist_delete(&req->node);
+		req->io = NULL;
+		st->free_reqs[st->nfree++] = req;
+		st->nprepared--;
+		done[n++] = io;
+	}
+	io_uring_cq_advance(&st->ring, seen);
+
+	if (write_done && st->nheld > 0)
+		uring_release_fsyncs(st);
+	return n;
+}
+
+/* Stamp the start time of every SQE the next system call will submit */
+static void
+uring_stamp_submitted(UringState *st)
+{
+	int64		now;
+	int			i;
+
+	if (st->nunsubmitted == 0)
+		return;
+	now = iob_now_ns();
+	for (i = 0; i < st->nunsubmitted; i++)
+		st->unsubmitted[i]->io->start_ns = now;
+	st->nunsubmitted = 0;
+}
+
+/* The wait event of the oldest I/O in flight */
+static uint32
+uring_oldest_wait_event(UringState *st)
+{
+	UringReq   *oldest;
+
+	if (dlist_is_empty(&st->inflight))
+		return iob_op_wait_event(IOB_OP_READ);
+	oldest = dlist_head_element(UringReq, node, &st->inflight);
+	return iob_op_wait_event(oldest->io->kind);
+}
+
+/*
+ * Submit what is queued and wait until "want" more completions are in the
+ * completion queue or the deadline (deadline_ns < 0: none) passes, in one
+ * io_uring_enter() call.  want == 0 only submits.  Returns 0 or -errno;
+ * -ETIME and -EINTR are normal outcomes the caller handles.
+ */
+static int
+uring_submit_wait(UringState *st, int want, int64 deadline_ns)
+{
+	int			ret;
+
+	pgstat_report_wait_start(uring_oldest_wait_event(st));
+	uring_stamp_submitted(st);
+
+	if (want == 0)
+		ret = io_uring_submit(&st->ring);
+	else if (deadline_ns < 0)
+		ret = io_uring_submit_and_wait(&st->ring, want);
+	else
+	{
+		struct io_uring_cqe *cqe;
+		struct __kernel_timespec ts;
+		int64		left = deadline_ns - iob_now_ns();
+
+		if (left < 0)
+			left = 0;
+		ts.tv_sec = left / INT64CONST(1000000000);
+		ts.tv_nsec = left % INT64CONST(1000000000);
+		ret = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts,
+											   NULL);
+	}
+
+	pgstat_report_wait_end();
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Submit what is queued, then return completed I/Os (see engine.h).
+ *
+ * Normally one system call: submit-and-wait for the completions still
+ * needed after taking those already in the completion queue.  A second call
+ * is made only when a completion released a held fsync, which is then
+ * submitted before returning rather than left for the next call.
+ */
+static int
+uring_complete(IobEngine *engine, int min_complete, int64 timeout_ns,
+			   IobIo **done, int max_done)
+{
+	UringState *st = (UringState *) engine->private_data;
+	int64		deadline_ns = -1;
+	int			ndone;
+	int			ret;
+
+	if (min_complete > engine->inflight)
+		min_complete = engine->inflight;
+	if (min_complete > max_done)
+		min_complete = max_done;
+	if (timeout_ns == 0)
+		min_complete = 0;
+	else if (timeout_ns > 0)
+		deadline_ns = iob_now_ns() + timeout_ns;
+
+	ndone = uring_reap(st, done, max_done);
+	for (;;)
+	{
+		int			want = min_complete - ndone;
+
+		/* never wait for more than can complete; held fsyncs cannot yet */
+		if (want > st->nprepared)
+			want = st->nprepared;
+		if (want < 0)
+			want = 0;
+		if (want == 0 && st->nunsubmitted == 0)
+			break;
+
+		ret = uring_submit_wait(st, want, deadline_ns);
+		ndone += uring_reap(st, done + ndone, max_done - ndone);
+
+		if (ret == -ETIME || ret == -EINTR)
+		{
+			/*
+			 * Time is up, or a signal arrived (the worker checks for
+			 * interrupts between calls): stop waiting, but still submit any
+			 * fsync the last completions released.
+			 */
+			min_complete = 0;
+		}
+		else if (ret == -EAGAIN || ret == -EBUSY)
+		{
+			/*
+			 * The kernel is short of resources for new requests; the SQEs
+			 * stay in the ring and go with the next call.  Waiting for one
+			 * completion of what the kernel already has frees some.
+			 */
+			struct io_uring_cqe *cqe;
+			int			in_kernel = st->nprepared -
+				(int) io_uring_sq_ready(&st->ring);
+
+			if (in_kernel <= 0)
+			{
+				errno = -ret;
+				elog(ERROR, "could not submit to io_uring: %m");
+			}
+			pgstat_report_wait_start(uring_oldest_wait_event(st));
+			ret = io_uring_wait_cqe(&st->ring, &cqe);
+			pgstat_report_wait_end();
+			if (ret < 0 && ret != -EINTR)
+			{
+				errno = -ret;
+				elog(ERROR, "could not wait for io_uring completions: %m");
+			}
+			ndone += uring_reap(st, done + ndone, max_done - ndone);
+			if (ret == -EINTR)
+				min_complete = 0;
+		}
+		else if (ret < 0)
+		{
+			errno = -ret;
+			elog(ERROR, "could not submit to io_uring: %m");
+		}
+		else if (deadline_ns >= 0 && ndone < min_complete &&
+				 iob_now_ns() >= deadline_ns)
+			min_complete = 0;	/* timed out with fewer completions */
+	}
+
+	engine->inflight -= ndone;
+	return ndone;
+}
+
+/*
+ * Tear the ring down.  I/Os already handed to the kernel are waited for, so
+ * that none completes into a buffer the worker has freed; held fsyncs were
+ * never submitted and are dropped.  Raises no error: this runs on the way
+ * out of a failed or cancelled worker too.
+ */
+static void
+uring_shutdown(IobEngine *engine)
+{
+	UringState *st = (UringState *) engine->private_data;
+	int			pending;
+
+	if (st == NULL)
+		return;
+
+	/* hand over whatever is prepared, then wait for all of it */
+	if (st->nunsubmitted > 0)
+	{
+		uring_stamp_submitted(st);
+		(void) io_uring_submit(&st->ring);
+	}
+	pending = st->nprepared;
+	while (pending > 0)
+	{
+		struct io_uring_cqe *cqe;
+		unsigned	head;
+		unsigned	seen = 0;
+		int			ret;
+
+		pgstat_report_wait_start(uring_oldest_wait_event(st));
+		ret = io_uring_wait_cqe(&st->ring, &cqe);
+		pgstat_report_wait_end();
+		if (ret < 0 && ret != -EINTR)
+			break;				/* nothing sensible left to do */
+
+		io_uring_for_each_cqe(&st->ring, head, cqe)
+		{
+			seen++;
+			if (cqe->user_data == LIBURING_UDATA_TIMEOUT)
+				continue;
+			dlist_delete(&((UringReq *) io_uring_cqe_get_data(cqe))->node);
+			pending--;
+		}
+		io_uring_cq_advance(&st->ring, seen);
+	}
+
+	io_uring_queue_exit(&st->ring);
+	uring_free_state(st);
+	engine->private_data = NULL;
+	engine->inflight = 0;
 }

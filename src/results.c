@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * results.c
- *	  Storing a finished run: iobench.runs, run_seconds, run_latency.
+ *	  Storing a finished run: iobench.runs, run_seconds, run_latency and
+ *	  run_stalls.
  *
  * The summary row is handed to SQL as one jsonb object whose keys are the
  * column names of iobench.runs, and inserted with jsonb_populate_record:
@@ -159,6 +160,12 @@ summary_json(const IobRunSummary *s)
 	json_int(&buf, "rate_iops", p->rate_iops);
 	json_int(&buf, "seed", (int64) p->seed);
 	json_int(&buf, "rewrite_pct", p->rewrite_pct);
+	if (p->stall_threshold_us > 0)
+	{
+		snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->stall_threshold_us);
+		json_str(&buf, "stall_threshold", num);
+		json_int(&buf, "stall_count", (int64) s->stall_count);
+	}
 
 	json_num(&buf, "measured_s", s->measured_s, true);
 	data = palloc(sizeof(IobHistogram));
@@ -287,9 +294,52 @@ store_latency(int64 run_id, const IobRunSummary *s)
 	}
 }
 
+/* Insert the stall events the workers kept (iobench.run_stalls) */
+static void
+store_stalls(int64 run_id, const IobRunSummary *s)
+{
+	int			n = s->nstall_events;
+	Datum	   *at = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *worker = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *file = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *offset = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *write_us = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *sync_us = palloc(sizeof(Datum) * Max(n, 1));
+	Oid			types[7] = {INT8OID, FLOAT8ARRAYOID, INT4ARRAYOID, INT4ARRAYOID,
+	INT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID};
+	Datum		values[7];
+	int			i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+	{
+		const IobStallEvent *ev = &s->stall_events[i];
+
+		at[i] = Float8GetDatum((double) ev->at_ns / 1e9);
+		worker[i] = Int32GetDatum(s->stall_workers[i]);
+		file[i] = Int32GetDatum(ev->file_index);
+		offset[i] = Int64GetDatum((int64) ev->offset);
+		write_us[i] = Float8GetDatum((double) ev->write_ns / 1000.0);
+		sync_us[i] = Float8GetDatum((double) ev->sync_ns / 1000.0);
+	}
+	values[0] = Int64GetDatum(run_id);
+	values[1] = PointerGetDatum(construct_array(at, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[2] = PointerGetDatum(construct_array(worker, n, INT4OID, 4, true, TYPALIGN_INT));
+	values[3] = PointerGetDatum(construct_array(file, n, INT4OID, 4, true, TYPALIGN_INT));
+	values[4] = PointerGetDatum(construct_array(offset, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[5] = PointerGetDatum(construct_array(write_us, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[6] = PointerGetDatum(construct_array(sync_us, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	spi_exec("INSERT INTO iobench.run_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us) "
+			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
+			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
+			 "pg_catalog.unnest($7)) AS u",
+			 7, types, values, SPI_OK_INSERT);
+}
+
 /* Owner of the iobench schema: the role the results are written as */
-static Oid
-schema_owner(void)
+Oid
+iob_schema_owner(void)
 {
 	Oid			nspid = get_namespace_oid("iobench", false);
 	HeapTuple	tup;
@@ -318,7 +368,7 @@ iob_store_run(const IobRunSummary *s)
 	values[0] = CStringGetTextDatum(summary_json(s));
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(schema_owner(),
+	SetUserIdAndSecContext(iob_schema_owner(),
 						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
 
@@ -336,6 +386,7 @@ iob_store_run(const IobRunSummary *s)
 
 	store_seconds(run_id, s);
 	store_latency(run_id, s);
+	store_stalls(run_id, s);
 	SPI_finish();
 
 	SetUserIdAndSecContext(save_userid, save_sec_context);

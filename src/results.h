@@ -35,6 +35,10 @@ typedef struct IobRunSummary
 	uint64		offset_digest;
 	int			nseconds;		/* seconds with data */
 	IobSecondSlot *seconds;		/* [nseconds][IOB_NUM_OP_KINDS] */
+	uint64		stall_count;	/* every stall seen (params.stall_threshold_us) */
+	int			nstall_events;	/* stall events kept by the workers */
+	IobStallEvent *stall_events;	/* [nstall_events] */
+	int		   *stall_workers;	/* worker of each event */
 } IobRunSummary;
 
 /*
@@ -43,5 +47,8 @@ typedef struct IobRunSummary
  * iobench.runs row as a composite Datum.
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
+
+/* Owner of the iobench schema: the role results are written as */
+extern Oid	iob_schema_owner(void);
 
 #endif							/* IOBENCH_RESULTS_H */

@@ -81,6 +81,8 @@ typedef struct RunContext
 	IobHistogram *scratch;		/* merge area for progress figures */
 	int64		last_progress_ns;
 	uint64		last_progress_ops;
+	uint64		last_progress_counts[IOB_NUM_OP_KINDS]; /* pgiosim-style line */
+	uint64		last_progress_bytes;
 	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 } RunContext;
@@ -392,16 +394,56 @@ merge_data_histograms(RunContext *ctx, IobHistogram *into)
 	}
 }
 
-/* Emit the once-a-second progress NOTICE when one is due */
+/*
+ * The pgiosim-style progress line (params.progress_counts): percent done of
+ * the whole run and totals so far, and the rates over the last interval, in
+ * the spirit of pgiosim's 10-second line but counted over all workers.
+ */
+static void
+report_progress_counts(RunContext *ctx, int64 now, double interval_s)
+{
+	IobRunShared *run = ctx->run;
+	uint64		counts[IOB_NUM_OP_KINDS] = {0};
+	uint64		bytes = 0;
+	uint64		stalls = 0;
+	double		elapsed_s = (double) (now - run->start_ns) / NS_PER_SEC;
+	double		total_s = (double) (run->params.warmup_us + run->params.duration_us) / USECS_PER_SEC;
+	double		reads_s;
+	double		writes_s;
+	int			i;
+	int			k;
+
+	for (i = 0; i < ctx->nlaunched; i++)
+	{
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			counts[k] += ctx->workers[i].hist[k].count;
+		bytes += ctx->workers[i].bytes[IOB_OP_READ] + ctx->workers[i].bytes[IOB_OP_WRITE];
+		stalls += ctx->workers[i].nstalls;
+	}
+	reads_s = (double) (counts[IOB_OP_READ] - ctx->last_progress_counts[IOB_OP_READ]) / interval_s;
+	writes_s = (double) (counts[IOB_OP_WRITE] - ctx->last_progress_counts[IOB_OP_WRITE]) / interval_s;
+	ereport(NOTICE,
+			(errmsg("iobench: %.0f/%.0f s (%.0f %%): " UINT64_FORMAT " reads, " UINT64_FORMAT " writes, " UINT64_FORMAT " syncs, " UINT64_FORMAT " stalls; last %.0f s: %.0f kB/s, %.0f IOPS (%.0f reads/s, %.0f writes/s)",
+					Min(elapsed_s, total_s), total_s, 100.0 * Min(elapsed_s, total_s) / total_s,
+					counts[IOB_OP_READ], counts[IOB_OP_WRITE], counts[IOB_OP_FSYNC], stalls,
+					interval_s,
+					(double) (bytes - ctx->last_progress_bytes) / 1024.0 / interval_s,
+					reads_s + writes_s, reads_s, writes_s)));
+	memcpy(ctx->last_progress_counts, counts, sizeof(counts));
+	ctx->last_progress_bytes = bytes;
+}
+
+/* Emit the progress NOTICE (about once a second by default) when one is due */
 static void
 report_progress(RunContext *ctx, int64 now)
 {
 	IobRunShared *run = ctx->run;
 	double		interval_s;
+	int64		every_ns = NS_PER_SEC * Max(run->params.progress_interval_s, 1);
 	uint64		bytes = 0;
 	int			i;
 
-	if (!iobench_progress || now - ctx->last_progress_ns < NS_PER_SEC)
+	if (!iobench_progress || now - ctx->last_progress_ns < every_ns)
 		return;
 	interval_s = (double) (now - ctx->last_progress_ns) / NS_PER_SEC;
 	ctx->last_progress_ns = now;
@@ -412,6 +454,12 @@ report_progress(RunContext *ctx, int64 now)
 				(errmsg("iobench: warm-up %.0f/%.0f s",
 						(double) (now - run->start_ns) / NS_PER_SEC,
 						(double) run->params.warmup_us / USECS_PER_SEC)));
+		return;
+	}
+
+	if (run->params.progress_counts)
+	{
+		report_progress_counts(ctx, now, interval_s);
 		return;
 	}
 
@@ -563,6 +611,7 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 		}
 		s->cpu_user_s += ws->cpu_user_s;
 		s->cpu_sys_s += ws->cpu_sys_s;
+		s->stall_count += ws->nstalls;
 		/* order-sensitive combination: the digest of worker 0 comes first */
 		s->offset_digest = s->offset_digest * UINT64CONST(0x100000001b3) ^ ws->offset_digest;
 	}
@@ -574,6 +623,24 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 	{
 		measured_end = completed ? run->end_ns : Min(ctx->stopped_ns, run->end_ns);
 		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / NS_PER_SEC, 0.0);
+	}
+
+	/* the stall events the workers kept, in worker order */
+	s->nstall_events = 0;
+	s->stall_events = palloc(sizeof(IobStallEvent) *
+							 Max(ctx->nlaunched * IOB_MAX_STALL_EVENTS, 1));
+	s->stall_workers = palloc(sizeof(int) *
+							  Max(ctx->nlaunched * IOB_MAX_STALL_EVENTS, 1));
+	for (i = 0; i < ctx->nlaunched; i++)
+	{
+		IobWorkerState *ws = &ctx->workers[i];
+		int			e;
+
+		for (e = 0; e < Min(ws->nstall_events, IOB_MAX_STALL_EVENTS); e++)
+		{
+			s->stall_workers[s->nstall_events] = i;
+			s->stall_events[s->nstall_events++] = ws->stall_events[e];
+		}
 	}
 
 	/* copy the time series out of shared memory, up to the last used second */

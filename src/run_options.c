@@ -88,8 +88,8 @@ iob_pattern_writes(IobPattern rw)
 }
 
 /* Raise the error for a NULL where a value is required */
-static void
-require_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
+void
+iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 {
 	if (PG_ARGISNULL(argno))
 		ereport(ERROR,
@@ -98,12 +98,12 @@ require_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
 }
 
 /* Read an integer argument and check it lies in [min, max] */
-static int
-int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int max)
+int
+iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int max)
 {
 	int			value;
 
-	require_not_null(fcinfo, argno, name);
+	iob_require_arg(fcinfo, argno, name);
 	value = PG_GETARG_INT32(argno);
 	if (value < min || value > max)
 		ereport(ERROR,
@@ -114,14 +114,14 @@ int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int max)
 }
 
 /* Read a size argument ("8kB", "1GB", plain bytes) and check its range */
-static uint64
-size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+uint64
+iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 		 int64 min, int64 max)
 {
 	text	   *value;
 	int64		bytes;
 
-	require_not_null(fcinfo, argno, name);
+	iob_require_arg(fcinfo, argno, name);
 	value = PG_GETARG_TEXT_PP(argno);
 	bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
 											  PointerGetDatum(value)));
@@ -136,14 +136,14 @@ size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 }
 
 /* Read an interval argument as microseconds and check its range */
-static int64
-interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+int64
+iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 			 int64 min_us, int64 max_us, bool min_exclusive)
 {
 	Interval   *span;
 	int64		us;
 
-	require_not_null(fcinfo, argno, name);
+	iob_require_arg(fcinfo, argno, name);
 	span = PG_GETARG_INTERVAL_P(argno);
 	us = span->time + (int64) span->day * USECS_PER_DAY +
 		(int64) span->month * DAYS_PER_MONTH * USECS_PER_DAY;
@@ -162,15 +162,15 @@ interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 }
 
 /* Read a keyword argument; returns the index of the matching choice */
-static int
-choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+int
+iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 		   const char *const *choices, int nchoices)
 {
 	char	   *value;
 	StringInfoData valid;
 	int			i;
 
-	require_not_null(fcinfo, argno, name);
+	iob_require_arg(fcinfo, argno, name);
 	value = text_to_cstring(PG_GETARG_TEXT_PP(argno));
 	for (i = 0; i < nchoices; i++)
 		if (pg_strcasecmp(value, choices[i]) == 0)
@@ -187,22 +187,20 @@ choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 }
 
 /*
- * Resolve the tablespace and check that the caller may create files in it.
- * As for temporary files, the database's default tablespace needs no grant.
+ * Resolve a tablespace by name and check that the current user may create
+ * files in it; returns its OID.  As for temporary files, the database's
+ * default tablespace needs no grant.
  */
-static void
-tablespace_arg(FunctionCallInfo fcinfo, IobRunParams *params)
+Oid
+iob_check_tablespace(const char *spcname)
 {
-	Name		spcname;
 	Oid			spcoid;
 
-	require_not_null(fcinfo, ARG_TABLESPACE, "tablespace");
-	spcname = PG_GETARG_NAME(ARG_TABLESPACE);
-	spcoid = get_tablespace_oid(NameStr(*spcname), false);
+	spcoid = get_tablespace_oid(spcname, false);
 	if (spcoid == GLOBALTABLESPACE_OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot run a benchmark in tablespace \"%s\"", NameStr(*spcname)),
+				 errmsg("cannot run a benchmark in tablespace \"%s\"", spcname),
 				 errdetail("Tablespace \"pg_global\" holds only shared system catalogs.")));
 	if (spcoid != MyDatabaseTableSpace)
 	{
@@ -210,9 +208,20 @@ tablespace_arg(FunctionCallInfo fcinfo, IobRunParams *params)
 
 		aclresult = pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE);
 		if (aclresult != ACLCHECK_OK)
-			aclcheck_error(aclresult, OBJECT_TABLESPACE, NameStr(*spcname));
+			aclcheck_error(aclresult, OBJECT_TABLESPACE, spcname);
 	}
-	params->tablespace_oid = spcoid;
+	return spcoid;
+}
+
+/* Read the tablespace argument "argno" into *params */
+void
+iob_tablespace_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
+{
+	Name		spcname;
+
+	iob_require_arg(fcinfo, argno, "tablespace");
+	spcname = PG_GETARG_NAME(argno);
+	params->tablespace_oid = iob_check_tablespace(NameStr(*spcname));
 	namestrcpy(&params->tablespace, NameStr(*spcname));
 }
 
@@ -226,10 +235,10 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 
 	memset(params, 0, sizeof(IobRunParams));
 
-	tablespace_arg(fcinfo, params);
-	params->rw = (IobPattern) choice_arg(fcinfo, ARG_RW, "rw", pattern_names,
+	iob_tablespace_arg(fcinfo, ARG_TABLESPACE, params);
+	params->rw = (IobPattern) iob_choice_arg(fcinfo, ARG_RW, "rw", pattern_names,
 										 lengthof(pattern_names));
-	params->block_size = (uint32) size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
+	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
 										   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
 	if (params->block_size % IOB_MIN_BLOCK_SIZE != 0)
 		ereport(ERROR,
@@ -237,27 +246,27 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 				 errmsg("block_size %u is not a multiple of %d bytes",
 						params->block_size, IOB_MIN_BLOCK_SIZE),
 				 errdetail("Storage transfers whole sectors; direct I/O refuses anything else.")));
-	params->workers = int_arg(fcinfo, ARG_WORKERS, "workers", 1,
+	params->workers = iob_int_arg(fcinfo, ARG_WORKERS, "workers", 1,
 							  iobench_max_workers_per_run);
-	params->iodepth = int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
+	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
 	if ((uint64) params->iodepth * params->block_size > IOB_MAX_WORKER_BUFFERS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("iodepth %d with block_size %u needs too much buffer memory per worker",
 						params->iodepth, params->block_size),
 				 errdetail("iodepth times block_size must not exceed 1 GB.")));
-	params->duration_us = interval_arg(fcinfo, ARG_DURATION, "duration", 0,
+	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration", 0,
 									   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
-	params->warmup_us = interval_arg(fcinfo, ARG_WARMUP, "warmup", 0,
+	params->warmup_us = iob_interval_arg(fcinfo, ARG_WARMUP, "warmup", 0,
 									 (int64) 24 * 3600 * USECS_PER_SEC, false);
-	params->file_size = size_arg(fcinfo, ARG_FILE_SIZE, "file_size",
+	params->file_size = iob_size_arg(fcinfo, ARG_FILE_SIZE, "file_size",
 								 params->block_size, INT64CONST(1) << 50);
 	if (params->file_size % params->block_size != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size %u",
 						params->file_size, params->block_size)));
-	params->files = int_arg(fcinfo, ARG_FILES, "files", 1, IOB_MAX_FILES);
+	params->files = iob_int_arg(fcinfo, ARG_FILES, "files", 1, IOB_MAX_FILES);
 
 	mixed = iob_pattern_is_mixed(params->rw);
 	if (PG_ARGISNULL(ARG_READ_PCT))
@@ -268,23 +277,23 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 				 errmsg("argument \"read_pct\" applies only to the mixed patterns"),
 				 errhint("Use rw => 'randrw' or rw => 'readwrite', or leave read_pct null.")));
 	else
-		params->read_pct = int_arg(fcinfo, ARG_READ_PCT, "read_pct", 0, 100);
+		params->read_pct = iob_int_arg(fcinfo, ARG_READ_PCT, "read_pct", 0, 100);
 
-	params->fsync_every = int_arg(fcinfo, ARG_FSYNC_EVERY, "fsync_every", 0, PG_INT32_MAX);
+	params->fsync_every = iob_int_arg(fcinfo, ARG_FSYNC_EVERY, "fsync_every", 0, PG_INT32_MAX);
 	if (params->fsync_every > 0 && !iob_pattern_writes(params->rw))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("argument \"fsync_every\" needs a pattern that writes"),
 				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
 						   iob_pattern_name(params->rw))));
-	params->use_fdatasync = choice_arg(fcinfo, ARG_SYNC_METHOD, "sync_method",
+	params->use_fdatasync = iob_choice_arg(fcinfo, ARG_SYNC_METHOD, "sync_method",
 									   sync_names, lengthof(sync_names)) == 1;
-	require_not_null(fcinfo, ARG_DIRECT, "direct");
+	iob_require_arg(fcinfo, ARG_DIRECT, "direct");
 	params->direct = PG_GETARG_BOOL(ARG_DIRECT);
 	params->evict_cache = !params->direct;
-	params->engine = (IobEngineKind) choice_arg(fcinfo, ARG_ENGINE, "engine",
+	params->engine = (IobEngineKind) iob_choice_arg(fcinfo, ARG_ENGINE, "engine",
 												engine_names, lengthof(engine_names));
-	params->rate_iops = int_arg(fcinfo, ARG_RATE_IOPS, "rate_iops", 0, PG_INT32_MAX);
+	params->rate_iops = iob_int_arg(fcinfo, ARG_RATE_IOPS, "rate_iops", 0, PG_INT32_MAX);
 	if (params->rate_iops > 0 && params->rate_iops < params->workers)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -60,6 +60,18 @@ typedef struct IobRunParams
 								 * rewrite of the same block (0 = never) */
 	bool		evict_cache;	/* buffered runs: evict the files from the page
 								 * cache before measuring (cold reads) */
+
+	/* presets (presets.c); iobench.run() leaves them zero */
+	int64		stall_threshold_us; /* a write (plus the sync it triggers)
+									 * slower than this is a stall; 0 = not
+									 * tracked */
+	int			progress_interval_s;	/* seconds between progress NOTICEs;
+										 * 0 = about once a second */
+	bool		progress_counts;	/* pgiosim-style progress line: reads,
+									 * writes, syncs, kB/s, IOPS */
+	bool		cold_reads;		/* buffered: drop each block from the page
+								 * cache once read (and each file once
+								 * synced), so every read goes to the device */
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);
@@ -76,5 +88,22 @@ extern bool iob_pattern_writes(IobPattern rw);
  */
 extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
 							   char **label);
+
+/*
+ * Argument readers shared with the presets (presets.c): each raises the
+ * same ERROR as iobench.run() does for a NULL or out-of-range value.
+ */
+extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
+extern int	iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+						int min, int max);
+extern uint64 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+						   int64 min, int64 max);
+extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+							  int64 min_us, int64 max_us, bool min_exclusive);
+extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+						   const char *const *choices, int nchoices);
+extern Oid	iob_check_tablespace(const char *spcname);
+extern void iob_tablespace_arg(FunctionCallInfo fcinfo, int argno,
+							   IobRunParams *params);
 
 #endif							/* IOBENCH_RUN_OPTIONS_H */

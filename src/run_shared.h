@@ -72,6 +72,25 @@ typedef struct IobRunShared
 	pg_atomic_uint32 nfinished; /* workers done (result final) */
 } IobRunShared;
 
+/*
+ * Stall events: a write (plus the sync it triggered) slower than the run's
+ * stall_threshold_us (pgiosim's "WRITE STALL").  Each worker keeps a fixed
+ * number of them, no allocation on the I/O path: once full, a new event
+ * replaces the shortest one kept when it is longer, so the worst survive.
+ * Every event is counted in nstalls, kept or not.
+ */
+#define IOB_MAX_STALL_EVENTS	64
+
+typedef struct IobStallEvent
+{
+	int64		at_ns;			/* completion of the sync (or write), from the
+								 * start of the measured period */
+	int			file_index;
+	uint64		offset;			/* of the write */
+	int64		write_ns;		/* write latency */
+	int64		sync_ns;		/* latency of the sync that followed (0: none) */
+} IobStallEvent;
+
 typedef struct IobWorkerState
 {
 	int			worker_index;
@@ -92,6 +111,11 @@ typedef struct IobWorkerState
 	/* digest of the first ops issued, for seed reproducibility */
 	uint64		offset_digest;
 	uint32		digest_ops;
+
+	/* stalls (only when params.stall_threshold_us > 0), measured period */
+	uint64		nstalls;		/* every stall seen */
+	int			nstall_events;	/* entries used in stall_events */
+	IobStallEvent stall_events[IOB_MAX_STALL_EVENTS];
 } IobWorkerState;
 
 typedef struct IobSecondSlot

@@ -14,6 +14,7 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -64,6 +65,12 @@ typedef struct WorkerContext
 
 	bool		measuring;		/* first measured completion seen */
 	struct rusage ru_start;
+
+	/* stall tracking: the last write whose sync has not completed yet */
+	bool		stall_write_valid;
+	int			stall_write_file;
+	uint64		stall_write_offset;
+	int64		stall_write_ns;
 } WorkerContext;
 
 /* Seconds of user and system CPU between two getrusage() readings */
@@ -114,6 +121,97 @@ flush_second(WorkerContext *wc)
 }
 
 /*
+ * Keep a stall event in the worker's fixed array: append while there is
+ * room, else replace the shortest kept event if this one is longer.  Stalls
+ * are rare by definition, so the scan costs nothing on the common path.
+ */
+static void
+keep_stall(IobWorkerState *state, const IobStallEvent *ev)
+{
+	int			shortest = 0;
+	int			i;
+
+	state->nstalls++;
+	if (state->nstall_events < IOB_MAX_STALL_EVENTS)
+	{
+		state->stall_events[state->nstall_events++] = *ev;
+		return;
+	}
+	for (i = 1; i < IOB_MAX_STALL_EVENTS; i++)
+		if (state->stall_events[i].write_ns + state->stall_events[i].sync_ns <
+			state->stall_events[shortest].write_ns + state->stall_events[shortest].sync_ns)
+			shortest = i;
+	if (ev->write_ns + ev->sync_ns >
+		state->stall_events[shortest].write_ns + state->stall_events[shortest].sync_ns)
+		state->stall_events[shortest] = *ev;
+}
+
+/*
+ * Stall detection, as pgiosim's "WRITE STALL": a write plus the sync it
+ * triggered (fsync_every > 0), or a write alone (no syncs), that took longer
+ * than the threshold.  The write is remembered until its sync completes;
+ * only pairs whose sync completes in the measured period count.
+ */
+static void
+check_stall(WorkerContext *wc, const IobIo *io)
+{
+	IobRunShared *run = wc->run;
+	int64		lat = io->end_ns - io->start_ns;
+	IobStallEvent ev;
+
+	if (io->kind == IOB_OP_READ)
+		return;
+	if (io->kind == IOB_OP_WRITE)
+	{
+		if (run->params.fsync_every > 0)
+		{
+			wc->stall_write_valid = true;
+			wc->stall_write_file = io->file_index;
+			wc->stall_write_offset = io->offset;
+			wc->stall_write_ns = lat;
+			return;
+		}
+		ev.write_ns = lat;
+		ev.sync_ns = 0;
+		ev.offset = io->offset;
+	}
+	else
+	{
+		bool		paired = wc->stall_write_valid &&
+			wc->stall_write_file == io->file_index;
+
+		ev.write_ns = paired ? wc->stall_write_ns : 0;
+		ev.sync_ns = lat;
+		ev.offset = paired ? wc->stall_write_offset : 0;
+		wc->stall_write_valid = false;
+	}
+	if (io->end_ns < run->measure_start_ns || io->end_ns >= run->end_ns)
+		return;
+	if (ev.write_ns + ev.sync_ns <= run->params.stall_threshold_us * 1000)
+		return;
+	ev.at_ns = io->end_ns - run->measure_start_ns;
+	ev.file_index = io->file_index;
+	keep_stall(wc->state, &ev);
+}
+
+/*
+ * Keep buffered reads cold (params.cold_reads, pgiosim): drop the block just
+ * read from the page cache, and a file's clean pages once it is synced, so
+ * the next read of any block goes to the device however long the run and
+ * however small the files.  Called after the I/O was timed: the advice costs
+ * a system call but is not part of any latency.
+ */
+static void
+keep_cold(WorkerContext *wc, const IobIo *io)
+{
+	if (io->kind == IOB_OP_READ)
+		(void) posix_fadvise(io->fd, (off_t) io->offset, (off_t) io->len,
+							 POSIX_FADV_DONTNEED);
+	else if (io->kind == IOB_OP_FSYNC)
+		(void) posix_fadvise(io->fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+/*
  * Account one completed I/O.  Only I/O completed inside the measured period
  * counts; a failed or short transfer stops the worker with an error.
  */
@@ -146,6 +244,9 @@ account_io(WorkerContext *wc, IobIo *io)
 						io->kind == IOB_OP_READ ? "read" : "write",
 						path, io->offset, io->result, io->len)));
 	}
+
+	if (run->params.stall_threshold_us > 0)
+		check_stall(wc, io);
 
 	if (io->end_ns < run->measure_start_ns || io->end_ns >= run->end_ns)
 		return;
@@ -311,6 +412,8 @@ io_loop(WorkerContext *wc)
 		for (i = 0; i < n; i++)
 		{
 			account_io(wc, wc->done[i]);
+			if (run->params.cold_reads)
+				keep_cold(wc, wc->done[i]);
 			wc->free_slots[wc->nfree++] = wc->done[i]->slot;
 		}
 		now = iob_now_ns();
@@ -332,7 +435,9 @@ prepare_worker(WorkerContext *wc)
 	wc->fds = palloc(sizeof(int) * p->files);
 	for (i = 0; i < p->files; i++)
 	{
-		wc->fds[i] = iob_open_file(run, i, iob_pattern_writes(p->rw));
+		/* pgiosim's rewrites write to files of a reading pattern */
+		wc->fds[i] = iob_open_file(run, i,
+								   iob_pattern_writes(p->rw) || p->rewrite_pct > 0);
 		if (wc->fds[i] < 0)
 		{
 			char		path[MAXPGPATH];
@@ -343,6 +448,16 @@ prepare_worker(WorkerContext *wc)
 					 errmsg("could not open file \"%s\": %m", path)));
 		}
 	}
+	/*
+	 * Buffered I/O: tell the kernel the access pattern, as fio does by
+	 * default (fadvise_hint), so random reads are not turned into cached
+	 * hits by read-ahead of the neighbouring blocks.
+	 */
+	if (!p->direct)
+		for (i = 0; i < p->files; i++)
+			(void) posix_fadvise(wc->fds[i], 0, 0,
+								 iob_pattern_is_random(p->rw) ?
+								 POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 	wc->writes_since_sync = palloc0(sizeof(uint64) * p->files);
 	wc->sync_pending_file = -1;
 

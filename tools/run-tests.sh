@@ -110,7 +110,8 @@ copy_inputs() {
 	cp "$SRC/test/regress.conf" "$WORK/regress.conf"
 	# Tests create tablespaces in $PG_ABS_BUILDDIR/testtablespace (the output
 	# directory), as PostgreSQL's own suite does; its Makefile makes the directory.
-	mkdir -p "$WORK/output/testtablespace"
+	# A second one lets tests compare two tablespaces.
+	mkdir -p "$WORK/output/testtablespace" "$WORK/output/testtablespace2"
 	# A new test without expected output yet: diff against an empty file, so
 	# the whole output is shown and lands in results/ to be reviewed.
 	local t

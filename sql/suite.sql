@@ -1,0 +1,128 @@
+-- suite(): named suites run on two tablespaces, stored, compared.
+SET client_min_messages = warning;
+
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set ts_dir :abs_builddir '/testtablespace'
+\set ts_dir2 :abs_builddir '/testtablespace2'
+CREATE TABLESPACE iob_suite_a LOCATION :'ts_dir';
+CREATE TABLESPACE iob_suite_b LOCATION :'ts_dir2';
+
+-- the suites and their tests can be listed
+SELECT suite, count(*) AS tests, min(test_no) AS first, max(test_no) AS last
+  FROM iobench.suite_tests GROUP BY suite ORDER BY suite;
+SELECT test_no, test, rw, block_size, workers * iodepth AS in_flight, files
+  FROM iobench.suite_tests WHERE suite = 'sqlio' ORDER BY test_no;
+
+-- oltp on both tablespaces, twice each.  QD32 runs on io_uring where the
+-- kernel allows it and is skipped (and says so) where it does not.
+CREATE TEMP TABLE o AS
+SELECT * FROM iobench.suite('oltp', ARRAY['iob_suite_a', 'iob_suite_b'], repeat => 2,
+                            duration => '300ms', file_size => '1MB', label => 'suite test');
+SELECT test_no, test, tablespace_no, tablespace,
+       CASE WHEN test_no = 2
+            THEN (runs = 2 AND engine = 'io_uring' AND iodepth = 32 AND note IS NULL)
+              OR (runs = 0 AND note = 'skipped: iodepth 32 needs io_uring, which is not available')
+            ELSE runs = 2 AND iodepth = 1 AND note IS NULL
+       END AS ran_or_skipped_honestly,
+       -- (not "> 0": on a loaded machine a short run may complete nothing)
+       runs = 0 OR (iops >= 0 AND iops_stddev >= 0 AND mb_per_s >= 0) AS mean_and_stddev
+  FROM o ORDER BY test_no, tablespace_no;
+
+-- the suite is stored, and its runs belong to it (QD32, which depends on
+-- io_uring, has two runs per tablespace or one skipped member)
+SELECT s.name, s.status, s.label, s.tablespaces, s.repeat, s.duration, s.file_size,
+       s.direct, s.engine, s.seed, s.finished_at >= s.started_at AS finished
+  FROM iobench.suites s WHERE s.suite_id = (SELECT max(suite_id) FROM o);
+SELECT sr.test_no, sr.tablespace, count(*) AS members, count(r.run_id) AS runs,
+       bool_and(r.run_id IS NULL OR (r.tablespace = sr.tablespace AND r.status = 'completed'
+                AND r.label = 'oltp #' || sr.suite_id || ': ' || sr.test)) AS runs_match
+  FROM iobench.suite_runs sr LEFT JOIN iobench.runs r USING (run_id)
+ WHERE sr.suite_id = (SELECT max(suite_id) FROM o) AND sr.test_no <> 2
+ GROUP BY sr.test_no, sr.tablespace ORDER BY 1, 2;
+SELECT sr.tablespace,
+       (count(*) = 2 AND count(sr.run_id) = 2) OR (count(*) = 1 AND count(sr.run_id) = 0)
+         AS qd32_ran_or_skipped
+  FROM iobench.suite_runs sr
+ WHERE sr.suite_id = (SELECT max(suite_id) FROM o) AND sr.test_no = 2
+ GROUP BY sr.tablespace ORDER BY 1;
+-- the settings of each test reached its runs
+SELECT DISTINCT sr.test_no, r.rw, r.block_size, r.workers, r.files, r.fsync_every, r.sync_method
+  FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+ WHERE sr.suite_id = (SELECT max(suite_id) FROM o) AND sr.test_no <> 2
+ ORDER BY 1;
+-- the mean and standard deviation are those of the runs
+SELECT bool_and(o.iops = round(x.m::numeric, 1) AND o.iops_stddev = round(x.sd::numeric, 1)) AS stats_agree
+  FROM o JOIN (SELECT sr.test_no, sr.tablespace, avg(r.iops) AS m, stddev_samp(r.iops) AS sd
+                 FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+                WHERE sr.suite_id = (SELECT max(suite_id) FROM o)
+                GROUP BY 1, 2) x USING (test_no, tablespace);
+
+-- side by side: a column set per tablespace, ratios to the first one
+SELECT test_no, base_tablespace, tablespace,
+       iops_ratio IS NOT DISTINCT FROM round(iops / nullif(base_iops, 0), 2) AS iops_ratio_ok,
+       mb_per_s_ratio IS NOT DISTINCT FROM round(mb_per_s / nullif(base_mb_per_s, 0), 2) AS mbps_ratio_ok,
+       p99_ratio IS NOT DISTINCT FROM round(p99_us / nullif(base_p99_us, 0), 2) AS p99_ratio_ok,
+       tablespace <> base_tablespace OR base_iops = 0
+         OR (iops_ratio = 1 AND coalesce(p99_ratio, 1) = 1) AS baseline_is_1
+  FROM iobench.compare((SELECT max(suite_id) FROM o))
+ WHERE test_no <> 2
+ ORDER BY test_no, tablespace;
+-- another baseline
+SELECT DISTINCT base_tablespace
+  FROM iobench.compare((SELECT max(suite_id) FROM o), baseline => 'iob_suite_b');
+-- the view has every suite, with the first tablespace as baseline (a
+-- skipped test has its rows too, without figures)
+SELECT count(*) AS rows, bool_and(base_tablespace = 'iob_suite_a') AS first_is_baseline
+  FROM iobench.suite_comparison WHERE suite_id = (SELECT max(suite_id) FROM o);
+-- any runs side by side
+SELECT count(*) AS runs, bool_and(baseline_run = x.ids[1]) AS first_is_baseline,
+       bool_and(iops_ratio IS NOT DISTINCT FROM round(iops / nullif(base_iops, 0), 2)) AS ratios_ok
+  FROM (SELECT array_agg(run_id ORDER BY run_id) AS ids FROM iobench.suite_runs
+         WHERE suite_id = (SELECT max(suite_id) FROM o) AND test_no = 1) x,
+       iobench.compare_runs(x.ids);
+
+-- sqlio with engine psync: eleven tests, each at iodepth 1 and saying so
+SELECT test_no, test, runs, workers, iodepth, engine, note
+  FROM iobench.suite('sqlio', ARRAY['iob_suite_b'], duration => '100ms', file_size => '1MB',
+                     engine => 'psync', direct => false, seed => 42)
+ ORDER BY test_no;
+SELECT status, seed, direct, engine FROM iobench.suites WHERE name = 'sqlio';
+
+-- a cancelled run ends the suite, which is stored as cancelled
+SET statement_timeout = '400ms';
+SELECT test_no, runs FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '5s',
+                                        file_size => '1MB', engine => 'psync');
+RESET statement_timeout;
+SELECT s.status, count(sr.run_id) AS runs, min(r.status) AS run_status
+  FROM iobench.suites s JOIN iobench.suite_runs sr USING (suite_id)
+  JOIN iobench.runs r USING (run_id)
+ WHERE s.suite_id = (SELECT max(suite_id) FROM iobench.suites)
+ GROUP BY s.status;
+
+-- every argument is checked
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+SELECT * FROM iobench.suite('bogus', ARRAY['pg_default']);
+SELECT * FROM iobench.suite(NULL, ARRAY['pg_default']);
+SELECT * FROM iobench.suite('oltp', NULL);
+SELECT * FROM iobench.suite('oltp', ARRAY[]::name[]);
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default', NULL]);
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default', 'pg_default']);
+SELECT * FROM iobench.suite('oltp', ARRAY['no_such_tablespace']);
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_global']);
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], repeat => 0);
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], repeat => 101);
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '0s');
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], warmup => '-1s');
+SELECT * FROM iobench.suite('sqlio', ARRAY['pg_default'], file_size => '512kB');
+SELECT * FROM iobench.suite('sqlio', ARRAY['pg_default'], file_size => '1536kB');
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], direct => NULL);
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], engine => 'spdk');
+SET iobench.force_psync = on;
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], engine => 'io_uring');
+RESET iobench.force_psync;
+
+SELECT leftover_files(), running_workers();
+DELETE FROM iobench.runs WHERE tablespace IN ('iob_suite_a', 'iob_suite_b');
+DROP TABLESPACE iob_suite_a;
+DROP TABLESPACE iob_suite_b;
