@@ -19,7 +19,7 @@
  *	  flags (hex), -E submits a whole refill as one batch in complete()
  *	  instead of each I/O as the next is queued, -D puts IOSQE_IO_DRAIN on
  *	  fsyncs instead of holding them back: the experiments of
- *	  doc/engines.md.
+ *	  doc/iobench.md, "I/O engines".
  *
  *-------------------------------------------------------------------------
  */

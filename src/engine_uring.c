@@ -10,7 +10,7 @@
  * the kernel one by one — queueing an I/O submits the one queued before it,
  * and the last goes with complete()'s wait — because a single batch of k is
  * plugged by the block layer until the whole batch is set up, which cost
- * 10-15 % of IOPS at depth 32 (doc/engines.md).  That is also fio's default
+ * 10-15 % of IOPS at depth 32 (doc/iobench.md, "I/O engines").  That is also fio's default
  * (iodepth_batch_submit=1), and at depth 1 it is one system call per I/O.
  *
  * Timestamps: start_ns is taken just before the system call that submits
@@ -34,7 +34,7 @@
  * the caller can fall back to psync with a NOTICE.
  *
  * Registered files and buffers were measured with bench/uring_harness.c and
- * did not help on the machines measured (see doc/engines.md), so the engine
+ * did not help on the machines measured (see doc/iobench.md, "I/O engines"), so the engine
  * uses plain file descriptors and user buffers, like fio's defaults.
  *
  *-------------------------------------------------------------------------
@@ -64,7 +64,7 @@
  * Variants measured by bench/uring_harness.c, compiled only into the harness:
  * ring set-up flags, one registered buffer region (READ_FIXED/WRITE_FIXED),
  * registered files, a refill submitted as one batch, and IOSQE_IO_DRAIN on
- * fsyncs instead of holding them back.  See doc/engines.md for the figures.
+ * fsyncs instead of holding them back.  See doc/iobench.md, "I/O engines" for the figures.
  */
 unsigned	iob_uring_exp_setup_flags = 0;
 void	   *iob_uring_exp_buf_base = NULL;
@@ -480,7 +480,7 @@ uring_submit_now(UringState *st)
  * one to the kernel first, so a refill of k I/Os reaches the device one by
  * one (k - 1 submissions here, the last with complete()'s wait) rather than
  * as one batch.  Measured with bench/uring_harness.c on 8 KB random reads
- * at depth 32 (doc/engines.md): submitting the whole batch in complete()
+ * at depth 32 (doc/iobench.md, "I/O engines"): submitting the whole batch in complete()
  * saved about 1.5 us of CPU per I/O but cost 10-15 % of IOPS, because the
  * kernel plugs a batch and the device sees its first I/O only after the
  * last one has been set up; this way matches fio's default
