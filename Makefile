@@ -21,6 +21,7 @@ OBJS = \
 	src/run_launcher.o \
 	src/run_options.o \
 	src/results.o \
+	src/owner_spi.o \
 	src/presets.o \
 	src/wait_sampler.o \
 	src/wait_collector.o \

@@ -24,6 +24,22 @@ SELECT status, ops > 0 AS has_ops
   FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync',
                    label => 'by iob_user');
 
+-- results are written as the schema owner with search_path pinned: an
+-- operator of the caller's placed first in search_path is never called
+RESET ROLE;
+GRANT CREATE ON DATABASE iobench_regression TO iob_user;
+SET ROLE iob_user;
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.concat_jsonb(jsonb, jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'hijacked as %', current_user; END $$;
+CREATE OPERATOR evil.|| (LEFTARG = jsonb, RIGHTARG = jsonb, FUNCTION = evil.concat_jsonb);
+SET search_path = evil, pg_catalog, public;
+SELECT '{}'::jsonb || '{}'::jsonb;
+SELECT status, label FROM iobench.run(duration => '200ms', file_size => '1MB',
+                                      engine => 'psync', label => 'not hijacked');
+RESET search_path;
+DROP SCHEMA evil CASCADE;
+
 -- another tablespace needs CREATE on it
 SELECT run_id FROM iobench.run(tablespace => 'iob_priv_ts', duration => '200ms',
                                file_size => '1MB');

@@ -39,6 +39,7 @@
 
 #include "engine.h"
 #include "iobench.h"
+#include "owner_spi.h"
 #include "results.h"
 #include "run.h"
 #include "run_options.h"
@@ -192,39 +193,13 @@ pattern_by_name(const char *name)
 }
 
 /*
- * Switch to the owner of the iobench schema for the suite's own reads and
- * writes of its tables; *save_userid and *save_sec receive what to restore.
- */
-static void
-become_owner(Oid *save_userid, int *save_sec)
-{
-	GetUserIdAndSecContext(save_userid, save_sec);
-	SetUserIdAndSecContext(iob_schema_owner(),
-						   *save_sec | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-}
-
-/* Run one SPI statement of the suite, raising an error if it fails */
-static void
-suite_spi(const char *sql, int nargs, Oid *types, Datum *values,
-		  const char *nulls, int expected)
-{
-	int			rc;
-
-	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
-	if (rc != expected)
-		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
-}
-
-/*
  * Read the tests of suite "name" from iobench.suite_tests; an unknown name
  * gets an error whose hint lists the suites that exist.
  */
 static SuiteTest *
 load_suite(const char *name, int *ntests)
 {
-	Oid			save_userid;
-	int			save_sec;
+	IobOwnerScope scope;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 	SuiteTest  *tests = NULL;
@@ -232,10 +207,8 @@ load_suite(const char *name, int *ntests)
 	uint64		i;
 
 	values[0] = CStringGetTextDatum(name);
-	become_owner(&save_userid, &save_sec);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	suite_spi("SELECT test_no, test, rw, pg_catalog.pg_size_bytes(block_size)::int4, "
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT test_no, test, rw, pg_catalog.pg_size_bytes(block_size)::int4, "
 			  "workers, iodepth, files, fsync_every, sync_method, needs_uring "
 			  "FROM iobench.suite_tests WHERE suite = $1 ORDER BY test_no",
 			  1, types, values, NULL, SPI_OK_SELECT);
@@ -271,7 +244,7 @@ load_suite(const char *name, int *ntests)
 		StringInfoData valid;
 
 		initStringInfo(&valid);
-		suite_spi("SELECT DISTINCT suite FROM iobench.suite_tests ORDER BY 1",
+		iob_owner_exec("SELECT DISTINCT suite FROM iobench.suite_tests ORDER BY 1",
 				  0, NULL, NULL, NULL, SPI_OK_SELECT);
 		for (i = 0; i < SPI_processed; i++)
 			appendStringInfo(&valid, "%s\"%s\"", i > 0 ? ", " : "",
@@ -281,8 +254,7 @@ load_suite(const char *name, int *ntests)
 				 errmsg("invalid value for argument \"name\": \"%s\"", name),
 				 errhint("Valid values are %s.", valid.data)));
 	}
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec);
+	iob_owner_end(&scope);
 	return tests;
 }
 
@@ -335,8 +307,7 @@ insert_suite(const char *name, Name tablespaces, int ntablespaces, int repeat,
 			 const IobRunParams *common, IobEngineKind engine, bool seed_given,
 			 const char *label)
 {
-	Oid			save_userid;
-	int			save_sec;
+	IobOwnerScope scope;
 	Datum	   *names = palloc(sizeof(Datum) * ntablespaces);
 	Oid			types[10] = {TEXTOID, NAMEARRAYOID, INT4OID, INTERVALOID, INTERVALOID,
 	INT8OID, BOOLOID, TEXTOID, INT8OID, TEXTOID};
@@ -369,18 +340,15 @@ insert_suite(const char *name, Name tablespaces, int ntablespaces, int repeat,
 	if (label == NULL)
 		nulls[9] = 'n';
 
-	become_owner(&save_userid, &save_sec);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	suite_spi("INSERT INTO iobench.suites (name, tablespaces, repeat, duration, warmup, "
+	iob_owner_begin(&scope);
+	iob_owner_exec("INSERT INTO iobench.suites (name, tablespaces, repeat, duration, warmup, "
 			  "file_size, direct, engine, seed, label, status, started_at) "
 			  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'running', "
 			  "pg_catalog.clock_timestamp()) RETURNING suite_id",
 			  10, types, values, nulls, SPI_OK_INSERT_RETURNING);
 	suite_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 										   SPI_tuptable->tupdesc, 1, &isnull));
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec);
+	iob_owner_end(&scope);
 	return suite_id;
 }
 
@@ -389,8 +357,7 @@ static void
 insert_suite_run(int64 suite_id, const SuiteTest *test, const char *tablespace,
 				 int repeat_no, int64 run_id, const char *note)
 {
-	Oid			save_userid;
-	int			save_sec;
+	IobOwnerScope scope;
 	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, NAMEOID, INT4OID, INT8OID, TEXTOID};
 	Datum		values[7];
 	char		nulls[7];
@@ -410,35 +377,28 @@ insert_suite_run(int64 suite_id, const SuiteTest *test, const char *tablespace,
 	if (note == NULL)
 		nulls[6] = 'n';
 
-	become_owner(&save_userid, &save_sec);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	suite_spi("INSERT INTO iobench.suite_runs (suite_id, test_no, test, tablespace, "
+	iob_owner_begin(&scope);
+	iob_owner_exec("INSERT INTO iobench.suite_runs (suite_id, test_no, test, tablespace, "
 			  "repeat_no, run_id, note) VALUES ($1, $2, $3, $4, $5, $6, $7)",
 			  7, types, values, nulls, SPI_OK_INSERT);
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec);
+	iob_owner_end(&scope);
 }
 
 /* Mark the suite finished with the given status */
 static void
 finish_suite(int64 suite_id, const char *status)
 {
-	Oid			save_userid;
-	int			save_sec;
+	IobOwnerScope scope;
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		values[2];
 
 	values[0] = Int64GetDatum(suite_id);
 	values[1] = CStringGetTextDatum(status);
-	become_owner(&save_userid, &save_sec);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	suite_spi("UPDATE iobench.suites SET status = $2, "
+	iob_owner_begin(&scope);
+	iob_owner_exec("UPDATE iobench.suites SET status = $2, "
 			  "finished_at = pg_catalog.clock_timestamp() WHERE suite_id = $1",
 			  2, types, values, NULL, SPI_OK_UPDATE);
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec);
+	iob_owner_end(&scope);
 }
 
 /* Put the suite's rows of iobench.suite_results into the SRF's tuplestore */
@@ -446,18 +406,15 @@ static void
 return_suite_results(FunctionCallInfo fcinfo, int64 suite_id)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			save_userid;
-	int			save_sec;
+	IobOwnerScope scope;
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
 	uint64		i;
 
 	InitMaterializedSRF(fcinfo, 0);
 	values[0] = Int64GetDatum(suite_id);
-	become_owner(&save_userid, &save_sec);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	suite_spi("SELECT * FROM iobench.suite_results WHERE suite_id = $1 "
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT * FROM iobench.suite_results WHERE suite_id = $1 "
 			  "ORDER BY test_no, tablespace_no",
 			  1, types, values, NULL, SPI_OK_SELECT);
 	for (i = 0; i < SPI_processed; i++)
@@ -473,8 +430,7 @@ return_suite_results(FunctionCallInfo fcinfo, int64 suite_id)
 									c + 1, &isnull[c]);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, cols, isnull);
 	}
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec);
+	iob_owner_end(&scope);
 }
 
 /*

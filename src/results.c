@@ -32,6 +32,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "owner_spi.h"
 #include "results.h"
 
 static const char *const op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
@@ -189,17 +190,6 @@ summary_json(const IobRunSummary *s)
 	return buf.data;
 }
 
-/* Run one SPI statement with arguments, raising an error if it fails */
-static void
-spi_exec(const char *sql, int nargs, Oid *types, Datum *values, int expected)
-{
-	int			rc;
-
-	rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
-	if (rc != expected)
-		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
-}
-
 /* Insert the per-second time series of the run */
 static void
 store_seconds(int64 run_id, const IobRunSummary *s)
@@ -244,11 +234,11 @@ store_seconds(int64 run_id, const IobRunSummary *s)
 	values[4] = PointerGetDatum(construct_array(bytes, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	values[5] = PointerGetDatum(construct_array(mean, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	values[6] = PointerGetDatum(construct_array(max, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	spi_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
+	iob_owner_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
 			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
 			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
 			 "pg_catalog.unnest($7)) AS u",
-			 7, types, values, SPI_OK_INSERT);
+			 7, types, values, NULL, SPI_OK_INSERT);
 }
 
 /* Insert the non-empty histogram buckets of the run */
@@ -287,10 +277,10 @@ store_latency(int64 run_id, const IobRunSummary *s)
 		values[2] = PointerGetDatum(construct_array(lower, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 		values[3] = PointerGetDatum(construct_array(upper, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 		values[4] = PointerGetDatum(construct_array(count, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		spi_exec("INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count) "
+		iob_owner_exec("INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count) "
 				 "SELECT $1, $2, u.* FROM ROWS FROM (pg_catalog.unnest($3), "
 				 "pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u",
-				 5, types, values, SPI_OK_INSERT);
+				 5, types, values, NULL, SPI_OK_INSERT);
 	}
 }
 
@@ -330,35 +320,18 @@ store_stalls(int64 run_id, const IobRunSummary *s)
 	values[4] = PointerGetDatum(construct_array(offset, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	values[5] = PointerGetDatum(construct_array(write_us, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	values[6] = PointerGetDatum(construct_array(sync_us, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	spi_exec("INSERT INTO iobench.run_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us) "
+	iob_owner_exec("INSERT INTO iobench.run_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us) "
 			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
 			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
 			 "pg_catalog.unnest($7)) AS u",
-			 7, types, values, SPI_OK_INSERT);
-}
-
-/* Owner of the iobench schema: the role the results are written as */
-Oid
-iob_schema_owner(void)
-{
-	Oid			nspid = get_namespace_oid("iobench", false);
-	HeapTuple	tup;
-	Oid			owner;
-
-	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nspid));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for schema %u", nspid);
-	owner = ((Form_pg_namespace) GETSTRUCT(tup))->nspowner;
-	ReleaseSysCache(tup);
-	return owner;
+			 7, types, values, NULL, SPI_OK_INSERT);
 }
 
 /* Store the run and its children; see results.h */
 Datum
 iob_store_run(const IobRunSummary *s)
 {
-	Oid			save_userid;
-	int			save_sec_context;
+	IobOwnerScope scope;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 	HeapTupleHeader row;
@@ -367,19 +340,13 @@ iob_store_run(const IobRunSummary *s)
 
 	values[0] = CStringGetTextDatum(summary_json(s));
 
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(iob_schema_owner(),
-						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	spi_exec("INSERT INTO iobench.runs "
+	iob_owner_begin(&scope);
+	iob_owner_exec("INSERT INTO iobench.runs "
 			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
 			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
 			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass))) AS r "
 			 "RETURNING *",
-			 1, types, values, SPI_OK_INSERT_RETURNING);
+			 1, types, values, NULL, SPI_OK_INSERT_RETURNING);
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 										 SPI_tuptable->tupdesc, 1, &isnull));
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
@@ -387,8 +354,6 @@ iob_store_run(const IobRunSummary *s)
 	store_seconds(run_id, s);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
-	SPI_finish();
-
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }

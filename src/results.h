@@ -48,7 +48,5 @@ typedef struct IobRunSummary
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
 
-/* Owner of the iobench schema: the role results are written as */
-extern Oid	iob_schema_owner(void);
 
 #endif							/* IOBENCH_RESULTS_H */

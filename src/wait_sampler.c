@@ -61,6 +61,7 @@
 #include "utils/syscache.h"
 #include "utils/wait_event.h"
 
+#include "owner_spi.h"
 #include "wait_collector.h"
 #include "wait_sampler.h"
 
@@ -966,22 +967,6 @@ iob_wait_sampler_counts(IobWaitSampler *s, uint64 *ticks, uint64 *missed,
 	*sampled_ns = (s->first_ns != 0) ? s->last_ns - s->first_ns : 0;
 }
 
-/* Owner of the iobench schema: the role run results are written as */
-static Oid
-iob_schema_owner(void)
-{
-	Oid			nspid = get_namespace_oid("iobench", false);
-	HeapTuple	tup;
-	Oid			owner;
-
-	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nspid));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for schema %u", nspid);
-	owner = ((Form_pg_namespace) GETSTRUCT(tup))->nspowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
-
 /* Build a one-dimensional array from datums, with NULLs where nulls[i] */
 static ArrayType *
 iob_make_array(Datum *elems, bool *nulls, int n, Oid elemtype)
@@ -1033,8 +1018,7 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 	uint64		ticks,
 				missed,
 				sampled_ns;
-	Oid			save_userid;
-	int			save_sec_context;
+	IobOwnerScope scope;
 
 	for (i = 0; i <= t->nentries; i++)
 	{
@@ -1090,12 +1074,7 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 	 * (results.c): users who may run benchmarks cannot write the result
 	 * tables directly.  Every name in the statements is schema-qualified.
 	 */
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(iob_schema_owner(),
-						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	iob_owner_begin(&scope);
 
 	if (n > 0)
 	{
@@ -1140,6 +1119,5 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 		elog(ERROR, "could not store the wait sampling of run " INT64_FORMAT ": %s",
 			 run_id, SPI_result_code_string(ret));
 
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	iob_owner_end(&scope);
 }

@@ -1,0 +1,78 @@
+/*-------------------------------------------------------------------------
+ *
+ * owner_spi.c
+ *	  Running SQL as the owner of the iobench schema, with a pinned
+ *	  search_path.  See owner_spi.h for why.
+ *
+ * An error between begin and end needs no clean-up here: transaction
+ * abort restores the user, the security context and the GUC nest level,
+ * and releases SPI.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/guc.h"
+#include "utils/syscache.h"
+
+#include "owner_spi.h"
+
+/* Owner of the iobench schema: the role the results are written as */
+Oid
+iob_schema_owner(void)
+{
+	Oid			nspid = get_namespace_oid("iobench", false);
+	HeapTuple	tup;
+	Oid			owner;
+
+	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nspid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for schema %u", nspid);
+	owner = ((Form_pg_namespace) GETSTRUCT(tup))->nspowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+/*
+ * Become the schema owner in a restricted security context, pin
+ * search_path to pg_catalog, and connect to SPI.
+ */
+void
+iob_owner_begin(IobOwnerScope *scope)
+{
+	GetUserIdAndSecContext(&scope->save_userid, &scope->save_sec_context);
+	SetUserIdAndSecContext(iob_schema_owner(),
+						   scope->save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	scope->save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+}
+
+/* Disconnect from SPI and restore search_path, user and security context */
+void
+iob_owner_end(IobOwnerScope *scope)
+{
+	SPI_finish();
+	AtEOXact_GUC(false, scope->save_nestlevel);
+	SetUserIdAndSecContext(scope->save_userid, scope->save_sec_context);
+}
+
+/* Run one statement between begin and end, raising an error if it fails */
+void
+iob_owner_exec(const char *sql, int nargs, Oid *types, Datum *values,
+			   const char *nulls, int expected)
+{
+	int			rc;
+
+	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
+	if (rc != expected)
+		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+}
