@@ -45,6 +45,11 @@ SELECT run_id FROM iobench.run(tablespace => 'no_such_tablespace');
 SELECT run_id FROM iobench.run(tablespace => 'pg_global');
 SELECT run_id FROM iobench.run(tablespace => NULL);
 
+-- a read-only transaction could not store the result: refused up front
+BEGIN READ ONLY;
+SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB');
+ROLLBACK;
+
 -- the file system cannot hold the files (sizes differ between machines)
 \set VERBOSITY terse
 SELECT run_id FROM iobench.run(file_size => '512TB', files => 2);

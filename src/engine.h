@@ -106,6 +106,8 @@ extern const IobEngineOps *iob_engine_uring_ops(void);	/* NULL if not built */
 extern const char *iob_engine_kind_name(IobEngineKind kind);
 extern int	iob_engine_probe_uring(void);
 
+#define IOB_NS_PER_SEC		INT64CONST(1000000000)
+
 /* Monotonic clock in nanoseconds, the time base of every timestamp */
 static inline int64
 iob_now_ns(void)

@@ -98,7 +98,8 @@ iob_hist_percentile(const IobHistogram *h, double pct)
 	if (h->count == 0)
 		return 0.0;
 	/* the smallest value with at least pct % of values at or below it */
-	rank = (uint64) ceil(pct / 100.0 * (double) h->count);
+	/* the epsilon keeps 99.9 % of 1000 at rank 999, not 1000 */
+	rank = (uint64) ceil(pct / 100.0 * (double) h->count - 1e-9);
 	if (rank < 1)
 		rank = 1;
 	if (rank > h->count)

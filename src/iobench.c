@@ -56,7 +56,6 @@ _PG_init(void)
 							0,
 							NULL, NULL, NULL);
 
-	iobench_run_init();
 	iobench_waits_init();
 
 	MarkGUCPrefixReserved("iobench");

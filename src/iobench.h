@@ -27,6 +27,5 @@ extern int	iobench_max_workers_per_run;
 extern char *iob_size_pretty(int64 bytes);
 
 /* Per-subsystem initialisation, called from _PG_init() */
-extern void iobench_run_init(void);
 
 #endif							/* IOBENCH_H */

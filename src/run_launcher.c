@@ -34,6 +34,7 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
+#include "tcop/utility.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 #include "utils/timestamp.h"
@@ -49,7 +50,6 @@
 
 PG_FUNCTION_INFO_V1(iobench_run);
 
-#define NS_PER_SEC			INT64CONST(1000000000)
 #define NS_PER_MS			INT64CONST(1000000)
 
 /* How long the launcher sleeps between checks of its workers */
@@ -59,7 +59,7 @@ PG_FUNCTION_INFO_V1(iobench_run);
  * How long the workers may take past the end of the measured period to
  * drain what is in flight before the launcher tells them to stop.
  */
-#define DRAIN_GRACE_NS		(2 * NS_PER_SEC)
+#define DRAIN_GRACE_NS		(2 * IOB_NS_PER_SEC)
 
 /* How long clean-up waits for workers to exit after terminating them */
 #define CLEANUP_WAIT_MS		5000
@@ -86,12 +86,6 @@ typedef struct RunContext
 	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 } RunContext;
-
-/* Initialise the run subsystem (nothing to preload: runs use DSM) */
-void
-iobench_run_init(void)
-{
-}
 
 /* SQL entry point: iobench.run(...) */
 Datum
@@ -181,7 +175,6 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	strlcpy(run->dir, dir, sizeof(run->dir));
 	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
 			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
-	run->launcher_pid = MyProcPid;
 	run->launcher_procno = MyProc->pgprocno;
 	run->nseconds = nseconds;
 	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
@@ -348,6 +341,8 @@ wait_until_ready(RunContext *ctx)
 		check_workers(ctx);
 		launcher_sleep(LAUNCHER_TICK_MS);
 	}
+	/* the workers wrote their pid and procno before counting themselves */
+	pg_read_barrier();
 }
 
 /* Wait statistics: start sampling the ready workers (wait_run.c) */
@@ -406,7 +401,7 @@ report_progress_counts(RunContext *ctx, int64 now, double interval_s)
 	uint64		counts[IOB_NUM_OP_KINDS] = {0};
 	uint64		bytes = 0;
 	uint64		stalls = 0;
-	double		elapsed_s = (double) (now - run->start_ns) / NS_PER_SEC;
+	double		elapsed_s = (double) (now - run->start_ns) / IOB_NS_PER_SEC;
 	double		total_s = (double) (run->params.warmup_us + run->params.duration_us) / USECS_PER_SEC;
 	double		reads_s;
 	double		writes_s;
@@ -439,20 +434,23 @@ report_progress(RunContext *ctx, int64 now)
 {
 	IobRunShared *run = ctx->run;
 	double		interval_s;
-	int64		every_ns = NS_PER_SEC * Max(run->params.progress_interval_s, 1);
+	int64		every_ns = IOB_NS_PER_SEC * Max(run->params.progress_interval_s, 1);
 	uint64		bytes = 0;
 	int			i;
 
 	if (!iobench_progress || now - ctx->last_progress_ns < every_ns)
 		return;
-	interval_s = (double) (now - ctx->last_progress_ns) / NS_PER_SEC;
+	/* the first report after the warm-up covers the measured part only */
+	if (ctx->last_progress_ns < run->measure_start_ns && now >= run->measure_start_ns)
+		ctx->last_progress_ns = run->measure_start_ns;
+	interval_s = (double) Max(now - ctx->last_progress_ns, 1) / IOB_NS_PER_SEC;
 	ctx->last_progress_ns = now;
 
 	if (now < run->measure_start_ns)
 	{
 		ereport(NOTICE,
 				(errmsg("iobench: warm-up %.0f/%.0f s",
-						(double) (now - run->start_ns) / NS_PER_SEC,
+						(double) (now - run->start_ns) / IOB_NS_PER_SEC,
 						(double) run->params.warmup_us / USECS_PER_SEC)));
 		return;
 	}
@@ -468,11 +466,11 @@ report_progress(RunContext *ctx, int64 now)
 		bytes += ctx->workers[i].bytes[IOB_OP_READ] + ctx->workers[i].bytes[IOB_OP_WRITE];
 	ereport(NOTICE,
 			(errmsg("iobench: %.0f/%.0f s, %.0f IOPS, %.1f MB/s so far, p99 %.3f ms",
-					(double) Min(now - run->measure_start_ns, run->end_ns - run->measure_start_ns) / NS_PER_SEC,
+					(double) Min(now - run->measure_start_ns, run->end_ns - run->measure_start_ns) / IOB_NS_PER_SEC,
 					(double) run->params.duration_us / USECS_PER_SEC,
 					(double) (ctx->scratch->count - ctx->last_progress_ops) / interval_s,
 					(double) bytes / 1e6 /
-					Max((double) (Min(now, run->end_ns) - run->measure_start_ns) / NS_PER_SEC, 1e-3),
+					Max((double) (Min(now, run->end_ns) - run->measure_start_ns) / IOB_NS_PER_SEC, 1e-3),
 					iob_hist_percentile(ctx->scratch, 99.0) / 1e6)));
 	ctx->last_progress_ops = ctx->scratch->count;
 }
@@ -505,8 +503,10 @@ wait_for_workers(RunContext *ctx)
 static void
 stop_workers(RunContext *ctx)
 {
-	pg_atomic_write_u32(&ctx->run->phase, IOB_PHASE_STOP);
 	ctx->stopped_ns = iob_now_ns();
+	ctx->run->stop_ns = ctx->stopped_ns;
+	pg_write_barrier();
+	pg_atomic_write_u32(&ctx->run->phase, IOB_PHASE_STOP);
 	while (pg_atomic_read_u32(&ctx->run->nfinished) < (uint32) ctx->nlaunched)
 	{
 		int			i;
@@ -593,6 +593,8 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 	int			i;
 	int			k;
 
+	/* the workers' figures were final before they counted themselves done */
+	pg_read_barrier();
 	s->status = completed ? "completed" : "cancelled";
 	s->engine = run->engine;
 	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
@@ -622,7 +624,7 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 	else
 	{
 		measured_end = completed ? run->end_ns : Min(ctx->stopped_ns, run->end_ns);
-		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / NS_PER_SEC, 0.0);
+		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / IOB_NS_PER_SEC, 0.0);
 	}
 
 	/* the stall events the workers kept, in worker order */
@@ -669,6 +671,8 @@ iob_execute_run(const IobRunParams *params, const char *label)
 	summary.label = label;
 
 	/* everything that can be checked before a byte is written */
+	PreventCommandIfReadOnly("iobench.run()");
+	PreventCommandDuringRecovery("iobench.run()");
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &summary.storage);
 	iob_check_free_space(dir, params->file_size * (uint64) params->files);

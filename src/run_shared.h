@@ -58,7 +58,6 @@ typedef struct IobRunShared
 	IobEngineKind engine;		/* engine the workers use (auto resolved) */
 	char		dir[MAXPGPATH]; /* the tablespace's temporary-file directory */
 	char		file_prefix[64];	/* files are dir/file_prefix.N */
-	int			launcher_pid;
 	int			launcher_procno;
 	int			nseconds;		/* rows of the seconds array */
 
@@ -66,6 +65,8 @@ typedef struct IobRunShared
 	int64		start_ns;		/* warm-up starts */
 	int64		measure_start_ns;	/* measured period starts */
 	int64		end_ns;			/* measured period ends */
+	int64		stop_ns;		/* when the launcher said stop (cancel), or 0;
+								 * written before phase moves to STOP */
 
 	pg_atomic_uint32 phase;		/* IobRunPhase */
 	pg_atomic_uint32 nready;	/* workers ready for "go" */
@@ -110,7 +111,6 @@ typedef struct IobWorkerState
 
 	/* digest of the first ops issued, for seed reproducibility */
 	uint64		offset_digest;
-	uint32		digest_ops;
 
 	/* stalls (only when params.stall_threshold_us > 0), measured period */
 	uint64		nstalls;		/* every stall seen */

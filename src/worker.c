@@ -21,6 +21,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
+#include "storage/pmsignal.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -36,8 +37,6 @@
 #include "run_shared.h"
 #include "worker.h"
 #include "workload.h"
-
-#define NS_PER_SEC	INT64CONST(1000000000)
 
 /* Everything one worker uses while it runs */
 typedef struct WorkerContext
@@ -63,8 +62,11 @@ typedef struct WorkerContext
 	uint64		sec_lat_sum[IOB_NUM_OP_KINDS];
 	uint64		sec_lat_max[IOB_NUM_OP_KINDS];
 
-	bool		measuring;		/* first measured completion seen */
+	int64		count_until_ns; /* end of the measured period, or the stop */
+	bool		measuring;		/* CPU time is being measured */
+	bool		measured;		/* ... and was measured to the end */
 	struct rusage ru_start;
+	int64		next_alive_check_ns;	/* next postmaster-death check */
 
 	/* stall tracking: the last write whose sync has not completed yet */
 	bool		stall_write_valid;
@@ -231,37 +233,43 @@ account_io(WorkerContext *wc, IobIo *io)
 		if (io->result < 0)
 		{
 			errno = (int) -io->result;
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not %s file \"%s\" at offset " UINT64_FORMAT ": %m",
-							io->kind == IOB_OP_READ ? "read" :
-							io->kind == IOB_OP_WRITE ? "write" : "fsync",
-							path, io->offset)));
+			if (io->kind == IOB_OP_READ)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not read file \"%s\" at offset " UINT64_FORMAT ": %m",
+								path, io->offset)));
+			else if (io->kind == IOB_OP_WRITE)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not write file \"%s\" at offset " UINT64_FORMAT ": %m",
+								path, io->offset)));
+			else
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not fsync file \"%s\": %m", path)));
 		}
+		if (io->kind == IOB_OP_READ)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("could not read file \"%s\" at offset " UINT64_FORMAT ": read " INT64_FORMAT " of %u bytes",
+							path, io->offset, io->result, io->len)));
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("could not %s file \"%s\" at offset " UINT64_FORMAT ": transferred " INT64_FORMAT " of %u bytes",
-						io->kind == IOB_OP_READ ? "read" : "write",
+				 errmsg("could not write file \"%s\" at offset " UINT64_FORMAT ": wrote " INT64_FORMAT " of %u bytes",
 						path, io->offset, io->result, io->len)));
 	}
 
 	if (run->params.stall_threshold_us > 0)
 		check_stall(wc, io);
 
-	if (io->end_ns < run->measure_start_ns || io->end_ns >= run->end_ns)
+	if (io->end_ns < run->measure_start_ns || io->end_ns >= wc->count_until_ns)
 		return;
-
-	if (!wc->measuring)
-	{
-		wc->measuring = true;
-		getrusage(RUSAGE_SELF, &wc->ru_start);
-	}
 
 	lat = (uint64) (io->end_ns - io->start_ns);
 	iob_hist_record(&wc->state->hist[io->kind], lat);
 	wc->state->bytes[io->kind] += io->len;
 
-	sec = (int) ((io->end_ns - run->measure_start_ns) / NS_PER_SEC);
+	sec = (int) ((io->end_ns - run->measure_start_ns) / IOB_NS_PER_SEC);
 	if (sec >= run->nseconds)
 		sec = run->nseconds - 1;
 	if (sec != wc->cur_second)
@@ -354,45 +362,107 @@ sleep_until(int64 when_ns)
 }
 
 /*
+ * Follow the clock: start the CPU measurement when the measured period
+ * begins, end it when the period ends (before the drain), and once a second
+ * make sure the postmaster is alive (an I/O loop never waits on a latch, so
+ * nothing else would notice that it died).
+ */
+static void
+track_period(WorkerContext *wc, int64 now)
+{
+	if (!wc->measuring && !wc->measured && now >= wc->run->measure_start_ns)
+	{
+		wc->measuring = true;
+		getrusage(RUSAGE_SELF, &wc->ru_start);
+	}
+	if (wc->measuring && now >= wc->count_until_ns)
+	{
+		struct rusage ru_end;
+
+		getrusage(RUSAGE_SELF, &ru_end);
+		rusage_delta(&wc->ru_start, &ru_end,
+					 &wc->state->cpu_user_s, &wc->state->cpu_sys_s);
+		wc->measuring = false;
+		wc->measured = true;
+	}
+	if (now >= wc->next_alive_check_ns)
+	{
+		if (!PostmasterIsAlive())
+			proc_exit(1);
+		wc->next_alive_check_ns = now + IOB_NS_PER_SEC;
+	}
+}
+
+/*
  * The I/O loop: keep the engine's queue full (or on schedule, when rate
  * limited), account completions, stop at the end of the measured period or
  * when the launcher says stop, then drain what is in flight.
+ *
+ * Rate limiting: I/O number n of this worker is due at base + n * interval,
+ * computed in floating point so no rounding accumulates; workers are offset
+ * by a fraction of the interval so they do not fire together; a worker more
+ * than a second behind its schedule (a stall) starts afresh rather than
+ * catching up in a burst.
  */
 static void
 io_loop(WorkerContext *wc)
 {
 	IobRunShared *run = wc->run;
 	const IobEngineOps *ops = wc->engine.ops;
-	int64		interval_ns = 0;
+	double		interval_ns = 0;
+	int64		base_ns = run->start_ns;
+	uint64		nissued = 0;
 	int64		next_due_ns = run->start_ns;
 	int64		now = iob_now_ns();
+	bool		stopping = false;
 
+	wc->count_until_ns = run->end_ns;
 	if (run->params.rate_iops > 0)
-		interval_ns = NS_PER_SEC * run->params.workers / run->params.rate_iops;
+	{
+		interval_ns = (double) IOB_NS_PER_SEC * run->params.workers / run->params.rate_iops;
+		base_ns += (int64) (interval_ns * wc->state->worker_index / run->params.workers);
+		next_due_ns = base_ns;
+	}
 
 	for (;;)
 	{
-		bool		stopping;
 		int64		timeout_ns = -1;
 		int			n;
 		int			i;
 
 		CHECK_FOR_INTERRUPTS();
-		stopping = now >= run->end_ns ||
-			pg_atomic_read_u32(&run->phase) == IOB_PHASE_STOP;
+		track_period(wc, now);
+		if (!stopping && pg_atomic_read_u32(&run->phase) == IOB_PHASE_STOP)
+		{
+			/* told to stop (cancel): count nothing completed after that */
+			pg_read_barrier();
+			if (run->stop_ns > 0 && run->stop_ns < wc->count_until_ns)
+				wc->count_until_ns = run->stop_ns;
+			stopping = true;
+		}
+		if (now >= run->end_ns)
+			stopping = true;
 
 		/* refill the queue */
 		while (!stopping && wc->nfree > 0)
 		{
 			IobIo	   *io;
 
-			if (interval_ns > 0 && now < next_due_ns)
-				break;
+			if (interval_ns > 0)
+			{
+				if (now < next_due_ns)
+					break;
+				if (now - next_due_ns > IOB_NS_PER_SEC)
+				{
+					base_ns = now;
+					nissued = 0;
+				}
+				nissued++;
+				next_due_ns = base_ns + (int64) (interval_ns * nissued);
+			}
 			io = &wc->ios[wc->free_slots[--wc->nfree]];
 			prepare_next_io(wc, io);
 			ops->queue(&wc->engine, io);
-			if (interval_ns > 0)
-				next_due_ns += interval_ns;
 		}
 
 		if (wc->engine.inflight == 0)
@@ -417,6 +487,12 @@ io_loop(WorkerContext *wc)
 			wc->free_slots[wc->nfree++] = wc->done[i]->slot;
 		}
 		now = iob_now_ns();
+	}
+	/* stopped early (cancel): the CPU measurement ends here */
+	if (wc->measuring)
+	{
+		wc->count_until_ns = Min(wc->count_until_ns, now);
+		track_period(wc, now);
 	}
 	flush_second(wc);
 }
@@ -498,7 +574,10 @@ prepare_worker(WorkerContext *wc)
 	{
 		errno = rc;
 		ereport(ERROR,
-				(errmsg("could not start I/O engine \"%s\": %m", wc->engine.ops->name)));
+				(errcode(rc == ENOMEM ? ERRCODE_INSUFFICIENT_RESOURCES : ERRCODE_SYSTEM_ERROR),
+				 errmsg("could not start I/O engine \"%s\" with iodepth %d: %m",
+						wc->engine.ops->name, depth),
+				 errhint("Use a smaller iodepth, or engine => 'psync' with more workers.")));
 	}
 	if (wc->engine.ops->register_files)
 		wc->engine.ops->register_files(&wc->engine, wc->fds, p->files);
@@ -534,15 +613,19 @@ static void
 record_error(IobWorkerState *state)
 {
 	ErrorData  *edata;
-	MemoryContext oldcxt = MemoryContextSwitchTo(ErrorContext);
+	MemoryContext oldcxt;
 
+	/* CopyErrorData() must not run in ErrorContext */
+	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
 	edata = CopyErrorData();
 	MemoryContextSwitchTo(oldcxt);
-	state->error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
 	strlcpy(state->error_message, edata->message ? edata->message : "unknown error",
 			sizeof(state->error_message));
 	strlcpy(state->error_detail, edata->detail ? edata->detail : "",
 			sizeof(state->error_detail));
+	/* the launcher reads the message once it sees the code */
+	pg_write_barrier();
+	state->error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
 }
 
 /* Background worker entry point; main_arg is the run's DSM handle */
@@ -589,19 +672,8 @@ iobench_worker_main(Datum main_arg)
 		wake_launcher(wc.run);
 
 		if (wait_for_go(wc.run))
-		{
-			struct rusage ru_end;
-
 			io_loop(&wc);
-			if (wc.measuring)
-			{
-				getrusage(RUSAGE_SELF, &ru_end);
-				rusage_delta(&wc.ru_start, &ru_end,
-							 &wc.state->cpu_user_s, &wc.state->cpu_sys_s);
-			}
-		}
 		wc.state->offset_digest = wc.workload.digest;
-		wc.state->digest_ops = wc.workload.digest_ops;
 		if (wc.engine.ops && wc.engine.private_data)
 			wc.engine.ops->shutdown(&wc.engine);
 	}
