@@ -47,6 +47,12 @@
 static uint32 harness_wait_event;
 uint32	   *my_wait_event_info = &harness_wait_event;
 MemoryContext TopMemoryContext = NULL;
+
+/* the engine's interrupt check; nothing here ever sets them */
+volatile sig_atomic_t InterruptPending = false;
+volatile uint32 InterruptHoldoffCount = 0;
+volatile uint32 QueryCancelHoldoffCount = 0;
+volatile uint32 CritSectionCount = 0;
 static int	harness_elevel;
 static uint64 wait_event_reports;
 

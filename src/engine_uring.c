@@ -13,10 +13,17 @@
  * 10-15 % of IOPS at depth 32 (doc/iobench.md, "I/O engines").  That is also fio's default
  * (iodepth_batch_submit=1), and at depth 1 it is one system call per I/O.
  *
- * Timestamps: start_ns is taken just before the system call that submits
- * the I/O, end_ns once per batch of reaped CQEs.  Latency is therefore
- * submission to completion as the worker sees it, what fio reports as "lat"
- * for its io_uring engine.
+ * Timestamps: start_ns is taken just before the system call in which the
+ * kernel takes the I/O's SQE, end_ns once per batch of reaped CQEs.  An SQE
+ * the kernel refuses (-EAGAIN/-EBUSY) stays in the ring and is stamped by
+ * the later call that does submit it.  Latency is therefore submission to
+ * completion as the worker sees it, what fio reports as "lat" for its
+ * io_uring engine.
+ *
+ * Interrupts: a wait returns early, with what has completed so far
+ * (possibly nothing), when an interrupt is pending, so that the worker's
+ * CHECK_FOR_INTERRUPTS() can act on it (SIGTERM from
+ * TerminateBackgroundWorker) even while a device never completes.
  *
  * Fsync ordering.  An FSYNC must cover every write to its file that the
  * worker queued before it.  fsync(2) covers the writes that completed before
@@ -45,6 +52,7 @@
 #include <liburing.h>
 
 #include "lib/ilist.h"
+#include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
@@ -58,6 +66,9 @@
  * completes, which is still correct, only slower.
  */
 #define URING_FD_BITS		4096
+
+/* How long shutdown waits for I/Os the kernel still holds */
+#define URING_SHUTDOWN_WAIT_NS	(5 * INT64CONST(1000000000))
 
 #ifdef IOB_URING_EXPERIMENTS
 /*
@@ -87,6 +98,7 @@ typedef struct UringReq
 	dlist_node	node;			/* in UringState.inflight, oldest first */
 	IobIo	   *io;
 	bool		held;			/* fsync waiting for earlier writes */
+	unsigned	sq_pos;			/* its SQE's position in the submission ring */
 } UringReq;
 
 /* The engine's private state, one per worker */
@@ -97,9 +109,11 @@ typedef struct UringState
 	UringReq  **free_reqs;		/* stack of unused entries */
 	int			nfree;
 	dlist_head	inflight;		/* queued, held or submitted, oldest first */
-	UringReq  **unsubmitted;	/* SQEs prepared since the last submission */
+	UringReq  **unsubmitted;	/* SQEs in the ring the kernel has not taken,
+								 * in ring order */
 	int			nunsubmitted;
-	int			nprepared;		/* SQEs prepared and not yet reaped */
+	int			nprepared;		/* SQEs prepared and not yet reaped; the
+								 * kernel holds nprepared - nunsubmitted */
 	int			nheld;			/* fsyncs held back */
 	uint64		fd_bits[URING_FD_BITS / 64];	/* scratch for release */
 } UringState;
@@ -109,7 +123,7 @@ static void uring_queue(IobEngine *engine, IobIo *io);
 static int	uring_complete(IobEngine *engine, int min_complete,
 						   int64 timeout_ns, IobIo **done, int max_done);
 static void uring_shutdown(IobEngine *engine);
-static void uring_stamp_submitted(struct UringState *st);
+static int	uring_note_submitted(UringState *st, int64 call_ns);
 
 #ifdef IOB_URING_EXPERIMENTS
 static void uring_register_files(IobEngine *engine, const int *fds, int nfds);
@@ -378,6 +392,7 @@ uring_prepare(UringState *st, UringReq *req)
 	}
 #endif
 	io_uring_sqe_set_data(sqe, req);
+	req->sq_pos = st->ring.sq.sqe_tail - 1;	/* io_uring_get_sqe advanced it */
 	st->unsubmitted[st->nunsubmitted++] = req;
 	st->nprepared++;
 }
@@ -454,6 +469,59 @@ uring_release_fsyncs(UringState *st)
 }
 
 /*
+ * Should a wait stop so that the caller can serve an interrupt?  Only when
+ * ProcessInterrupts() can act on it now; otherwise returning early would only
+ * make the caller call again at once.
+ */
+static inline bool
+uring_interrupted(void)
+{
+	return INTERRUPTS_PENDING_CONDITION() && INTERRUPTS_CAN_BE_PROCESSED();
+}
+
+/*
+ * After a system call that may have submitted SQEs: stamp those the kernel
+ * took with call_ns, the clock reading taken just before the call, and keep
+ * the others in unsubmitted[] for a later call.  Returns how many it took.
+ *
+ * The kernel may take fewer than there are, or none (-EAGAIN/-EBUSY); the
+ * rest stay in the ring, and stamping them now would count their time there
+ * as I/O latency.  The kernel consumes the ring in order, advancing its head
+ * past each SQE it takes, so an SQE was taken iff the head is past its
+ * position.  That does not depend on return values, which liburing's
+ * combined submit-and-wait calls do not report uniformly (an interrupted or
+ * timed-out wait returns the submit count).  With SQPOLL the kernel's thread
+ * takes whatever is in the ring without our system call: all of it counts.
+ */
+static int
+uring_note_submitted(UringState *st, int64 call_ns)
+{
+	int			ntaken = 0;
+	int			i;
+
+	if (st->nunsubmitted == 0)
+		return 0;
+	if (st->ring.flags & IORING_SETUP_SQPOLL)
+		ntaken = st->nunsubmitted;
+	else
+	{
+		unsigned	khead = io_uring_smp_load_acquire(st->ring.sq.khead);
+
+		while (ntaken < st->nunsubmitted &&
+			   (int) (khead - st->unsubmitted[ntaken]->sq_pos) > 0)
+			ntaken++;
+	}
+
+	for (i = 0; i < ntaken; i++)
+		st->unsubmitted[i]->io->start_ns = call_ns;
+	st->nunsubmitted -= ntaken;
+	if (ntaken > 0 && st->nunsubmitted > 0)
+		memmove(st->unsubmitted, st->unsubmitted + ntaken,
+				sizeof(UringReq *) * st->nunsubmitted);
+	return ntaken;
+}
+
+/*
  * Hand the prepared SQEs to the kernel without waiting.  Returns 0 or -errno;
  * on -EAGAIN/-EBUSY (kernel short of resources) the SQEs stay in the ring and
  * go with the next system call.
@@ -461,10 +529,11 @@ uring_release_fsyncs(UringState *st)
 static int
 uring_submit_now(UringState *st)
 {
+	int64		now = iob_now_ns();
 	int			ret;
 
-	uring_stamp_submitted(st);
 	ret = io_uring_submit(&st->ring);
+	(void) uring_note_submitted(st, now);
 	if (ret < 0 && ret != -EAGAIN && ret != -EBUSY && ret != -EINTR)
 	{
 		errno = -ret;
@@ -562,21 +631,6 @@ uring_reap(UringState *st, IobIo **done, int max_done)
 	return n;
 }
 
-/* Stamp the start time of every SQE the next system call will submit */
-static void
-uring_stamp_submitted(UringState *st)
-{
-	int64		now;
-	int			i;
-
-	if (st->nunsubmitted == 0)
-		return;
-	now = iob_now_ns();
-	for (i = 0; i < st->nunsubmitted; i++)
-		st->unsubmitted[i]->io->start_ns = now;
-	st->nunsubmitted = 0;
-}
-
 /* The wait event of the oldest I/O in flight */
 static uint32
 uring_oldest_wait_event(UringState *st)
@@ -590,38 +644,58 @@ uring_oldest_wait_event(UringState *st)
 }
 
 /*
- * Submit what is queued and wait until "want" more completions are in the
- * completion queue or the deadline (deadline_ns < 0: none) passes, in one
- * io_uring_enter() call.  want == 0 only submits.  Returns 0 or -errno;
- * -ETIME and -EINTR are normal outcomes the caller handles.
+ * One io_uring_enter(): submit what is queued (unless "submit" is false) and
+ * wait until "want" more completions are in the completion queue or the
+ * deadline (deadline_ns < 0: none) passes.  want == 0 only submits.  Returns
+ * 0 or -errno, -ETIME and -EINTR being normal outcomes the caller handles,
+ * and in *ntaken how many SQEs the kernel took.
+ *
+ * submit == false is a pure wait, used while the kernel refuses new SQEs
+ * and at shutdown.  (On kernels without IORING_FEAT_EXT_ARG a timed wait
+ * still submits, because liburing queues a timeout SQE;
+ * uring_note_submitted accounts for whatever the kernel took either way.)
  */
 static int
-uring_submit_wait(UringState *st, int want, int64 deadline_ns)
+uring_enter(UringState *st, bool submit, int want, int64 deadline_ns,
+			int *ntaken)
 {
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts;
+	struct __kernel_timespec *tsp = NULL;
+	int64		now = 0;
 	int			ret;
+	int			taken;
 
+	Assert(submit || want > 0);
 	pgstat_report_wait_start(uring_oldest_wait_event(st));
-	uring_stamp_submitted(st);
 
-	if (want == 0)
-		ret = io_uring_submit(&st->ring);
-	else if (deadline_ns < 0)
-		ret = io_uring_submit_and_wait(&st->ring, want);
-	else
+	if (st->nunsubmitted > 0 || (deadline_ns >= 0 && want > 0))
+		now = iob_now_ns();
+	if (deadline_ns >= 0 && want > 0)
 	{
-		struct io_uring_cqe *cqe;
-		struct __kernel_timespec ts;
-		int64		left = deadline_ns - iob_now_ns();
+		int64		left = deadline_ns - now;
 
 		if (left < 0)
 			left = 0;
 		ts.tv_sec = left / INT64CONST(1000000000);
 		ts.tv_nsec = left % INT64CONST(1000000000);
-		ret = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, &ts,
-											   NULL);
+		tsp = &ts;
 	}
 
+	if (!submit)
+		ret = io_uring_wait_cqes(&st->ring, &cqe, want, tsp, NULL);
+	else if (want == 0)
+		ret = io_uring_submit(&st->ring);
+	else if (tsp == NULL)
+		ret = io_uring_submit_and_wait(&st->ring, want);
+	else
+		ret = io_uring_submit_and_wait_timeout(&st->ring, &cqe, want, tsp,
+											   NULL);
+
 	pgstat_report_wait_end();
+	taken = uring_note_submitted(st, now);
+	if (ntaken)
+		*ntaken = taken;
 	return ret < 0 ? ret : 0;
 }
 
@@ -631,7 +705,18 @@ uring_submit_wait(UringState *st, int want, int64 deadline_ns)
  * Normally one system call: submit-and-wait for the completions still
  * needed after taking those already in the completion queue.  A second call
  * is made only when a completion released a held fsync, which is then
- * submitted before returning rather than left for the next call.
+ * submitted before returning rather than left for the next call, or when the
+ * kernel refused SQEs for lack of resources.
+ *
+ * Returns early, with what has completed (possibly 0), when an interrupt is
+ * pending.  Checking the return code is not enough: when io_uring_enter()
+ * has submitted SQEs and its wait is then interrupted, it returns the submit
+ * count, not -EINTR, and waiting again would ignore a SIGTERM until some I/O
+ * completes, which on a hung device is never.  The worker runs
+ * CHECK_FOR_INTERRUPTS() before each complete().  A signal that lands
+ * between the check here and the kernel's wait is still seen only at the
+ * next completion or deadline; closing that window would take a signal mask
+ * passed to io_uring_enter().
  */
 static int
 uring_complete(IobEngine *engine, int min_complete, int64 timeout_ns,
@@ -655,6 +740,7 @@ uring_complete(IobEngine *engine, int min_complete, int64 timeout_ns,
 	for (;;)
 	{
 		int			want = min_complete - ndone;
+		int			ntaken;
 
 		/* never wait for more than can complete; held fsyncs cannot yet */
 		if (want > st->nprepared)
@@ -664,51 +750,70 @@ uring_complete(IobEngine *engine, int min_complete, int64 timeout_ns,
 		if (want == 0 && st->nunsubmitted == 0)
 			break;
 
-		ret = uring_submit_wait(st, want, deadline_ns);
+		/*
+		 * Checked before every call, so also right after the previous one:
+		 * a signal may have cut that call's wait short without -EINTR.
+		 */
+		if (uring_interrupted())
+			break;
+
+		ret = uring_enter(st, true, want, deadline_ns, &ntaken);
 		ndone += uring_reap(st, done + ndone, max_done - ndone);
 
 		if (ret == -ETIME || ret == -EINTR)
 		{
 			/*
-			 * Time is up, or a signal arrived (the worker checks for
-			 * interrupts between calls): stop waiting, but still submit any
-			 * fsync the last completions released.
+			 * Time is up, or a signal arrived: stop waiting, but still submit
+			 * any fsync the last completions released.
 			 */
 			min_complete = 0;
 		}
 		else if (ret == -EAGAIN || ret == -EBUSY)
 		{
 			/*
-			 * The kernel is short of resources for new requests; the SQEs
-			 * stay in the ring and go with the next call.  Waiting for one
-			 * completion of what the kernel already has frees some.
+			 * The kernel is short of resources for new requests; the SQEs it
+			 * did not take stay in the ring and go with a later call.  If the
+			 * caller has what it asked for, that is the next call.  Otherwise
+			 * wait for one completion of what the kernel holds, which frees
+			 * some, and try again; each round completes an I/O, times out or
+			 * is interrupted, so this ends.
 			 */
-			struct io_uring_cqe *cqe;
-			int			in_kernel = st->nprepared -
-				(int) io_uring_sq_ready(&st->ring);
+			int			in_kernel = st->nprepared - st->nunsubmitted;
 
+			if (ndone >= min_complete)
+				break;
 			if (in_kernel <= 0)
 			{
 				errno = -ret;
 				elog(ERROR, "could not submit to io_uring: %m");
 			}
-			pgstat_report_wait_start(uring_oldest_wait_event(st));
-			ret = io_uring_wait_cqe(&st->ring, &cqe);
-			pgstat_report_wait_end();
-			if (ret < 0 && ret != -EINTR)
+			if (uring_interrupted())
+				break;
+
+			/*
+			 * Without IORING_FEAT_EXT_ARG a timed wait needs a timeout SQE,
+			 * which the kernel would refuse too: wait untimed there.  What
+			 * the kernel holds completes eventually, and a signal ends it.
+			 */
+			ret = uring_enter(st, false, 1,
+							  (st->ring.features & IORING_FEAT_EXT_ARG) ?
+							  deadline_ns : -1, NULL);
+			ndone += uring_reap(st, done + ndone, max_done - ndone);
+			if (ret == -ETIME || ret == -EINTR)
+				min_complete = 0;
+			else if (ret < 0)
 			{
 				errno = -ret;
 				elog(ERROR, "could not wait for io_uring completions: %m");
 			}
-			ndone += uring_reap(st, done + ndone, max_done - ndone);
-			if (ret == -EINTR)
-				min_complete = 0;
 		}
 		else if (ret < 0)
 		{
 			errno = -ret;
 			elog(ERROR, "could not submit to io_uring: %m");
 		}
+		else if (want == 0 && ntaken == 0)
+			break;				/* a bare submit that took nothing: retry later */
 		else if (deadline_ns >= 0 && ndone < min_complete &&
 				 iob_now_ns() >= deadline_ns)
 			min_complete = 0;	/* timed out with fewer completions */
@@ -719,49 +824,64 @@ uring_complete(IobEngine *engine, int min_complete, int64 timeout_ns,
 }
 
 /*
- * Tear the ring down.  I/Os already handed to the kernel are waited for, so
- * that none completes into a buffer the worker has freed; held fsyncs were
- * never submitted and are dropped.  Raises no error: this runs on the way
- * out of a failed or cancelled worker too.
+ * Tear the ring down.  Raises no error.
+ *
+ * worker.c calls this only on its normal way out: after io_loop, which
+ * returns only once nothing is in flight, or when the run was stopped before
+ * "go" and nothing was ever queued.  A worker that fails or is terminated
+ * does not get here: the error (FATAL for SIGTERM) ends the process, and the
+ * kernel tears the ring down with it, cancelling or finishing whatever it
+ * still holds.
+ *
+ * I/Os the kernel holds are waited for, so that none completes into a buffer
+ * after this returns; SQEs it never took and held fsyncs are simply dropped
+ * with the ring.  The wait is bounded (URING_SHUTDOWN_WAIT_NS) and ends early
+ * on a pending interrupt, so a hung device cannot keep the worker from
+ * exiting; an I/O left behind then may still write into its read buffer,
+ * which the worker does not reuse: it exits next.
  */
 static void
 uring_shutdown(IobEngine *engine)
 {
 	UringState *st = (UringState *) engine->private_data;
-	int			pending;
+	int64		deadline_ns;
 
 	if (st == NULL)
 		return;
 
-	/* hand over whatever is prepared, then wait for all of it */
-	if (st->nunsubmitted > 0)
-	{
-		uring_stamp_submitted(st);
-		(void) io_uring_submit(&st->ring);
-	}
-	pending = st->nprepared;
-	while (pending > 0)
+	deadline_ns = iob_now_ns() + URING_SHUTDOWN_WAIT_NS;
+	while (st->nprepared - st->nunsubmitted > 0)
 	{
 		struct io_uring_cqe *cqe;
 		unsigned	head;
 		unsigned	seen = 0;
 		int			ret;
 
-		pgstat_report_wait_start(uring_oldest_wait_event(st));
-		ret = io_uring_wait_cqe(&st->ring, &cqe);
-		pgstat_report_wait_end();
-		if (ret < 0 && ret != -EINTR)
-			break;				/* nothing sensible left to do */
+		if (uring_interrupted())
+			break;
+		if (iob_now_ns() >= deadline_ns)
+		{
+			elog(WARNING, "io_uring engine: %d I/Os still in flight after waiting " INT64_FORMAT " s at shutdown",
+				 st->nprepared - st->nunsubmitted,
+				 URING_SHUTDOWN_WAIT_NS / INT64CONST(1000000000));
+			break;
+		}
 
+		ret = uring_enter(st, false, 1, deadline_ns, NULL);
+
+		/* reap without uring_reap(): no held fsync is to be released now */
 		io_uring_for_each_cqe(&st->ring, head, cqe)
 		{
 			seen++;
 			if (cqe->user_data == LIBURING_UDATA_TIMEOUT)
 				continue;
 			dlist_delete(&((UringReq *) io_uring_cqe_get_data(cqe))->node);
-			pending--;
+			st->nprepared--;
 		}
 		io_uring_cq_advance(&st->ring, seen);
+
+		if (ret < 0 && ret != -ETIME && ret != -EINTR)
+			break;				/* nothing sensible left to do */
 	}
 
 	io_uring_queue_exit(&st->ring);
