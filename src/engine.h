@@ -80,7 +80,10 @@ typedef struct IobEngineOps
 	int			(*complete) (IobEngine *engine, int min_complete,
 							 int64 timeout_ns, IobIo **done, int max_done);
 
-	/* Release everything init acquired; I/Os still in flight are waited for */
+	/*
+	 * Release everything init acquired, on a normal exit; I/Os the kernel
+	 * still holds are waited for (bounded, and interruptible).
+	 */
 	void		(*shutdown) (IobEngine *engine);
 } IobEngineOps;
 
