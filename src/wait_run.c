@@ -29,7 +29,6 @@
 #include "wait_sampler.h"
 
 #define NS_PER_MS	INT64CONST(1000000)
-#define NS_PER_SEC	INT64CONST(1000000000)
 
 struct IobWaitRun
 {
@@ -126,7 +125,7 @@ iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
 
 	if (!wr->finished && wr->measure_start_ns != 0)
 		iob_wait_run_finish(wr, wr->measure_start_ns +
-							(int64) (summary->measured_s * NS_PER_SEC + 0.5));
+							(int64) (summary->measured_s * IOB_NS_PER_SEC + 0.5));
 
 	run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(run_row),
 											  "run_id", &isnull));
