@@ -101,6 +101,8 @@ SELECT count(*) FROM iobench.wait_stats_all WHERE wait_type LIKE 'Test:Planted%'
 -- Arguments of the test helper
 SELECT iobench.plant_waits(0);
 SELECT iobench.plant_waits(1, -1);
+SELECT iobench.plant_waits(NULL);
+SELECT iobench.plant_waits(1, NULL);
 
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 DELETE FROM iobench.wait_snapshots;

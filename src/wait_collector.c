@@ -66,13 +66,6 @@ iob_wait_collector_table(IobWaitCollector *c)
 	return (IobWaitTable *) ((char *) c + MAXALIGN(sizeof(IobWaitCollector)));
 }
 
-/* The collector's shared state, or NULL when iobench was not preloaded */
-IobWaitCollector *
-iob_wait_collector(void)
-{
-	return collector;
-}
-
 /*
  * The collector's shared state, or an error saying that the function
  * needs iobench in shared_preload_libraries.
@@ -115,6 +108,7 @@ iob_waits_shmem_startup(void)
 	if (!found)
 	{
 		memset(collector, 0, sizeof(IobWaitCollector));
+		pg_atomic_init_u32(&collector->collector_pid, 0);
 		collector->lock = &(GetNamedLWLockTranche(IOB_WAITS_TRANCHE))->lock;
 		collector->period_ms = iobench_sample_period;
 		collector->reset_at = GetCurrentTimestamp();
@@ -200,14 +194,18 @@ iobench_waits_init(void)
 	iob_register_collector();
 }
 
-/* on_shmem_exit callback: say that no collector runs any more */
+/*
+ * on_shmem_exit callback: say that no collector runs any more.  Takes no
+ * lock: after an ERROR this runs with whatever LWLocks the error left held
+ * (they are released only later, by ProcKill()), "lock" possibly among them.
+ */
 static void
 iob_collector_exit(int code, Datum arg)
 {
-	LWLockAcquire(collector->lock, LW_EXCLUSIVE);
-	if (collector->collector_pid == MyProcPid)
-		collector->collector_pid = 0;
-	LWLockRelease(collector->lock);
+	uint32		mine = (uint32) MyProcPid;
+
+	/* only if it still names this process */
+	(void) pg_atomic_compare_exchange_u32(&collector->collector_pid, &mine, 0);
 }
 
 /*
@@ -239,12 +237,12 @@ iobench_wait_collector_main(Datum main_arg)
 	sampler = iob_wait_sampler_create(NULL, 0, iobench_sample_period, 1);
 
 	LWLockAcquire(collector->lock, LW_EXCLUSIVE);
-	collector->collector_pid = MyProcPid;
 	collector->period_ms = iobench_sample_period;
 	collector->have_schedstat = iob_wait_sampler_has_schedstat(sampler);
 	collector->started_at = GetCurrentTimestamp();
 	LWLockRelease(collector->lock);
 	on_shmem_exit(iob_collector_exit, (Datum) 0);
+	pg_atomic_write_u32(&collector->collector_pid, (uint32) MyProcPid);
 
 	(void) iob_wait_sampler_tick(sampler);	/* baselines */
 

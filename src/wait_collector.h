@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include "datatype/timestamp.h"
+#include "port/atomics.h"
 #include "storage/lwlock.h"
 
 #include "wait_sampler.h"
@@ -43,17 +44,22 @@ extern int	iobench_max_wait_types;
  * The collector's shared state, followed in the same block by its table
  * (iob_wait_collector_table()).
  *
- * Locking: "lock" (tranche "iobench_waits") protects every field and the
- * table.  The collector takes it exclusively once per tick, only to add
- * that tick's deltas (its reads of the PGPROCs happen before, unlocked);
- * iobench.reset_waits() takes it exclusively to clear; readers take it
- * shared just long enough to copy the table out, and resolve names and
- * build tuples after releasing it.
+ * Locking: "lock" (tranche "iobench_waits") protects every field but
+ * collector_pid, and the table.  The collector takes it exclusively once
+ * per tick, only to add that tick's deltas (its reads of the PGPROCs happen
+ * before, unlocked); iobench.reset_waits() takes it exclusively to clear;
+ * readers take it shared just long enough to copy the table out, and
+ * resolve names and build tuples after releasing it.
+ *
+ * collector_pid is an atomic, read and written without the lock: the
+ * collector clears it from an on_shmem_exit callback, which also runs
+ * after an ERROR that may have left "lock" held (a background worker's
+ * error path exits without LWLockReleaseAll()), so it must not take it.
  */
 typedef struct IobWaitCollector
 {
 	LWLock	   *lock;
-	int			collector_pid;	/* 0 while no collector runs */
+	pg_atomic_uint32 collector_pid; /* 0 while no collector runs */
 	int			period_ms;		/* the collector's current period */
 	bool		have_schedstat; /* the collector can read schedstat */
 	TimestampTz started_at;		/* collector start */
@@ -64,7 +70,6 @@ typedef struct IobWaitCollector
 } IobWaitCollector;
 
 extern void iobench_waits_init(void);
-extern IobWaitCollector *iob_wait_collector(void);
 extern IobWaitTable *iob_wait_collector_table(IobWaitCollector *collector);
 extern IobWaitCollector *iob_wait_collector_required(void);
 

@@ -29,6 +29,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "run_options.h"
 #include "wait_collector.h"
 #include "wait_sampler.h"
 
@@ -44,6 +45,7 @@ PG_FUNCTION_INFO_V1(iobench_plant_waits);
 
 /* Planted wait types per call: enough to overflow any sane bound */
 #define IOB_PLANT_MAX				100000
+#define IOB_PLANT_MAX_WAIT_S		1000000 /* seconds of each */
 
 /*
  * Copy the collector's table into private memory, holding the lock only
@@ -108,12 +110,14 @@ iobench_wait_collector_status(PG_FUNCTION_ARGS)
 	Datum		values[12];
 	bool		nulls[12];
 	IobWaitCollector snap;
+	uint32		collector_pid;
 	int			nentries;
 	uint64		overflow;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
+	collector_pid = pg_atomic_read_u32(&c->collector_pid);	/* not under the lock */
 	LWLockAcquire(c->lock, LW_SHARED);
 	snap = *c;
 	nentries = t->nentries;
@@ -121,8 +125,8 @@ iobench_wait_collector_status(PG_FUNCTION_ARGS)
 	LWLockRelease(c->lock);
 
 	memset(nulls, 0, sizeof(nulls));
-	if (snap.collector_pid != 0)
-		values[0] = Int32GetDatum(snap.collector_pid);
+	if (collector_pid != 0)
+		values[0] = Int32GetDatum((int32) collector_pid);
 	else
 		nulls[0] = true;
 	values[1] = Int32GetDatum(snap.period_ms);
@@ -146,7 +150,11 @@ iobench_wait_collector_status(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
-/* An interval in microseconds (months count as 30 days), as a double */
+/*
+ * An interval in microseconds (months count as 30 days), as a double.
+ * Not iob_interval_arg() (run_options.c): its bounds are whole seconds,
+ * while a sampling window and a period are bounded in milliseconds.
+ */
 static double
 iob_interval_us(Interval *span)
 {
@@ -182,18 +190,17 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 				missed,
 				sampled_ns;
 
-	/* duration: required, more than nothing, at most a day */
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("duration must not be null")));
+	/* duration: required, at least a millisecond, at most a day */
+	iob_require_arg(fcinfo, 0, "duration");
 	duration = PG_GETARG_INTERVAL_P(0);
 	duration_us = iob_interval_us(duration);
 	if (duration_us < 1000 || duration_us > IOB_SAMPLE_MAX_DURATION_US)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("duration \"%s\" is out of range", iob_interval_text(duration)),
-				 errdetail("The duration of a sampling window must be between 1 millisecond and 1 day.")));
+				 errmsg("%s is out of range for argument \"%s\"",
+						iob_interval_text(duration), "duration"),
+				 errdetail("Valid values are between 0.001 and %d seconds.",
+						   (int) (IOB_SAMPLE_MAX_DURATION_US / USECS_PER_SEC))));
 
 	/* sample_period: NULL means iobench.sample_period */
 	if (!PG_ARGISNULL(1))
@@ -204,8 +211,9 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 		if (period_us < 1000 || period_us > IOB_SAMPLE_MAX_PERIOD_MS * 1000.0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("sample period \"%s\" is out of range", iob_interval_text(period)),
-					 errdetail("The sample period must be between 1 and %d milliseconds.",
+					 errmsg("%s is out of range for argument \"%s\"",
+							iob_interval_text(period), "sample_period"),
+					 errdetail("Valid values are between 1 and %d milliseconds.",
 							   IOB_SAMPLE_MAX_PERIOD_MS)));
 		period_ms = (int) (period_us / 1000 + 0.5);
 	}
@@ -223,7 +231,7 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 		if (npids == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("pids must not be an empty array"),
+					 errmsg("argument \"%s\" must name at least one process", "pids"),
 					 errhint("Pass NULL to sample every process.")));
 		pids = palloc(sizeof(int) * npids);
 		for (i = 0; i < npids; i++)
@@ -231,7 +239,7 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 			if (elem_nulls[i])
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("pids must not contain null elements")));
+						 errmsg("argument \"%s\" must not contain nulls", "pids")));
 			pids[i] = DatumGetInt32(elems[i]);
 		}
 	}
@@ -270,22 +278,15 @@ iobench_plant_waits(PG_FUNCTION_ARGS)
 	uint64		after;
 	int			i;
 
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("wait_types and wait_s must not be null")));
-	n = PG_GETARG_INT32(0);
+	n = iob_int_arg(fcinfo, 0, "wait_types", 1, IOB_PLANT_MAX);
+	iob_require_arg(fcinfo, 1, "wait_s");
 	wait_s = PG_GETARG_FLOAT8(1);
-	if (n < 1 || n > IOB_PLANT_MAX)
+	if (!(wait_s >= 0 && wait_s <= IOB_PLANT_MAX_WAIT_S))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("wait_types %d is out of range", n),
-				 errdetail("Valid values are from 1 to %d.", IOB_PLANT_MAX)));
-	if (!(wait_s >= 0 && wait_s <= 1e6))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("wait_s %g is out of range", wait_s),
-				 errdetail("Valid values are from 0 to 1000000 seconds.")));
+				 errmsg("%g is out of range for argument \"%s\"", wait_s, "wait_s"),
+				 errdetail("Valid values are between 0 and %d seconds.",
+						   IOB_PLANT_MAX_WAIT_S)));
 
 	deltas = palloc(sizeof(IobWaitDelta) * n);
 	for (i = 0; i < n; i++)

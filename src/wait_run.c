@@ -4,8 +4,14 @@
  *	  Wait statistics of a benchmark run (see wait_run.h).
  *
  * The launcher's loop calls iob_wait_run_poll() on every iteration; it
- * takes a tick when one is due inside the measured period, one last tick
- * at its end, and shortens the launcher's sleep so that ticks land on time.
+ * takes a tick when one is due inside the measured period and shortens the
+ * launcher's sleep so that ticks land on time.  The window is closed
+ * exactly at the end of the measured period (iob_wait_sampler_close()):
+ * by the poll that sees the end pass, or, when the loop ended before one
+ * did (the workers finish within moments of the end, and the loop stops
+ * waiting as soon as they are done; or the run was cancelled), by
+ * iob_wait_run_store(), at the end the run's summary reports.  The workers'
+ * schedstat is read at every tick, so none of it is pending when they exit.
  * At the end the sampled table is stored in iobench.run_waits with the
  * workers' exact counts and summed latencies per op kind beside the
  * sampled figures of the wait event each op kind reports.
@@ -27,8 +33,17 @@
 struct IobWaitRun
 {
 	IobWaitSampler *sampler;
-	bool		finished;		/* the tick at the end was taken */
+	int64		measure_start_ns;	/* as the launcher polls; 0 = not yet */
+	bool		finished;		/* the window was closed */
 };
+
+/* Close the window at end_ns (iob_now_ns() time); no tick after this */
+static void
+iob_wait_run_finish(IobWaitRun *wr, int64 end_ns)
+{
+	iob_wait_sampler_close(wr->sampler, (uint64) Max(end_ns, 0));
+	wr->finished = true;
+}
 
 /*
  * Start sampling a run whose workers have these pids (the scope follows
@@ -50,14 +65,16 @@ iob_wait_run_start(const int *pids, int npids)
 	else
 		wr->sampler = iob_wait_sampler_create(pids, npids, iobench_sample_period,
 											  iobench_max_wait_types);
+	/* the workers exit right after the end: leave nothing of theirs pending */
+	iob_wait_sampler_read_always(wr->sampler, pids, npids);
 	return wr;
 }
 
 /*
- * Take a tick if one is due in [measure_start_ns, end_ns], or the final
- * one once end_ns has passed.  Returns the launcher's next sleep: its own
- * timeout_ms, shortened to the next tick or to the start of the measured
- * period.
+ * Take a tick if one is due in [measure_start_ns, end_ns], or close the
+ * window at end_ns once it has passed.  Returns the launcher's next sleep:
+ * its own timeout_ms, shortened to the next tick, to the end of the
+ * measured period or to its start.
  */
 long
 iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
@@ -67,6 +84,7 @@ iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
 
 	if (wr == NULL || wr->finished || measure_start_ns == 0)
 		return timeout_ms;
+	wr->measure_start_ns = measure_start_ns;
 
 	if (now_ns < measure_start_ns)
 	{
@@ -75,9 +93,7 @@ iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
 	}
 	if (now_ns >= end_ns)
 	{
-		(void) iob_wait_sampler_poll(wr->sampler);
-		iob_wait_sampler_flush(wr->sampler);
-		wr->finished = true;
+		iob_wait_run_finish(wr, end_ns);
 		return timeout_ms;
 	}
 
@@ -91,7 +107,10 @@ iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
 /*
  * Store the run's wait statistics (iobench.run_waits and
  * iobench.run_wait_sampling) for the run in run_row (an iobench.runs row
- * from iob_store_run()), then release the sampler.
+ * from iob_store_run()), then release the sampler.  If no poll closed the
+ * window, close it here at the end of the measured period as the summary
+ * has it (the cancel, for a cancelled run), so that the sampled window is
+ * the period the exact figures cover and its last part is not lost.
  */
 void
 iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
@@ -103,6 +122,10 @@ iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
 
 	if (wr == NULL)
 		return;
+
+	if (!wr->finished && wr->measure_start_ns != 0)
+		iob_wait_run_finish(wr, wr->measure_start_ns +
+							(int64) (summary->measured_s * IOB_NS_PER_SEC + 0.5));
 
 	run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(run_row),
 											  "run_id", &isnull));

@@ -13,7 +13,9 @@
  *	iob_wait_run_store(ctx->waits, row, &summary);
  *
  * Only the measured period is sampled, the period the workers' exact
- * figures cover.  iobench.run_waits chooses the scope: the run's workers,
+ * figures cover (summary->measured_s: up to the cancel for a cancelled
+ * run); the loop need not wake at its end, iob_wait_run_store() closes the
+ * window there if no poll did.  iobench.run_waits chooses the scope: the run's workers,
  * the whole instance, or nothing (then start returns NULL and the other
  * calls do nothing).
  *

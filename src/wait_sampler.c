@@ -27,7 +27,11 @@
  * and otherwise at least every IOB_SCHEDSTAT_MAX_DEFER_NS: while the state
  * stays the same every interval belongs to it, so the increase can be read
  * later in one piece with the same result, for a fraction of the reads.
- * iob_wait_sampler_flush() reads what is pending at the end of a window.
+ * iob_wait_sampler_flush() reads what is pending at the end of a window;
+ * processes named with iob_wait_sampler_read_always() are read at every
+ * tick, so nothing of theirs is pending when they exit.
+ * iob_wait_sampler_close() ends a window at a given time, for callers that
+ * cannot tick at the very end.
  *
  * Nothing is allocated on the tick path: the per-slot state, the delta
  * buffer and the table are sized when the sampler is created.
@@ -37,7 +41,6 @@
 #include "postgres.h"
 
 #include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/timerfd.h>
@@ -61,6 +64,7 @@
 #include "utils/syscache.h"
 #include "utils/wait_event.h"
 
+#include "engine.h"
 #include "owner_spi.h"
 #include "wait_collector.h"
 #include "wait_sampler.h"
@@ -88,6 +92,7 @@ typedef struct IobProcSlot
 	uint64		run_delay;		/* run_delay at the last reading (fd >= 0) */
 	uint64		read_ns;		/* time of the last reading */
 	bool		preempted;		/* runnable outside waits in the last interval */
+	bool		read_always;	/* read at every tick, never put off */
 } IobProcSlot;
 
 struct IobWaitSampler
@@ -100,6 +105,8 @@ struct IobWaitSampler
 								 * this rather than at every slot */
 	int		   *pids;			/* sorted set of pids to sample, or NULL */
 	int			npids;
+	int		   *always_pids;	/* sorted set of pids read at every tick */
+	int			nalways;
 	bool		have_schedstat; /* /proc/self/schedstat exists */
 
 	int			period_ms;
@@ -120,16 +127,6 @@ struct IobWaitSampler
 	WaitEventSet *wes;
 	int			timerfd;		/* periodic timer, or -1 */
 };
-
-/* Monotonic clock in nanoseconds */
-static inline uint64
-iob_clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64) ts.tv_sec * UINT64CONST(1000000000) + ts.tv_nsec;
-}
 
 /* ----------------------------------------------------------------
  * Tables
@@ -395,6 +392,27 @@ iob_slot_release(IobProcSlot *slot)
 	slot->preempted = false;
 }
 
+/* Is pid in a sorted set of npids pids? */
+static inline bool
+iob_pid_in(const int *pids, int npids, int pid)
+{
+	int			lo = 0,
+				hi = npids - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (pids[mid] == pid)
+			return true;
+		if (pids[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return false;
+}
+
 /*
  * Start following a new process in a slot: open its schedstat and read the
  * baseline.  Without a descriptor (no schedstat, or the descriptor budget
@@ -408,6 +426,7 @@ iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key)
 	slot->pid = pid;
 	slot->key = key;
 	slot->preempted = false;
+	slot->read_always = iob_pid_in(s->always_pids, s->nalways, pid);
 	slot->fd = -1;
 
 	if (!s->have_schedstat || !AcquireExternalFD())
@@ -420,34 +439,13 @@ iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key)
 		ReleaseExternalFD();
 		return;
 	}
-	slot->read_ns = iob_clock_ns();
+	slot->read_ns = (uint64) iob_now_ns();
 	if (iob_read_run_delay(slot->fd, &slot->run_delay) != 0)
 	{
 		close(slot->fd);
 		ReleaseExternalFD();
 		slot->fd = -1;
 	}
-}
-
-/* Is pid in the sampler's target set? */
-static inline bool
-iob_pid_wanted(IobWaitSampler *s, int pid)
-{
-	int			lo = 0,
-				hi = s->npids - 1;
-
-	while (lo <= hi)
-	{
-		int			mid = (lo + hi) / 2;
-
-		if (s->pids[mid] == pid)
-			return true;
-		if (s->pids[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return false;
 }
 
 /* Key of a process's current state; 0 when it is not waiting */
@@ -506,6 +504,18 @@ iob_cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A sorted copy of a set of pids, in CurrentMemoryContext */
+static int *
+iob_sorted_pids(const int *pids, int npids)
+{
+	int		   *copy = palloc(sizeof(int) * Max(npids, 1));
+
+	if (npids > 0)
+		memcpy(copy, pids, sizeof(int) * npids);
+	qsort(copy, npids, sizeof(int), iob_cmp_int);
+	return copy;
+}
+
 /*
  * Create a sampler in a new child of CurrentMemoryContext.  pids/npids
  * restrict it to those processes (NULL: the whole instance, except the
@@ -538,9 +548,7 @@ iob_wait_sampler_create(const int *pids, int npids, int period_ms,
 	if (pids != NULL)
 	{
 		s->npids = npids;
-		s->pids = palloc(sizeof(int) * Max(npids, 1));
-		memcpy(s->pids, pids, sizeof(int) * npids);
-		qsort(s->pids, npids, sizeof(int), iob_cmp_int);
+		s->pids = iob_sorted_pids(pids, npids);
 	}
 	s->have_schedstat = iobench_sample_signal &&
 		access("/proc/self/schedstat", R_OK) == 0;
@@ -566,6 +574,24 @@ void
 iob_wait_sampler_destroy(IobWaitSampler *sampler)
 {
 	MemoryContextDelete(sampler->cxt);
+}
+
+/*
+ * Read the schedstat of these processes at every tick instead of putting it
+ * off while their state stays the same: nothing of theirs is pending when
+ * they exit, which a benchmark run's workers do right after the end of the
+ * window.  Costs one read per process and tick; meant for a few processes.
+ * Call before the first tick.
+ */
+void
+iob_wait_sampler_read_always(IobWaitSampler *s, const int *pids, int npids)
+{
+	MemoryContext oldcxt = MemoryContextSwitchTo(s->cxt);
+
+	Assert(s->first_ns == 0);
+	s->nalways = npids;
+	s->always_pids = iob_sorted_pids(pids, npids);
+	MemoryContextSwitchTo(oldcxt);
 }
 
 /* Change the period (the timer, when armed, follows at its next wait) */
@@ -677,7 +703,7 @@ iob_wait_sampler_flush(IobWaitSampler *s)
 int
 iob_wait_sampler_tick(IobWaitSampler *s)
 {
-	uint64		now = iob_clock_ns();
+	uint64		now = (uint64) iob_now_ns();
 	uint64		dt = (s->last_ns != 0 && now > s->last_ns) ? now - s->last_ns : 0;
 	int			n = Min(s->nprocs, (int) ProcGlobal->allProcCount);
 	int			mine = (MyProc != NULL) ? MyProc->pgprocno : -1;
@@ -697,7 +723,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 
 		pid = *(volatile int *) &proc->pid;
 		if (pid == 0 || i == mine ||
-			(s->pids != NULL && !iob_pid_wanted(s, pid)))
+			(s->pids != NULL && !iob_pid_in(s->pids, s->npids, pid)))
 		{
 			if (s->followed[i])
 			{
@@ -727,7 +753,8 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		 * saves most reads of idle processes.
 		 */
 		if (slot->fd >= 0 &&
-			(key != slot->key || now - slot->read_ns >= IOB_SCHEDSTAT_MAX_DEFER_NS))
+			(key != slot->key || slot->read_always ||
+			 now - slot->read_ns >= IOB_SCHEDSTAT_MAX_DEFER_NS))
 		{
 			int			err = iob_read_run_delay(slot->fd, &rd);
 
@@ -810,6 +837,91 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	return s->ndeltas;
 }
 
+/*
+ * End the window at end_ns (an iob_now_ns() time, not after now), for
+ * callers that cannot be sure to tick at the very end of their window: the
+ * run launcher stops waiting as soon as its workers are done, which may be
+ * before it wakes for a last tick, and a run may be cancelled.  Do not tick
+ * afterwards.
+ *
+ * The interval from the previous tick to end_ns is attributed to the state
+ * seen at that tick, as a tick would, and every followed process's
+ * schedstat is read once more, so nothing is pending.  Unlike a tick, the
+ * interval also counts for a process that has left since: the window is
+ * closed late, when a run's workers, which stop at end_ns, may have exited;
+ * another process that left within the interval gets less than one period
+ * too much, where a tick would give it too little.  A process that has left
+ * cannot be read any more, and the signal time of its last interval is
+ * missing (less than one period; nothing older is missing for processes
+ * named with iob_wait_sampler_read_always()).  A reading taken after end_ns
+ * is capped at the time from the previous reading to end_ns.  No entries
+ * are counted and no new process is followed.
+ */
+void
+iob_wait_sampler_close(IobWaitSampler *s, uint64 end_ns)
+{
+	uint64		now = (uint64) iob_now_ns();
+	uint64		dt;
+	int			i;
+
+	if (s->first_ns == 0)
+		return;					/* no tick, no window */
+	end_ns = Min(end_ns, now);
+	dt = (end_ns > s->last_ns) ? end_ns - s->last_ns : 0;
+
+	s->ndeltas = 0;
+	for (i = 0; i < s->nprocs; i++)
+	{
+		IobProcSlot *slot = &s->slots[i];
+		uint64		rd = 0;
+		bool		rd_known = false;
+
+		if (slot->pid == 0)
+			continue;
+
+		/* the held descriptor reads this process, or fails once it is gone */
+		if (slot->fd >= 0 && iob_read_run_delay(slot->fd, &rd) == 0)
+		{
+			uint64		span = (end_ns > slot->read_ns) ? end_ns - slot->read_ns : 0;
+
+			rd = Max(rd, slot->run_delay);
+			rd = Min(rd, slot->run_delay + span);
+			rd_known = true;
+		}
+
+		if (slot->key != 0 &&
+			slot->key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
+		{
+			IobWaitDelta *d = &s->deltas[s->ndeltas++];
+
+			d->key = slot->key;
+			d->wait_ns = dt;
+			d->signal_known = (slot->fd >= 0);
+			d->signal_ns = rd_known ? rd - slot->run_delay : 0;
+			d->entries = 0;
+		}
+		else if (slot->key == 0 && rd_known)
+			iob_emit_preempted(s, slot, rd);
+
+		if (rd_known)
+		{
+			slot->run_delay = rd;
+			slot->read_ns = end_ns;
+		}
+	}
+	iob_wait_table_apply(s->table, s->deltas, s->ndeltas);
+	s->ndeltas = 0;
+
+	if (dt == 0)
+		return;
+	s->ticks++;
+	/* without a timer, count the ticks the schedule skipped, as a tick does */
+	if (s->timerfd < 0 && s->next_due_ns != 0 &&
+		end_ns >= s->next_due_ns + s->period_ns)
+		s->missed += (end_ns - s->next_due_ns) / s->period_ns;
+	s->last_ns = end_ns;
+}
+
 /* The deltas of the last tick */
 const IobWaitDelta *
 iob_wait_sampler_deltas(IobWaitSampler *s, int *ndeltas)
@@ -852,7 +964,7 @@ iob_wait_sampler_setup_wait(IobWaitSampler *s)
 long
 iob_wait_sampler_timeout_ms(IobWaitSampler *s)
 {
-	uint64		now = iob_clock_ns();
+	uint64		now = (uint64) iob_now_ns();
 
 	if (s->last_ns == 0 || now >= s->next_due_ns)
 		return 0;

@@ -127,6 +127,8 @@ extern void iob_wait_table_put_rows(const IobWaitTable *table,
 extern IobWaitSampler *iob_wait_sampler_create(const int *pids, int npids,
 											   int period_ms, int capacity);
 extern void iob_wait_sampler_destroy(IobWaitSampler *sampler);
+extern void iob_wait_sampler_read_always(IobWaitSampler *sampler,
+										 const int *pids, int npids);
 extern void iob_wait_sampler_set_period(IobWaitSampler *sampler, int period_ms);
 extern int	iob_wait_sampler_period_ms(IobWaitSampler *sampler);
 extern bool iob_wait_sampler_has_schedstat(IobWaitSampler *sampler);
@@ -134,6 +136,7 @@ extern int	iob_wait_sampler_tick(IobWaitSampler *sampler);
 extern const IobWaitDelta *iob_wait_sampler_deltas(IobWaitSampler *sampler,
 												   int *ndeltas);
 extern void iob_wait_sampler_flush(IobWaitSampler *sampler);
+extern void iob_wait_sampler_close(IobWaitSampler *sampler, uint64 end_ns);
 extern bool iob_wait_sampler_sleep(IobWaitSampler *sampler);
 extern bool iob_wait_sampler_poll(IobWaitSampler *sampler);
 extern long iob_wait_sampler_timeout_ms(IobWaitSampler *sampler);
