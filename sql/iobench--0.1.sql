@@ -1308,7 +1308,7 @@ DECLARE
     taken        timestamptz := clock_timestamp();
 BEGIN
     IF snapshot_name IS NULL THEN
-        RAISE EXCEPTION 'snapshot name must not be null'
+        RAISE EXCEPTION 'argument "snapshot_name" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
     IF EXISTS (SELECT 1 FROM iobench.wait_snapshots s
@@ -1349,7 +1349,7 @@ DECLARE
     current_reset timestamptz;
 BEGIN
     IF from_snapshot IS NULL THEN
-        RAISE EXCEPTION 'from_snapshot must not be null'
+        RAISE EXCEPTION 'argument "from_snapshot" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
     SELECT * INTO f FROM iobench.wait_snapshots s WHERE s.snapshot_name = from_snapshot;
