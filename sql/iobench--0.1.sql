@@ -172,21 +172,43 @@ CREATE INDEX ON iobench.run_stalls (run_id, at_s);
 COMMENT ON TABLE iobench.run_stalls IS 'write stalls of each run (write + its sync over the run''s stall_threshold)';
 
 -- The tests of each named suite.  A superuser may add suites by adding rows.
+-- The CHECKs hold the limits of iobench.run() that no setting changes
+-- (src/run_options.h: block size, iodepth, files, buffer memory); before it
+-- stores anything, iobench.suite() checks each test again as a run, with
+-- the suite's file_size and iobench.max_workers_per_run, and any error
+-- names the test.  A test with more workers than iobench.max_workers_per_run
+-- runs with that many, and its rows say so.
 CREATE TABLE iobench.suite_tests (
     suite        text NOT NULL,
     test_no      integer NOT NULL,
     test         text NOT NULL,
     rw           text NOT NULL CHECK (rw IN ('randread', 'randwrite', 'randrw', 'read', 'write', 'readwrite')),
-    block_size   text NOT NULL,              -- as iobench.run() takes it
-    workers      integer NOT NULL CHECK (workers >= 1),
+    block_size   text NOT NULL,              -- 512 bytes to 16 MB, a multiple of 512 bytes: '8kB', '1MB', '4096'
+    workers      integer NOT NULL CHECK (workers BETWEEN 1 AND 1024),
     iodepth      integer NOT NULL CHECK (iodepth BETWEEN 1 AND 1024),
-    files        integer NOT NULL CHECK (files >= 1),
+    files        integer NOT NULL CHECK (files BETWEEN 1 AND 1024),
     fsync_every  integer NOT NULL DEFAULT 0 CHECK (fsync_every >= 0),
     sync_method  text NOT NULL DEFAULT 'fsync' CHECK (sync_method IN ('fsync', 'fdatasync')),
     needs_uring  boolean NOT NULL DEFAULT false, -- without io_uring: skip, rather than run at iodepth 1
     description  text,
     PRIMARY KEY (suite, test_no),
-    CHECK (block_size ~ '^[0-9]+ ?[kM]?B?$')
+    CONSTRAINT suite_tests_block_size_check CHECK (
+        CASE WHEN block_size ~ '^[0-9]+ ?(bytes|kB|MB)?$'
+             THEN pg_catalog.pg_size_bytes(block_size) BETWEEN 512 AND 16777216
+                  AND pg_catalog.pg_size_bytes(block_size) % 512 = 0
+             ELSE false
+        END),
+    -- I/O buffers: iodepth x block_size per worker at most 1 GB, and
+    -- workers x iodepth x block_size per run at most 4 GB
+    CONSTRAINT suite_tests_buffers_check CHECK (
+        CASE WHEN block_size ~ '^[0-9]+ ?(bytes|kB|MB)?$'
+             THEN pg_catalog.pg_size_bytes(block_size) * iodepth <= 1073741824
+                  AND pg_catalog.pg_size_bytes(block_size) * iodepth * workers <= 4294967296
+             ELSE false
+        END),
+    -- fsync_every counts writes
+    CONSTRAINT suite_tests_sync_needs_writes_check CHECK (
+        fsync_every = 0 OR rw NOT IN ('randread', 'read'))
 );
 COMMENT ON TABLE iobench.suite_tests IS 'the tests of each named suite that iobench.suite() runs';
 
@@ -497,7 +519,7 @@ BEGIN
                   DETAIL = 'Valid values are between 0 and 1.';
     END IF;
     IF max_us <= 0 THEN
-        RAISE EXCEPTION '% is out of range for argument "max_latency"', stalls.max_latency
+        RAISE EXCEPTION '"%" is out of range for argument "max_latency"', stalls.max_latency
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'Valid values are greater than 0 seconds.';
     END IF;

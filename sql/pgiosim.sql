@@ -25,7 +25,7 @@ SELECT status, label, rw, block_size, iodepth, direct, engine, files, workers,
 SELECT fsync_every, write_ops > 0 AS rewrites, fsync_ops AS syncs
   FROM iobench.pgiosim(files => 1, workers => 1, fsync => false,
                        duration => '300ms', file_size => '1MB');
-SELECT rewrite_pct, write_ops AS writes, fsync_ops AS syncs, read_ops > 0 AS reads
+SELECT rewrite_pct, fsync_every, write_ops AS writes, fsync_ops AS syncs, read_ops > 0 AS reads
   FROM iobench.pgiosim(files => 1, workers => 1, write_pct => 0,
                        duration => '300ms', file_size => '1MB');
 

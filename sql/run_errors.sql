@@ -17,12 +17,17 @@ SELECT run_id FROM iobench.run(iodepth => 0);
 SELECT run_id FROM iobench.run(iodepth => 1025);
 SELECT run_id FROM iobench.run(iodepth => 4, engine => 'psync');
 SELECT run_id FROM iobench.run(iodepth => 1024, block_size => '16MB');
+-- 1 GB per worker is allowed, but not 8 GB in all
+SELECT run_id FROM iobench.run(workers => 8, iodepth => 128, block_size => '8MB');
 
 -- time
 SELECT run_id FROM iobench.run(duration => '0s');
 SELECT run_id FROM iobench.run(duration => '-1s');
 SELECT run_id FROM iobench.run(duration => '8 days');
 SELECT run_id FROM iobench.run(warmup => '-1s');
+-- months and hours whose microseconds overflow 64 bits and would wrap to 1s
+SELECT run_id FROM iobench.run(duration => '10000000 months -2075904423 hours -3489.448384 seconds');
+SELECT run_id FROM iobench.run(duration => '100000000 years');
 
 -- files
 SELECT run_id FROM iobench.run(file_size => '4kB');

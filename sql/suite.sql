@@ -122,6 +122,80 @@ SET iobench.force_psync = on;
 SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], engine => 'io_uring');
 RESET iobench.force_psync;
 
+-- every test of a suite is checked too: the CHECKs of iobench.suite_tests
+-- refuse a test that no run could do
+\set SHOW_CONTEXT errors
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, 'no block', 'randread', '0', 1, 1, 1);
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, 'part of a sector', 'randread', '1000', 1, 1, 1);
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, 'no unit pg_size_bytes knows', 'randread', '8k', 1, 1, 1);
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, 'huge blocks', 'randread', '32MB', 1, 1, 1);
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, '16 GB per worker', 'randread', '16MB', 1, 1024, 1);
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, '8 GB in all', 'randread', '128kB', 64, 1024, 1);
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, 'too many files', 'randread', '8kB', 1, 1, 5000);
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files, fsync_every)
+VALUES ('bad', 1, 'syncs without writes', 'randread', '8kB', 1, 1, 1, 16);
+
+-- and iobench.suite() checks each test as a run before it stores anything,
+-- naming the test (here with the CHECKs out of the way)
+SELECT last_value AS suite_seq_before FROM iobench.suites_suite_id_seq \gset
+BEGIN;
+ALTER TABLE iobench.suite_tests
+  DROP CONSTRAINT suite_tests_block_size_check,
+  DROP CONSTRAINT suite_tests_buffers_check,
+  DROP CONSTRAINT suite_tests_files_check,
+  DROP CONSTRAINT suite_tests_sync_needs_writes_check;
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('bad', 1, 'fine', 'randread', '8kB', 1, 1, 1),
+       ('bad', 2, 'the bad one', 'randread', '0', 1, 1, 1);
+SAVEPOINT checked;
+SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
+ROLLBACK TO checked;
+UPDATE iobench.suite_tests SET block_size = '1000' WHERE suite = 'bad' AND test_no = 2;
+SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
+ROLLBACK TO checked;
+UPDATE iobench.suite_tests SET block_size = '8GB' WHERE suite = 'bad' AND test_no = 2;
+SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
+ROLLBACK TO checked;
+UPDATE iobench.suite_tests SET block_size = '16MB', iodepth = 1024 WHERE suite = 'bad' AND test_no = 2;
+SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '16MB');
+ROLLBACK TO checked;
+UPDATE iobench.suite_tests SET block_size = '128kB', iodepth = 1024, workers = 64
+ WHERE suite = 'bad' AND test_no = 2;
+SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
+ROLLBACK TO checked;
+UPDATE iobench.suite_tests SET block_size = '8kB', files = 5000 WHERE suite = 'bad' AND test_no = 2;
+SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
+ROLLBACK TO checked;
+UPDATE iobench.suite_tests SET block_size = '8kB', fsync_every = 16 WHERE suite = 'bad' AND test_no = 2;
+SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
+ROLLBACK;
+-- no suite row was inserted, not even one rolled back since
+SELECT last_value = :suite_seq_before AS no_suite_inserted FROM iobench.suites_suite_id_seq;
+SELECT count(*) AS bad_tests FROM iobench.suite_tests WHERE suite = 'bad';
+
+-- a test with more workers than iobench.max_workers_per_run runs with
+-- fewer, and its row says so
+INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+VALUES ('tiny', 1, '8 KB random read, 2 workers, QD4', 'randread', '8kB', 2, 4, 1);
+SET iobench.max_workers_per_run = 1;
+SELECT test_no, runs, workers, iodepth, note
+  FROM iobench.suite('tiny', ARRAY['iob_suite_a'], duration => '100ms', file_size => '1MB',
+                     engine => 'psync');
+RESET iobench.max_workers_per_run;
+SELECT DISTINCT r.workers, sr.note
+  FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+  JOIN iobench.suites s USING (suite_id) WHERE s.name = 'tiny';
+DELETE FROM iobench.suites WHERE name = 'tiny';
+DELETE FROM iobench.suite_tests WHERE suite = 'tiny';
+\set SHOW_CONTEXT never
+
 SELECT leftover_files(), running_workers();
 DELETE FROM iobench.runs WHERE tablespace IN ('iob_suite_a', 'iob_suite_b');
 DROP TABLESPACE iob_suite_a;

@@ -89,16 +89,13 @@ enum
 	SU_ARG_LABEL
 };
 
-static const char *const sync_method_names[] = {"fsync", "fdatasync"};
-static const char *const engine_names[] = {"auto", "io_uring", "psync"};
-
 /* One test of a suite, as iobench.suite_tests defines it */
 typedef struct SuiteTest
 {
 	int			test_no;
 	char	   *test;
 	IobPattern	rw;
-	int			block_size;
+	int64		block_size;
 	int			workers;
 	int			iodepth;
 	int			files;
@@ -106,15 +103,6 @@ typedef struct SuiteTest
 	bool		use_fdatasync;
 	bool		needs_uring;	/* skip rather than run at iodepth 1 */
 } SuiteTest;
-
-/* A seed for a run: the given one, or a fresh random one */
-static uint64
-run_seed(FunctionCallInfo fcinfo, int argno)
-{
-	if (PG_ARGISNULL(argno))
-		return (uint64) pg_prng_int64p(&pg_global_prng_state);
-	return (uint64) PG_GETARG_INT64(argno);
-}
 
 /*
  * SQL entry point: iobench.pgiosim(...).  Validates the arguments, builds
@@ -142,7 +130,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
 										  true);
 	params.file_size = iob_size_arg(fcinfo, PG_ARG_FILE_SIZE, "file_size",
-									PGIOSIM_BLOCK_SIZE, INT64CONST(1) << 50);
+									PGIOSIM_BLOCK_SIZE, IOB_MAX_FILE_SIZE);
 	if (params.file_size % PGIOSIM_BLOCK_SIZE != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -150,14 +138,12 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 						params.file_size, PGIOSIM_BLOCK_SIZE),
 				 errdetail("pgiosim reads and writes whole 8 kB blocks.")));
 	params.warmup_us = iob_interval_arg(fcinfo, PG_ARG_WARMUP, "warmup", 0,
-										(int64) 24 * 3600 * USECS_PER_SEC, false);
-	params.use_fdatasync = iob_choice_arg(fcinfo, PG_ARG_SYNC_METHOD, "sync_method",
-										  sync_method_names,
-										  lengthof(sync_method_names)) == 1;
+										(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	params.use_fdatasync = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
 	params.progress_interval_s = (int)
 		(iob_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL, "progress_interval",
 						  USECS_PER_SEC, PRESET_MAX_INTERVAL_US, false) / USECS_PER_SEC);
-	params.seed = run_seed(fcinfo, PG_ARG_SEED);
+	params.seed = iob_seed_arg(fcinfo, PG_ARG_SEED);
 	label = PG_ARGISNULL(PG_ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(PG_ARG_LABEL));
 
@@ -166,14 +152,15 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	params.read_pct = 100;
 	params.block_size = PGIOSIM_BLOCK_SIZE;
 	params.iodepth = 1;
-	params.fsync_every = fsync ? 1 : 0; /* counts writes: a sync per rewrite */
+	/* counts writes: a sync per rewrite; without rewrites nothing to sync */
+	params.fsync_every = (fsync && params.rewrite_pct > 0) ? 1 : 0;
 	params.direct = false;
-	params.evict_cache = true;
 	params.cold_reads = true;	/* reads stay cold: pgiosim's IOPS climbed as
 								 * the page cache warmed */
 	params.engine = IOB_ENGINE_PSYNC;	/* pread/pwrite, as pgiosim */
 	params.progress_counts = true;
 
+	iob_validate_params(&params);
 	PG_RETURN_DATUM(iob_execute_run(&params, label));
 }
 
@@ -208,7 +195,7 @@ load_suite(const char *name, int *ntests)
 
 	values[0] = CStringGetTextDatum(name);
 	iob_owner_begin(&scope);
-	iob_owner_exec("SELECT test_no, test, rw, pg_catalog.pg_size_bytes(block_size)::int4, "
+	iob_owner_exec("SELECT test_no, test, rw, pg_catalog.pg_size_bytes(block_size), "
 			  "workers, iodepth, files, fsync_every, sync_method, needs_uring "
 			  "FROM iobench.suite_tests WHERE suite = $1 ORDER BY test_no",
 			  1, types, values, NULL, SPI_OK_SELECT);
@@ -228,7 +215,7 @@ load_suite(const char *name, int *ntests)
 			tests[i].test_no = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 			tests[i].test = SPI_getvalue(tup, desc, 2);
 			tests[i].rw = pattern_by_name(SPI_getvalue(tup, desc, 3));
-			tests[i].block_size = DatumGetInt32(SPI_getbinval(tup, desc, 4, &isnull));
+			tests[i].block_size = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
 			tests[i].workers = DatumGetInt32(SPI_getbinval(tup, desc, 5, &isnull));
 			tests[i].iodepth = DatumGetInt32(SPI_getbinval(tup, desc, 6, &isnull));
 			tests[i].files = DatumGetInt32(SPI_getbinval(tup, desc, 7, &isnull));
@@ -433,14 +420,91 @@ return_suite_results(FunctionCallInfo fcinfo, int64 suite_id)
 	iob_owner_end(&scope);
 }
 
+/* Error context naming the suite test whose settings are being checked */
+typedef struct SuiteTestContext
+{
+	const char *suite;
+	const SuiteTest *test;
+} SuiteTestContext;
+
+static void
+suite_test_error_context(void *arg)
+{
+	SuiteTestContext *c = (SuiteTestContext *) arg;
+
+	errcontext("test %d \"%s\" of suite \"%s\" (iobench.suite_tests)",
+			   c->test->test_no, c->test->test, c->suite);
+}
+
+/* Can a run use this block size?  (iob_validate_params() says why not.) */
+static bool
+block_size_ok(int64 block_size)
+{
+	return block_size >= IOB_MIN_BLOCK_SIZE && block_size <= IOB_MAX_BLOCK_SIZE &&
+		block_size % IOB_MIN_BLOCK_SIZE == 0;
+}
+
 /*
- * SQL entry point: iobench.suite(...).  Validates everything up front, runs
- * every test of the suite on every tablespace "repeat" times, and returns
- * one row per (test, tablespace) with the mean and standard deviation over
- * the repeats.  Tests are interleaved over the tablespaces (test 1 on each
- * tablespace, then test 2 ...), so that drift of the machine during a long
- * suite affects every tablespace alike.  A cancelled run ends the suite,
- * which is stored as "cancelled" with the runs done so far.
+ * The settings of a suite test's runs: the suite's common settings and the
+ * test's own, workers reduced to iobench.max_workers_per_run (*workers_note
+ * then says so, else NULL).  Checked as iobench.run() checks its arguments,
+ * at the test's own iodepth (whether io_uring is there or not), with any
+ * error naming the test.
+ */
+static void
+suite_test_params(const char *suite, const SuiteTest *test,
+				  const IobRunParams *common, IobRunParams *params,
+				  char **workers_note)
+{
+	SuiteTestContext c;
+	ErrorContextCallback callback;
+
+	c.suite = suite;
+	c.test = test;
+	callback.callback = suite_test_error_context;
+	callback.arg = &c;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+
+	/* iob_validate_params() takes a uint32; say so for larger ones here */
+	if (test->block_size < 0 || test->block_size > PG_UINT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block_size " INT64_FORMAT " is out of range", test->block_size),
+				 errdetail("Valid values are between %s and %s.",
+						   iob_size_pretty(IOB_MIN_BLOCK_SIZE),
+						   iob_size_pretty(IOB_MAX_BLOCK_SIZE))));
+
+	*params = *common;
+	params->rw = test->rw;
+	params->block_size = (uint32) test->block_size;
+	params->workers = Min(test->workers, iobench_max_workers_per_run);
+	params->iodepth = test->iodepth;
+	params->files = test->files;
+	params->fsync_every = test->fsync_every;
+	params->use_fdatasync = test->use_fdatasync;
+	params->read_pct = iob_pattern_is_mixed(test->rw) ? 50 :
+		(iob_pattern_reads(test->rw) ? 100 : 0);
+	iob_validate_params(params);
+
+	*workers_note = NULL;
+	if (params->workers < test->workers)
+		*workers_note = psprintf("ran with %d of its %d workers: iobench.max_workers_per_run is %d",
+								 params->workers, test->workers,
+								 iobench_max_workers_per_run);
+
+	error_context_stack = callback.previous;
+}
+
+/*
+ * SQL entry point: iobench.suite(...).  Validates everything up front (the
+ * arguments, and every test of the suite as a run), runs every test of the
+ * suite on every tablespace "repeat" times, and returns one row per (test,
+ * tablespace) with the mean and standard deviation over the repeats.  Tests
+ * are interleaved over the tablespaces (test 1 on each tablespace, then
+ * test 2 ...), so that drift of the machine during a long suite affects
+ * every tablespace alike.  A cancelled run ends the suite, which is stored
+ * as "cancelled" with the runs done so far.
  */
 Datum
 iobench_suite(PG_FUNCTION_ARGS)
@@ -452,10 +516,13 @@ iobench_suite(PG_FUNCTION_ARGS)
 	int			ntablespaces;
 	int			repeat;
 	IobRunParams common;
+	IobRunParams *test_params;
+	char	  **notes;
+	bool	   *skips;
 	IobEngineKind engine;
 	bool		seed_given;
 	char	   *label;
-	int			max_block = 0;
+	int64		max_block = 0;
 	int			uring_errno = 0;
 	bool		uring_ok;
 	int64		suite_id;
@@ -476,28 +543,42 @@ iobench_suite(PG_FUNCTION_ARGS)
 										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
 										  true);
 	common.warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
-										(int64) 24 * 3600 * USECS_PER_SEC, false);
+										(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+
+	/*
+	 * file_size must hold whole blocks of every test.  Tests with a block
+	 * size no run can use are left to the checks of each test below, which
+	 * name the test.
+	 */
 	for (t = 0; t < ntests; t++)
-		max_block = Max(max_block, tests[t].block_size);
+		if (block_size_ok(tests[t].block_size))
+			max_block = Max(max_block, tests[t].block_size);
 	common.file_size = iob_size_arg(fcinfo, SU_ARG_FILE_SIZE, "file_size",
-									max_block, INT64CONST(1) << 50);
+									Max(max_block, IOB_MIN_BLOCK_SIZE),
+									IOB_MAX_FILE_SIZE);
 	for (t = 0; t < ntests; t++)
-		if (common.file_size % tests[t].block_size != 0)
+		if (block_size_ok(tests[t].block_size) &&
+			common.file_size % tests[t].block_size != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size %d of test \"%s\"",
+					 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size " INT64_FORMAT " of test \"%s\"",
 							common.file_size, tests[t].block_size, tests[t].test),
 					 errhint("Use a file_size that is a multiple of %s.",
 							 iob_size_pretty(max_block))));
 	iob_require_arg(fcinfo, SU_ARG_DIRECT, "direct");
 	common.direct = PG_GETARG_BOOL(SU_ARG_DIRECT);
-	common.evict_cache = !common.direct;
-	engine = (IobEngineKind) iob_choice_arg(fcinfo, SU_ARG_ENGINE, "engine",
-											engine_names, lengthof(engine_names));
+	engine = iob_engine_arg(fcinfo, SU_ARG_ENGINE);
 	seed_given = !PG_ARGISNULL(SU_ARG_SEED);
-	common.seed = run_seed(fcinfo, SU_ARG_SEED);
+	common.seed = iob_seed_arg(fcinfo, SU_ARG_SEED);
 	label = PG_ARGISNULL(SU_ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_LABEL));
+
+	/* every test, as its runs will have it, before anything is stored */
+	test_params = palloc(sizeof(IobRunParams) * Max(ntests, 1));
+	notes = palloc0(sizeof(char *) * Max(ntests, 1));
+	skips = palloc0(sizeof(bool) * Max(ntests, 1));
+	for (t = 0; t < ntests; t++)
+		suite_test_params(name, &tests[t], &common, &test_params[t], &notes[t]);
 
 	/*
 	 * Decide once whether queue depths above 1 are possible.  Without
@@ -529,6 +610,39 @@ iobench_suite(PG_FUNCTION_ARGS)
 				 errdetail("Tests that need a deeper queue are skipped; their rows say so.")));
 	}
 
+	/* adapt the tests to the engine, and say so in their rows */
+	for (t = 0; t < ntests; t++)
+	{
+		const SuiteTest *test = &tests[t];
+		IobRunParams *params = &test_params[t];
+
+		params->engine = uring_ok ? engine : IOB_ENGINE_PSYNC;
+		if (test->iodepth > 1 && !uring_ok)
+		{
+			if (test->needs_uring)
+			{
+				skips[t] = true;
+				notes[t] = psprintf("skipped: iodepth %d needs io_uring, which %s",
+									test->iodepth,
+									engine == IOB_ENGINE_PSYNC ?
+									"engine \"psync\" excludes" : "is not available");
+			}
+			else
+			{
+				char	   *iodepth_note;
+
+				params->iodepth = 1;
+				iodepth_note = psprintf("ran at iodepth 1 instead of %d: %s",
+										test->iodepth,
+										engine == IOB_ENGINE_PSYNC ?
+										"engine \"psync\" was requested" :
+										"io_uring is not available");
+				notes[t] = notes[t] ?
+					psprintf("%s; %s", notes[t], iodepth_note) : iodepth_note;
+			}
+		}
+	}
+
 	suite_id = insert_suite(name, tablespaces, ntablespaces, repeat, &common,
 							engine, seed_given, label);
 
@@ -537,39 +651,7 @@ iobench_suite(PG_FUNCTION_ARGS)
 	for (t = 0; t < ntests && !cancelled; t++)
 	{
 		const SuiteTest *test = &tests[t];
-		char	   *note = NULL;
-		bool		skip = false;
-		IobRunParams params = common;
-
-		params.rw = test->rw;
-		params.block_size = (uint32) test->block_size;
-		params.workers = Min(test->workers, iobench_max_workers_per_run);
-		params.iodepth = test->iodepth;
-		params.files = test->files;
-		params.fsync_every = test->fsync_every;
-		params.use_fdatasync = test->use_fdatasync;
-		params.read_pct = iob_pattern_is_mixed(test->rw) ? 50 :
-			(iob_pattern_reads(test->rw) ? 100 : 0);
-		params.engine = uring_ok ? engine : IOB_ENGINE_PSYNC;
-		if (test->iodepth > 1 && !uring_ok)
-		{
-			if (test->needs_uring)
-			{
-				skip = true;
-				note = psprintf("skipped: iodepth %d needs io_uring, which %s",
-								test->iodepth,
-								engine == IOB_ENGINE_PSYNC ?
-								"engine \"psync\" excludes" : "is not available");
-			}
-			else
-			{
-				params.iodepth = 1;
-				note = psprintf("ran at iodepth 1 instead of %d: %s",
-								test->iodepth,
-								engine == IOB_ENGINE_PSYNC ?
-								"engine \"psync\" was requested" : "io_uring is not available");
-			}
-		}
+		IobRunParams *params = &test_params[t];
 
 		for (r = 1; r <= repeat && !cancelled; r++)
 			for (s = 0; s < ntablespaces && !cancelled; s++)
@@ -581,19 +663,19 @@ iobench_suite(PG_FUNCTION_ARGS)
 				bool		isnull;
 				char	   *status;
 
-				if (skip)
+				if (skips[t])
 				{
 					if (r == 1)
 						insert_suite_run(suite_id, test, NameStr(tablespaces[s]),
-										 r, 0, note);
+										 r, 0, notes[t]);
 					continue;
 				}
 
 				oldcxt = MemoryContextSwitchTo(runcxt);
-				params.tablespace_oid = get_tablespace_oid(NameStr(tablespaces[s]), false);
-				params.tablespace = tablespaces[s];
+				params->tablespace_oid = get_tablespace_oid(NameStr(tablespaces[s]), false);
+				params->tablespace = tablespaces[s];
 				if (!seed_given)
-					params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
+					params->seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
 				run_label = psprintf("%s #" INT64_FORMAT ": %s", name, suite_id, test->test);
 				if (iobench_progress)
 					ereport(NOTICE,
@@ -601,14 +683,14 @@ iobench_suite(PG_FUNCTION_ARGS)
 									name, suite_id, t + 1, ntests, test->test,
 									NameStr(tablespaces[s]), r, repeat)));
 
-				row = DatumGetHeapTupleHeader(iob_execute_run(&params, run_label));
+				row = DatumGetHeapTupleHeader(iob_execute_run(params, run_label));
 				run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
 				status = TextDatumGetCString(GetAttributeByName(row, "status", &isnull));
 				cancelled = strcmp(status, "completed") != 0;
 				MemoryContextSwitchTo(oldcxt);
 
 				insert_suite_run(suite_id, test, NameStr(tablespaces[s]), r,
-								 run_id, note);
+								 run_id, notes[t]);
 				MemoryContextReset(runcxt);
 			}
 	}

@@ -14,6 +14,7 @@
 #include "access/xact.h"
 #include "catalog/pg_tablespace_d.h"
 #include "commands/tablespace.h"
+#include "common/int.h"
 #include "common/pg_prng.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
@@ -45,12 +46,17 @@ enum
 	ARG_LABEL
 };
 
+/* Names as the arguments spell them, in the order of their enums */
 static const char *const pattern_names[] = {
 	"randread", "randwrite", "randrw", "read", "write", "readwrite"
 };
+static const char *const engine_names[] = {"auto", "io_uring", "psync"};
+static const char *const sync_method_names[] = {"fsync", "fdatasync"};
 
-/* Buffers of one worker must stay well inside what one process may map */
-#define IOB_MAX_WORKER_BUFFERS	((uint64) 1024 * 1024 * 1024)
+StaticAssertDecl(lengthof(pattern_names) == IOB_RW_READWRITE + 1,
+				 "pattern_names must match IobPattern");
+StaticAssertDecl(lengthof(engine_names) == IOB_ENGINE_PSYNC + 1,
+				 "engine_names must match IobEngineKind");
 
 /* Name of an access pattern, as "rw" spells it */
 const char *
@@ -128,11 +134,33 @@ iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 	if (bytes < min || bytes > max)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s is out of range for argument \"%s\"",
+				 errmsg("\"%s\" is out of range for argument \"%s\"",
 						text_to_cstring(value), name),
 				 errdetail("Valid values are between %s and %s.",
 						   iob_size_pretty(min), iob_size_pretty(max))));
 	return (uint64) bytes;
+}
+
+/*
+ * An interval in microseconds, a month counting as 30 days as elsewhere in
+ * PostgreSQL.  Returns false when a product or sum overflows int64: such an
+ * interval (hundreds of thousands of years) is beyond every limit here.
+ */
+static bool
+interval_us(const Interval *span, int64 *us)
+{
+	int64		month_us;
+	int64		day_us;
+	int64		sum;
+
+	if (pg_mul_s64_overflow((int64) span->month,
+							(int64) DAYS_PER_MONTH * USECS_PER_DAY, &month_us) ||
+		pg_mul_s64_overflow((int64) span->day, USECS_PER_DAY, &day_us) ||
+		pg_add_s64_overflow(month_us, day_us, &sum) ||
+		pg_add_s64_overflow(sum, span->time, &sum))
+		return false;
+	*us = sum;
+	return true;
 }
 
 /* Read an interval argument as microseconds and check its range */
@@ -145,12 +173,11 @@ iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 
 	iob_require_arg(fcinfo, argno, name);
 	span = PG_GETARG_INTERVAL_P(argno);
-	us = span->time + (int64) span->day * USECS_PER_DAY +
-		(int64) span->month * DAYS_PER_MONTH * USECS_PER_DAY;
-	if (us < min_us || us > max_us || (min_exclusive && us == min_us))
+	if (!interval_us(span, &us) ||
+		us < min_us || us > max_us || (min_exclusive && us == min_us))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s is out of range for argument \"%s\"",
+				 errmsg("\"%s\" is out of range for argument \"%s\"",
 						DatumGetCString(DirectFunctionCall1(interval_out, PointerGetDatum(span))),
 						name),
 				 min_exclusive ?
@@ -184,6 +211,31 @@ iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 			 errmsg("invalid value for argument \"%s\": \"%s\"", name, value),
 			 errhint("Valid values are %s.", valid.data)));
 	return -1;					/* keep compiler quiet */
+}
+
+/* Read the "engine" argument */
+IobEngineKind
+iob_engine_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return (IobEngineKind) iob_choice_arg(fcinfo, argno, "engine", engine_names,
+										  lengthof(engine_names));
+}
+
+/* Read the "sync_method" argument; true for fdatasync */
+bool
+iob_sync_method_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return iob_choice_arg(fcinfo, argno, "sync_method", sync_method_names,
+						  lengthof(sync_method_names)) == 1;
+}
+
+/* Read the "seed" argument; NULL asks for a random seed */
+uint64
+iob_seed_arg(FunctionCallInfo fcinfo, int argno)
+{
+	if (PG_ARGISNULL(argno))
+		return (uint64) pg_prng_int64p(&pg_global_prng_state);
+	return (uint64) PG_GETARG_INT64(argno);
 }
 
 /*
@@ -225,49 +277,175 @@ iob_tablespace_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
 	namestrcpy(&params->tablespace, NameStr(*spcname));
 }
 
-/* Validate every argument of iobench.run() into *params */
-void
-iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
+/* Raise the error for a setting outside [min, max] */
+static void
+check_range(const char *name, int64 value, int64 min, int64 max)
 {
-	static const char *const sync_names[] = {"fsync", "fdatasync"};
-	static const char *const engine_names[] = {"auto", "io_uring", "psync"};
-	bool		mixed;
+	if (value < min || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s " INT64_FORMAT " is out of range", name, value),
+				 errdetail("Valid values are between " INT64_FORMAT " and " INT64_FORMAT ".",
+						   min, max)));
+}
 
-	memset(params, 0, sizeof(IobRunParams));
+/* The same for a size in bytes, the limits shown as pg_size_pretty() has them */
+static void
+check_size_range(const char *name, int64 value, int64 min, int64 max)
+{
+	if (value < min || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s " INT64_FORMAT " is out of range", name, value),
+				 errdetail("Valid values are between %s and %s.",
+						   iob_size_pretty(min), iob_size_pretty(max))));
+}
 
-	iob_tablespace_arg(fcinfo, ARG_TABLESPACE, params);
-	params->rw = (IobPattern) iob_choice_arg(fcinfo, ARG_RW, "rw", pattern_names,
-										 lengthof(pattern_names));
-	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
-										   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
+/* The same for a span in microseconds, the limits in seconds */
+static void
+check_us_range(const char *name, int64 us, int64 min_us, int64 max_us,
+			   bool min_exclusive)
+{
+	if (us < min_us || us > max_us || (min_exclusive && us == min_us))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s of " INT64_FORMAT " microseconds is out of range", name, us),
+				 min_exclusive ?
+				 errdetail("Valid values are greater than %lld seconds and at most %lld seconds.",
+						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC)) :
+				 errdetail("Valid values are between %lld and %lld seconds.",
+						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC))));
+}
+
+/*
+ * A whole number of GB, MB or kB for a limit in a message ("4 GB");
+ * pg_size_pretty() would say "4096 MB".
+ */
+static char *
+exact_size(uint64 bytes)
+{
+	if (bytes >= (UINT64CONST(1) << 30) && bytes % (UINT64CONST(1) << 30) == 0)
+		return psprintf(UINT64_FORMAT " GB", bytes >> 30);
+	if (bytes >= (UINT64CONST(1) << 20) && bytes % (UINT64CONST(1) << 20) == 0)
+		return psprintf(UINT64_FORMAT " MB", bytes >> 20);
+	if (bytes >= 1024 && bytes % 1024 == 0)
+		return psprintf(UINT64_FORMAT " kB", bytes >> 10);
+	return psprintf(UINT64_FORMAT " bytes", bytes);
+}
+
+/* See run_options.h */
+void
+iob_validate_params(const IobRunParams *params)
+{
+	bool		writes;
+	uint64		worker_buffers;
+	uint64		run_buffers;
+
+	if ((int) params->rw < 0 || params->rw > IOB_RW_READWRITE)
+		elog(ERROR, "invalid access pattern %d", (int) params->rw);
+
+	/* each setting on its own */
+	check_size_range("block_size", params->block_size,
+					 IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
 	if (params->block_size % IOB_MIN_BLOCK_SIZE != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("block_size %u is not a multiple of %d bytes",
 						params->block_size, IOB_MIN_BLOCK_SIZE),
 				 errdetail("Storage transfers whole sectors; direct I/O refuses anything else.")));
-	params->workers = iob_int_arg(fcinfo, ARG_WORKERS, "workers", 1,
-							  iobench_max_workers_per_run);
-	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
-	if ((uint64) params->iodepth * params->block_size > IOB_MAX_WORKER_BUFFERS)
+	check_range("workers", params->workers, 1, iobench_max_workers_per_run);
+	check_range("iodepth", params->iodepth, 1, IOB_MAX_IODEPTH);
+	check_range("files", params->files, 1, IOB_MAX_FILES);
+	check_us_range("duration", params->duration_us, 0,
+				   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
+	check_us_range("warmup", params->warmup_us, 0,
+				   (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	check_range("read_pct", params->read_pct, 0, 100);
+	check_range("rewrite_pct", params->rewrite_pct, 0, 100);
+	check_range("fsync_every", params->fsync_every, 0, PG_INT32_MAX);
+	check_range("rate_iops", params->rate_iops, 0, PG_INT32_MAX);
+
+	/* buffer memory: per worker, then over all workers */
+	worker_buffers = (uint64) params->iodepth * params->block_size;
+	if (worker_buffers > IOB_MAX_WORKER_BUFFERS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("iodepth %d with block_size %u needs too much buffer memory per worker",
 						params->iodepth, params->block_size),
-				 errdetail("iodepth times block_size must not exceed 1 GB.")));
-	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration", 0,
-									   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
-	params->warmup_us = iob_interval_arg(fcinfo, ARG_WARMUP, "warmup", 0,
-									 (int64) 24 * 3600 * USECS_PER_SEC, false);
-	params->file_size = iob_size_arg(fcinfo, ARG_FILE_SIZE, "file_size",
-								 params->block_size, INT64CONST(1) << 50);
+				 errdetail("iodepth times block_size must not exceed %s.",
+						   exact_size(IOB_MAX_WORKER_BUFFERS))));
+	run_buffers = worker_buffers * (uint64) params->workers;
+	if (run_buffers > IOB_MAX_RUN_BUFFERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("workers %d times iodepth %d times block_size %u is " UINT64_FORMAT " bytes of buffer memory, more than the limit of %s",
+						params->workers, params->iodepth, params->block_size,
+						run_buffers, exact_size(IOB_MAX_RUN_BUFFERS)),
+				 errdetail("Each worker holds iodepth times block_size bytes of buffers for the whole run."),
+				 errhint("Use fewer workers, a lower iodepth or a smaller block_size.")));
+
+	/* the files hold whole blocks */
+	check_size_range("file_size", (int64) params->file_size,
+					 params->block_size, IOB_MAX_FILE_SIZE);
 	if (params->file_size % params->block_size != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size %u",
 						params->file_size, params->block_size)));
+
+	/* the mix and the syncs fit the pattern */
+	if (!iob_pattern_is_mixed(params->rw) &&
+		params->read_pct != (iob_pattern_reads(params->rw) ? 100 : 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("read_pct %d does not fit rw \"%s\"",
+						params->read_pct, iob_pattern_name(params->rw)),
+				 errdetail("Only the mixed patterns \"randrw\" and \"readwrite\" take a share of reads.")));
+	/* pgiosim's rewrites are writes of a reading pattern */
+	writes = iob_pattern_writes(params->rw) ||
+		(params->rewrite_pct > 0 && params->read_pct > 0);
+	if (params->fsync_every > 0 && !writes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fsync_every %d needs a pattern that writes", params->fsync_every),
+				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
+						   iob_pattern_name(params->rw))));
+	if (params->rate_iops > 0 && params->rate_iops < params->workers)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rate_iops %d is lower than the number of workers %d",
+						params->rate_iops, params->workers),
+				 errdetail("The rate is shared among the workers; each needs at least 1 I/O per second.")));
+}
+
+/*
+ * Read every argument of iobench.run() into *params, each checked on its own
+ * as it is read, then the whole with iob_validate_params().
+ */
+void
+iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
+{
+	bool		mixed;
+
+	memset(params, 0, sizeof(IobRunParams));
+
+	iob_tablespace_arg(fcinfo, ARG_TABLESPACE, params);
+	params->rw = (IobPattern) iob_choice_arg(fcinfo, ARG_RW, "rw", pattern_names,
+											 lengthof(pattern_names));
+	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
+											   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
+	params->workers = iob_int_arg(fcinfo, ARG_WORKERS, "workers", 1,
+								  iobench_max_workers_per_run);
+	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
+	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration", 0,
+										   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
+	params->warmup_us = iob_interval_arg(fcinfo, ARG_WARMUP, "warmup", 0,
+										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	params->file_size = iob_size_arg(fcinfo, ARG_FILE_SIZE, "file_size",
+									 params->block_size, IOB_MAX_FILE_SIZE);
 	params->files = iob_int_arg(fcinfo, ARG_FILES, "files", 1, IOB_MAX_FILES);
 
+	/* read_pct: given only for the mixed patterns, else implied by rw */
 	mixed = iob_pattern_is_mixed(params->rw);
 	if (PG_ARGISNULL(ARG_READ_PCT))
 		params->read_pct = mixed ? 50 : (iob_pattern_reads(params->rw) ? 100 : 0);
@@ -280,32 +458,15 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		params->read_pct = iob_int_arg(fcinfo, ARG_READ_PCT, "read_pct", 0, 100);
 
 	params->fsync_every = iob_int_arg(fcinfo, ARG_FSYNC_EVERY, "fsync_every", 0, PG_INT32_MAX);
-	if (params->fsync_every > 0 && !iob_pattern_writes(params->rw))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("argument \"fsync_every\" needs a pattern that writes"),
-				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
-						   iob_pattern_name(params->rw))));
-	params->use_fdatasync = iob_choice_arg(fcinfo, ARG_SYNC_METHOD, "sync_method",
-									   sync_names, lengthof(sync_names)) == 1;
+	params->use_fdatasync = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
 	iob_require_arg(fcinfo, ARG_DIRECT, "direct");
 	params->direct = PG_GETARG_BOOL(ARG_DIRECT);
-	params->evict_cache = !params->direct;
-	params->engine = (IobEngineKind) iob_choice_arg(fcinfo, ARG_ENGINE, "engine",
-												engine_names, lengthof(engine_names));
+	params->engine = iob_engine_arg(fcinfo, ARG_ENGINE);
 	params->rate_iops = iob_int_arg(fcinfo, ARG_RATE_IOPS, "rate_iops", 0, PG_INT32_MAX);
-	if (params->rate_iops > 0 && params->rate_iops < params->workers)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("rate_iops %d is lower than the number of workers %d",
-						params->rate_iops, params->workers),
-				 errdetail("The rate is shared among the workers; each needs at least 1 I/O per second.")));
-	if (PG_ARGISNULL(ARG_SEED))
-		params->seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-	else
-		params->seed = (uint64) PG_GETARG_INT64(ARG_SEED);
-	params->rewrite_pct = 0;
+	params->seed = iob_seed_arg(fcinfo, ARG_SEED);
 
 	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+
+	iob_validate_params(params);
 }

@@ -28,14 +28,31 @@ typedef enum IobPattern
 	IOB_RW_READWRITE
 } IobPattern;
 
-/* Limits of the arguments; the error messages quote them */
+/*
+ * Limits of the arguments; the error messages quote them.  The CHECKs of
+ * iobench.suite_tests (sql/iobench--0.1.sql) repeat the block size, iodepth,
+ * files and buffer limits: change them together.
+ */
 #define IOB_MIN_BLOCK_SIZE		512
 #define IOB_MAX_BLOCK_SIZE		(16 * 1024 * 1024)
 #define IOB_MAX_IODEPTH			1024
 #define IOB_MAX_FILES			1024
+#define IOB_MAX_FILE_SIZE		(INT64CONST(1) << 50)	/* 1024 TB per file */
 #define IOB_MAX_DURATION_S		(7 * 24 * 3600) /* a week of per-second rows */
-#define IOB_MIN_FILE_SIZE		(1024 * 1024)	/* 1 MB: smaller measures caches */
+#define IOB_MAX_WARMUP_S		(24 * 3600)	/* a day */
 #define IOB_DIRECT_ALIGN		4096	/* O_DIRECT buffer and offset alignment */
+
+/*
+ * I/O buffers: each worker allocates iodepth * block_size bytes in its own
+ * memory and fills them with random data before the run, so all of it is
+ * resident for the whole run.  One worker's buffers must stay well inside
+ * what one process may allocate; the sum over all workers is capped too,
+ * because 64 workers of 1 GB each would be 64 GB, enough to send the
+ * server into the OOM killer.  4 GB still allows the deepest queue of
+ * 64 kB blocks (1024 * 64 kB) for 64 workers.
+ */
+#define IOB_MAX_WORKER_BUFFERS	(UINT64CONST(1) << 30)	/* 1 GB per worker */
+#define IOB_MAX_RUN_BUFFERS		(UINT64CONST(4) << 30)	/* 4 GB per run */
 
 typedef struct IobRunParams
 {
@@ -58,8 +75,6 @@ typedef struct IobRunParams
 	uint64		seed;
 	int			rewrite_pct;	/* pgiosim: share of reads followed by a
 								 * rewrite of the same block (0 = never) */
-	bool		evict_cache;	/* buffered runs: evict the files from the page
-								 * cache before measuring (cold reads) */
 
 	/* presets (presets.c); iobench.run() leaves them zero */
 	int64		stall_threshold_us; /* a write (plus the sync it triggers)
@@ -90,6 +105,17 @@ extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
 							   char **label);
 
 /*
+ * Check the settings of a run as a whole: every range, and every rule that
+ * ties one setting to another (block_size a multiple of 512 bytes, buffer
+ * memory per worker and per run, file_size a multiple of block_size,
+ * read_pct only for the mixed patterns, fsync_every only with writes,
+ * rate_iops at least one per worker).  iobench.run(), iobench.pgiosim() and
+ * iobench.suite() (for each of its tests) call it before anything is
+ * created; raises an ERROR for the first rule broken.
+ */
+extern void iob_validate_params(const IobRunParams *params);
+
+/*
  * Argument readers shared with the presets (presets.c): each raises the
  * same ERROR as iobench.run() does for a NULL or out-of-range value.
  */
@@ -102,6 +128,9 @@ extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *na
 							  int64 min_us, int64 max_us, bool min_exclusive);
 extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						   const char *const *choices, int nchoices);
+extern IobEngineKind iob_engine_arg(FunctionCallInfo fcinfo, int argno);
+extern bool iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);	/* true: fdatasync */
+extern uint64 iob_seed_arg(FunctionCallInfo fcinfo, int argno);	/* NULL: a random one */
 extern Oid	iob_check_tablespace(const char *spcname);
 extern void iob_tablespace_arg(FunctionCallInfo fcinfo, int argno,
 							   IobRunParams *params);
