@@ -1110,6 +1110,35 @@ CREATE TYPE iobench.wait_raw AS (
     exact_count  bigint,            -- exact entries, where iobench timed them
     exact_wait_s double precision   -- exact time, where iobench timed it
 );
+
+-- The two shapes every wait table comes in: all rows unrounded with flags
+-- (for programs), and Paul Randal's columns (for people).
+CREATE TYPE iobench.wait_stats_row AS (
+    wait_type    text,
+    wait_s       double precision,
+    resource_s   double precision,
+    signal_s     double precision,
+    wait_count   bigint,
+    percentage   double precision,
+    avg_wait_s   double precision,
+    avg_res_s    double precision,
+    avg_sig_s    double precision,
+    exact_count  bigint,
+    exact_wait_s double precision,
+    benign       boolean,
+    in_top_95    boolean);
+
+CREATE TYPE iobench.wait_table_row AS (
+    "WaitType"   text,
+    "Wait_S"     numeric(16, 2),
+    "Resource_S" numeric(16, 2),
+    "Signal_S"   numeric(16, 2),
+    "WaitCount"  bigint,
+    "Percentage" numeric(5, 2),
+    "AvgWait_S"  numeric(16, 4),
+    "AvgRes_S"   numeric(16, 4),
+    "AvgSig_S"   numeric(16, 4));
+
 COMMENT ON TYPE iobench.wait_raw IS 'raw accumulated wait statistics: one row per wait type';
 
 -- Waits that are idle by nature.  Edit freely: rows added by users survive
@@ -1153,20 +1182,7 @@ SELECT pg_catalog.pg_extension_config_dump('iobench.benign_waits', 'WHERE NOT bu
 -- the non-benign rows; in_top_95 keeps the rows while the running total
 -- before them is under 95 %, so the row that crosses 95 % is kept.
 CREATE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[])
-RETURNS TABLE (
-    wait_type    text,
-    wait_s       double precision,
-    resource_s   double precision,
-    signal_s     double precision,
-    wait_count   bigint,
-    percentage   double precision,
-    avg_wait_s   double precision,
-    avg_res_s    double precision,
-    avg_sig_s    double precision,
-    exact_count  bigint,
-    exact_wait_s double precision,
-    benign       boolean,
-    in_top_95    boolean)
+RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH grouped AS (
@@ -1219,16 +1235,7 @@ COMMENT ON FUNCTION iobench.wait_table_all IS 'all rows of a wait table, unround
 -- The table people read: Paul Randal's columns, benign rows left out, cut
 -- after the row that takes the running total past 95 %.
 CREATE FUNCTION iobench.wait_table(raw iobench.wait_raw[])
-RETURNS TABLE (
-    "WaitType"   text,
-    "Wait_S"     numeric(16, 2),
-    "Resource_S" numeric(16, 2),
-    "Signal_S"   numeric(16, 2),
-    "WaitCount"  bigint,
-    "Percentage" numeric(5, 2),
-    "AvgWait_S"  numeric(16, 4),
-    "AvgRes_S"   numeric(16, 4),
-    "AvgSig_S"   numeric(16, 4))
+RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT t.wait_type,
@@ -1435,16 +1442,7 @@ $$;
 COMMENT ON FUNCTION iobench.wait_snapshot_diff_raw IS 'raw wait statistics between two snapshots, or since one';
 
 CREATE FUNCTION iobench.wait_stats_diff(from_snapshot text, to_snapshot text DEFAULT NULL)
-RETURNS TABLE (
-    "WaitType"   text,
-    "Wait_S"     numeric(16, 2),
-    "Resource_S" numeric(16, 2),
-    "Signal_S"   numeric(16, 2),
-    "WaitCount"  bigint,
-    "Percentage" numeric(5, 2),
-    "AvgWait_S"  numeric(16, 4),
-    "AvgRes_S"   numeric(16, 4),
-    "AvgSig_S"   numeric(16, 4))
+RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 AS $$
     SELECT * FROM iobench.wait_table(ARRAY(
@@ -1453,20 +1451,7 @@ $$;
 COMMENT ON FUNCTION iobench.wait_stats_diff IS 'the wait table of the interval between two snapshots, or since one';
 
 CREATE FUNCTION iobench.wait_stats_diff_all(from_snapshot text, to_snapshot text DEFAULT NULL)
-RETURNS TABLE (
-    wait_type    text,
-    wait_s       double precision,
-    resource_s   double precision,
-    signal_s     double precision,
-    wait_count   bigint,
-    percentage   double precision,
-    avg_wait_s   double precision,
-    avg_res_s    double precision,
-    avg_sig_s    double precision,
-    exact_count  bigint,
-    exact_wait_s double precision,
-    benign       boolean,
-    in_top_95    boolean)
+RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
@@ -1489,16 +1474,7 @@ CREATE FUNCTION iobench.sample_waits(
     duration      interval,
     sample_period interval  DEFAULT NULL,
     pids          integer[] DEFAULT NULL)
-RETURNS TABLE (
-    "WaitType"   text,
-    "Wait_S"     numeric(16, 2),
-    "Resource_S" numeric(16, 2),
-    "Signal_S"   numeric(16, 2),
-    "WaitCount"  bigint,
-    "Percentage" numeric(5, 2),
-    "AvgWait_S"  numeric(16, 4),
-    "AvgRes_S"   numeric(16, 4),
-    "AvgSig_S"   numeric(16, 4))
+RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
     SELECT * FROM iobench.wait_table(ARRAY(
@@ -1510,20 +1486,7 @@ CREATE FUNCTION iobench.sample_waits_all(
     duration      interval,
     sample_period interval  DEFAULT NULL,
     pids          integer[] DEFAULT NULL)
-RETURNS TABLE (
-    wait_type    text,
-    wait_s       double precision,
-    resource_s   double precision,
-    signal_s     double precision,
-    wait_count   bigint,
-    percentage   double precision,
-    avg_wait_s   double precision,
-    avg_res_s    double precision,
-    avg_sig_s    double precision,
-    exact_count  bigint,
-    exact_wait_s double precision,
-    benign       boolean,
-    in_top_95    boolean)
+RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
@@ -1593,20 +1556,7 @@ $$;
 COMMENT ON FUNCTION iobench.run_wait_stats IS 'the wait table of one run, with the workers'' exact I/O figures beside the sampled ones';
 
 CREATE FUNCTION iobench.run_wait_stats_all(run_id bigint)
-RETURNS TABLE (
-    wait_type    text,
-    wait_s       double precision,
-    resource_s   double precision,
-    signal_s     double precision,
-    wait_count   bigint,
-    percentage   double precision,
-    avg_wait_s   double precision,
-    avg_res_s    double precision,
-    avg_sig_s    double precision,
-    exact_count  bigint,
-    exact_wait_s double precision,
-    benign       boolean,
-    in_top_95    boolean)
+RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
