@@ -199,6 +199,9 @@ main() {
 				fio_all+=("$(run_fio "$fio_opts" "$op" "$f")")
 			fi
 		done
+		for r in $(seq 0 $((ROUNDS - 1))); do
+			echo "fio_parity: $name, round $((r + 1)): IOPS fio ${fio_all[r]%% *}, iobench ${ib_all[r]%% *}" >&2
+		done
 		rows+=("$name|$(medians "${fio_all[@]}")|$(medians "${ib_all[@]}")")
 	done
 	rm -f "$f"
