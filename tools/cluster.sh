@@ -10,8 +10,10 @@
 # /var/tmp: disk-backed, so benchmark files land on a real disk), listens on
 # a private Unix socket only, and runs as "postgres" when we are root
 # (initdb refuses root).  It uses the system's PostgreSQL 15 binaries, so
-# iobench must be installed there (make install).  cluster_stop runs from an
-# EXIT trap: the cluster is stopped even after an error or Ctrl-C.
+# iobench must be installed there (make install).  An EXIT trap stops and
+# removes the cluster even after an error or Ctrl-C, and shows the end of the
+# server log after an error; with CLUSTER_KEEP=1 a cluster whose script
+# succeeded keeps running and cluster_keep_hints says how to reach it.
 
 CLUSTER_PGBIN=${CLUSTER_PGBIN:-/usr/lib/postgresql/15/bin}
 CLUSTER_DIR=
@@ -46,7 +48,7 @@ cluster_start() {
 	mkdir "$CLUSTER_SOCK"
 	if [ "$(id -u)" -eq 0 ]; then chown -R postgres: "$CLUSTER_DIR"; fi
 	CLUSTER_PORT=$(cluster_free_port)
-	trap cluster_stop EXIT
+	trap cluster_on_exit EXIT
 	trap 'exit 130' INT TERM
 
 	(cd "$CLUSTER_DIR" && cluster_as_owner "$CLUSTER_PGBIN/initdb" -D "$CLUSTER_DATA" \
@@ -69,6 +71,36 @@ cluster_start() {
 cluster_psql() {
 	(cd "$CLUSTER_DIR" && cluster_as_owner "$CLUSTER_PGBIN/psql" -X -q -v ON_ERROR_STOP=1 \
 		-h "$CLUSTER_SOCK" -p "$CLUSTER_PORT" -U postgres -d postgres "$@")
+}
+
+# Print how to connect to the cluster and how to stop and remove it.
+cluster_keep_hints() {
+	local as=
+	if [ "$(id -u)" -eq 0 ]; then as="runuser -u postgres -- "; fi
+	cat <<EOF
+
+The cluster keeps running.
+  connect:  $as$CLUSTER_PGBIN/psql -h $CLUSTER_SOCK -p $CLUSTER_PORT -U postgres -d postgres
+  stop it:  $as$CLUSTER_PGBIN/pg_ctl -D $CLUSTER_DATA stop && rm -rf $CLUSTER_DIR
+EOF
+}
+
+# EXIT trap: keep the cluster (CLUSTER_KEEP=1 and success), or show the end
+# of the server log after an error (not after Ctrl-C), then stop and remove it.
+cluster_on_exit() {
+	local rc=$?
+	[ -n "$CLUSTER_DIR" ] && [ -d "$CLUSTER_DIR" ] || exit "$rc"
+	if [ "${CLUSTER_KEEP:-0}" = 1 ] && [ "$rc" -eq 0 ]; then
+		cluster_keep_hints
+		exit 0
+	fi
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 130 ] && [ -s "$CLUSTER_DIR/server.log" ]; then
+		echo "---------------------------- server log ----------------------------"
+		tail -n 40 "$CLUSTER_DIR/server.log"
+		echo "--------------------------------------------------------------------"
+	fi
+	cluster_stop
+	exit "$rc"
 }
 
 # Stop the cluster and remove its directory; safe to call twice.
