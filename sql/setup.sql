@@ -24,6 +24,31 @@ BEGIN
 END
 $$;
 
+-- For the wait tests: sessions that block on a lock through dblink
+CREATE EXTENSION dblink;
+CREATE TABLE public.waits_target (i int);
+
+-- How a dblink session reaches this instance
+CREATE FUNCTION public.waits_connstr() RETURNS text
+LANGUAGE sql AS $$
+    SELECT format('dbname=%s host=%s port=%s', current_database(),
+                  split_part(current_setting('unix_socket_directories'), ',', 1),
+                  current_setting('port'))
+$$;
+
+-- Collect a dblink query's result and the empty one that frees the connection
+CREATE FUNCTION public.waits_finish(conn text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+    more bigint;
+BEGIN
+    SELECT count(*) INTO n FROM dblink_get_result(conn) AS t(x text);
+    SELECT count(*) INTO more FROM dblink_get_result(conn) AS t(x text);
+    RETURN n + more;
+END
+$$;
+
 -- the objects of the extension
 SELECT pg_describe_object(classid, objid, objsubid) AS object
   FROM pg_depend

@@ -1,32 +1,9 @@
 -- The always-on collector (iobench is preloaded in the test instance):
 -- totals since a reset, snapshots and diffs, and the bound on its shared
 -- memory.
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS dblink;
-RESET client_min_messages;
 
 SELECT pid IS NOT NULL AS running, period_ms, schedstat, max_wait_types
   FROM iobench.wait_collector;
-
-CREATE TABLE waits_target (i int);
-CREATE FUNCTION waits_connstr() RETURNS text
-LANGUAGE sql AS $$
-    SELECT format('dbname=%s host=%s port=%s', current_database(),
-                  split_part(current_setting('unix_socket_directories'), ',', 1),
-                  current_setting('port'))
-$$;
--- Collect a dblink query's result and the empty one that frees the connection
-CREATE FUNCTION waits_finish(conn text) RETURNS bigint
-LANGUAGE plpgsql AS $$
-DECLARE
-    n bigint;
-    more bigint;
-BEGIN
-    SELECT count(*) INTO n FROM dblink_get_result(conn) AS t(x text);
-    SELECT count(*) INTO more FROM dblink_get_result(conn) AS t(x text);
-    RETURN n + more;
-END
-$$;
 
 SELECT dblink_connect('holder', waits_connstr()) AS holder,
        dblink_connect('w1', waits_connstr()) AS w1,
@@ -106,6 +83,3 @@ SELECT iobench.plant_waits(1, NULL);
 
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 DELETE FROM iobench.wait_snapshots;
-DROP FUNCTION waits_connstr();
-DROP FUNCTION waits_finish(text);
-DROP TABLE waits_target;

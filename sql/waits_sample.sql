@@ -1,32 +1,6 @@
 -- iobench.sample_waits(): a window sampled from this backend.  Sessions are
 -- blocked on a lock for a known time through dblink, and must show up
 -- under that lock's wait type with about that much wait time.
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS dblink;
-RESET client_min_messages;
-
-CREATE TABLE waits_target (i int);
-
--- How a dblink session reaches this instance
-CREATE FUNCTION waits_connstr() RETURNS text
-LANGUAGE sql AS $$
-    SELECT format('dbname=%s host=%s port=%s', current_database(),
-                  split_part(current_setting('unix_socket_directories'), ',', 1),
-                  current_setting('port'))
-$$;
-
--- Collect a dblink query's result and the empty one that frees the connection
-CREATE FUNCTION waits_finish(conn text) RETURNS bigint
-LANGUAGE plpgsql AS $$
-DECLARE
-    n bigint;
-    more bigint;
-BEGIN
-    SELECT count(*) INTO n FROM dblink_get_result(conn) AS t(x text);
-    SELECT count(*) INTO more FROM dblink_get_result(conn) AS t(x text);
-    RETURN n + more;
-END
-$$;
 
 SELECT dblink_connect('holder', waits_connstr()) AS holder,
        dblink_connect('w1', waits_connstr()) AS w1,
@@ -112,6 +86,3 @@ SELECT * FROM iobench.sample_waits('1 s', pids => '{}');
 SELECT * FROM iobench.sample_waits('1 s', pids => '{1, NULL}');
 
 DROP FUNCTION open_fds();
-DROP FUNCTION waits_connstr();
-DROP FUNCTION waits_finish(text);
-DROP TABLE waits_target;
