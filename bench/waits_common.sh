@@ -12,12 +12,11 @@
 # The cluster comes from tools/cluster.sh (throwaway, private socket, free
 # port, run as "postgres" when we are root, stopped on exit).
 
-PG15_BIN=/usr/lib/postgresql/15/bin
-PG15_LIB=/usr/lib/postgresql/15/lib
-PG15_SHARE=/usr/share/postgresql/15
 INST=
 
 . "$SRC/tools/cluster.sh"
+# shellcheck source=../tools/private_install.sh
+. "$SRC/tools/private_install.sh"
 
 # Stop the cluster and remove the private tree (EXIT trap).
 waits_cleanup() {
@@ -31,13 +30,7 @@ waits_private_install() {
 	"$SRC/tools/deps.sh"
 	make -C "$SRC" -s -j2
 	INST=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-bench-inst.XXXXXX")
-	mkdir -p "$INST$PG15_BIN/.." "$INST$PG15_SHARE/.."
-	# real copies: postgres finds share/ and lib/ relative to its own path
-	cp -rL "$PG15_BIN" "$PG15_LIB" "$INST$PG15_BIN/.."
-	cp -rL "$PG15_SHARE" "$INST$PG15_SHARE/.."
-	rm -rf "$INST$PG15_LIB"/iobench.so "$INST$PG15_LIB"/bitcode/iobench* \
-		"$INST$PG15_SHARE"/extension/iobench[.-]*
-	make -C "$SRC" -s install DESTDIR="$INST" >/dev/null
+	private_install_tree "$SRC" "$INST"
 	chmod -R a+rX "$INST"
 	CLUSTER_PGBIN=$INST$PG15_BIN
 	export CLUSTER_PGBIN

@@ -16,7 +16,9 @@
 #include "catalog/pg_namespace.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "owner_spi.h"
@@ -75,4 +77,23 @@ iob_owner_exec(const char *sql, int nargs, Oid *types, Datum *values,
 	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
 	if (rc != expected)
 		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+}
+
+/*
+ * One-dimensional array of "n" datums of type elemtype (NULLs where
+ * nulls[i], or none when nulls is NULL), as an SPI argument Datum: the
+ * result tables are filled through unnest() of such arrays.
+ */
+Datum
+iob_array_datum(Datum *elems, bool *nulls, int n, Oid elemtype)
+{
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, elemtype,
+											  typlen, typbyval, typalign));
 }

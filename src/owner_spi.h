@@ -30,6 +30,7 @@ typedef struct IobOwnerScope
 extern Oid	iob_schema_owner(void);
 extern void iob_owner_begin(IobOwnerScope *scope);
 extern void iob_owner_end(IobOwnerScope *scope);
+extern Datum iob_array_datum(Datum *elems, bool *nulls, int n, Oid elemtype);
 extern void iob_owner_exec(const char *sql, int nargs, Oid *types,
 						   Datum *values, const char *nulls, int expected);
 

@@ -228,12 +228,12 @@ store_seconds(int64 run_id, const IobRunSummary *s)
 		return;
 
 	values[0] = Int64GetDatum(run_id);
-	values[1] = PointerGetDatum(construct_array(sec, rows, INT4OID, 4, true, TYPALIGN_INT));
-	values[2] = PointerGetDatum(construct_array(op, rows, TEXTOID, -1, false, TYPALIGN_INT));
-	values[3] = PointerGetDatum(construct_array(ops, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[4] = PointerGetDatum(construct_array(bytes, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[5] = PointerGetDatum(construct_array(mean, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[6] = PointerGetDatum(construct_array(max, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[1] = iob_array_datum(sec, NULL, rows, INT4OID);
+	values[2] = iob_array_datum(op, NULL, rows, TEXTOID);
+	values[3] = iob_array_datum(ops, NULL, rows, INT8OID);
+	values[4] = iob_array_datum(bytes, NULL, rows, INT8OID);
+	values[5] = iob_array_datum(mean, NULL, rows, FLOAT8OID);
+	values[6] = iob_array_datum(max, NULL, rows, FLOAT8OID);
 	iob_owner_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
 			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
 			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
@@ -274,9 +274,9 @@ store_latency(int64 run_id, const IobRunSummary *s)
 		}
 		values[0] = Int64GetDatum(run_id);
 		values[1] = CStringGetTextDatum(op_names[k]);
-		values[2] = PointerGetDatum(construct_array(lower, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		values[3] = PointerGetDatum(construct_array(upper, rows, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		values[4] = PointerGetDatum(construct_array(count, rows, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		values[2] = iob_array_datum(lower, NULL, rows, FLOAT8OID);
+		values[3] = iob_array_datum(upper, NULL, rows, FLOAT8OID);
+		values[4] = iob_array_datum(count, NULL, rows, INT8OID);
 		iob_owner_exec("INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count) "
 				 "SELECT $1, $2, u.* FROM ROWS FROM (pg_catalog.unnest($3), "
 				 "pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u",
@@ -314,12 +314,12 @@ store_stalls(int64 run_id, const IobRunSummary *s)
 		sync_us[i] = Float8GetDatum((double) ev->sync_ns / 1000.0);
 	}
 	values[0] = Int64GetDatum(run_id);
-	values[1] = PointerGetDatum(construct_array(at, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[2] = PointerGetDatum(construct_array(worker, n, INT4OID, 4, true, TYPALIGN_INT));
-	values[3] = PointerGetDatum(construct_array(file, n, INT4OID, 4, true, TYPALIGN_INT));
-	values[4] = PointerGetDatum(construct_array(offset, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[5] = PointerGetDatum(construct_array(write_us, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[6] = PointerGetDatum(construct_array(sync_us, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[1] = iob_array_datum(at, NULL, n, FLOAT8OID);
+	values[2] = iob_array_datum(worker, NULL, n, INT4OID);
+	values[3] = iob_array_datum(file, NULL, n, INT4OID);
+	values[4] = iob_array_datum(offset, NULL, n, INT8OID);
+	values[5] = iob_array_datum(write_us, NULL, n, FLOAT8OID);
+	values[6] = iob_array_datum(sync_us, NULL, n, FLOAT8OID);
 	iob_owner_exec("INSERT INTO iobench.run_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us) "
 			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
 			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "

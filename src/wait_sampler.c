@@ -656,6 +656,33 @@ iob_emit_preempted(IobWaitSampler *s, IobProcSlot *slot, uint64 rd)
 }
 
 /*
+ * Credit an interval of dt ns that just ended to the state the process was
+ * seen in at the previous tick: its wait, with the run_delay increase as
+ * signal time (known when schedstat covers it, now or in one piece at a
+ * later reading), or CPU:Preempted when it was runnable outside any wait.
+ * The sampler's own wait event is never credited.
+ */
+static void
+iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
+				  uint64 rd, bool rd_known)
+{
+	if (slot->key != 0 &&
+		slot->key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
+	{
+		IobWaitDelta *d = &s->deltas[s->ndeltas++];
+
+		d->key = slot->key;
+		d->wait_ns = dt;
+		d->signal_known = (slot->fd >= 0);
+		d->signal_ns = rd_known ? rd - slot->run_delay : 0;
+		d->entries = 0;
+		slot->preempted = false;
+	}
+	else if (slot->key == 0 && rd_known)
+		iob_emit_preempted(s, slot, rd);
+}
+
+/*
  * Read the schedstat of every process whose reading was put off and add
  * the signal time to the sampler's own table: call after the last tick of
  * a window, so nothing is left pending.
@@ -780,21 +807,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		}
 
 		/* the interval belongs to the state seen at the previous tick */
-		if (slot->key != 0 &&
-			slot->key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
-		{
-			IobWaitDelta *d = &s->deltas[s->ndeltas++];
-
-			d->key = slot->key;
-			d->wait_ns = dt;
-			/* covered by schedstat: now, or in one piece at a later reading */
-			d->signal_known = (slot->fd >= 0);
-			d->signal_ns = rd_known ? rd - slot->run_delay : 0;
-			d->entries = 0;
-			slot->preempted = false;
-		}
-		else if (slot->key == 0 && rd_known)
-			iob_emit_preempted(s, slot, rd);
+		iob_emit_interval(s, slot, dt, rd, rd_known);
 
 		/* an observed entry into a wait */
 		if (key != 0 && key != slot->key &&
@@ -889,19 +902,7 @@ iob_wait_sampler_close(IobWaitSampler *s, uint64 end_ns)
 			rd_known = true;
 		}
 
-		if (slot->key != 0 &&
-			slot->key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
-		{
-			IobWaitDelta *d = &s->deltas[s->ndeltas++];
-
-			d->key = slot->key;
-			d->wait_ns = dt;
-			d->signal_known = (slot->fd >= 0);
-			d->signal_ns = rd_known ? rd - slot->run_delay : 0;
-			d->entries = 0;
-		}
-		else if (slot->key == 0 && rd_known)
-			iob_emit_preempted(s, slot, rd);
+		iob_emit_interval(s, slot, dt, rd, rd_known);
 
 		if (rd_known)
 		{
@@ -1079,23 +1080,6 @@ iob_wait_sampler_counts(IobWaitSampler *s, uint64 *ticks, uint64 *missed,
 	*sampled_ns = (s->first_ns != 0) ? s->last_ns - s->first_ns : 0;
 }
 
-/* Build a one-dimensional array from datums, with NULLs where nulls[i] */
-static ArrayType *
-iob_make_array(Datum *elems, bool *nulls, int n, Oid elemtype)
-{
-	int			dims[1];
-	int			lbs[1];
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-
-	dims[0] = n;
-	lbs[0] = 1;
-	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	return construct_md_array(elems, nulls, 1, dims, lbs, elemtype,
-							  typlen, typbyval, typalign);
-}
-
 /*
  * Store the sampler's table as the wait statistics of a run, with the
  * exact figures the caller measured beside the sampled ones (wait types
@@ -1191,12 +1175,12 @@ iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
 	if (n > 0)
 	{
 		args[0] = Int64GetDatum(run_id);
-		args[1] = PointerGetDatum(iob_make_array(names, NULL, n, TEXTOID));
-		args[2] = PointerGetDatum(iob_make_array(wait_s, NULL, n, FLOAT8OID));
-		args[3] = PointerGetDatum(iob_make_array(signal_s, signal_null, n, FLOAT8OID));
-		args[4] = PointerGetDatum(iob_make_array(counts, NULL, n, INT8OID));
-		args[5] = PointerGetDatum(iob_make_array(exact_count, exact_null, n, INT8OID));
-		args[6] = PointerGetDatum(iob_make_array(exact_s, exact_null, n, FLOAT8OID));
+		args[1] = iob_array_datum(names, NULL, n, TEXTOID);
+		args[2] = iob_array_datum(wait_s, NULL, n, FLOAT8OID);
+		args[3] = iob_array_datum(signal_s, signal_null, n, FLOAT8OID);
+		args[4] = iob_array_datum(counts, NULL, n, INT8OID);
+		args[5] = iob_array_datum(exact_count, exact_null, n, INT8OID);
+		args[6] = iob_array_datum(exact_s, exact_null, n, FLOAT8OID);
 
 		/* rows of one name (extension wait events share one) are summed */
 		ret = SPI_execute_with_args("INSERT INTO iobench.run_waits "

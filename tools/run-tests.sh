@@ -24,9 +24,10 @@
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PGBIN=/usr/lib/postgresql/15/bin
-PGLIB=/usr/lib/postgresql/15/lib
-PGSHARE=/usr/share/postgresql/15
+# shellcheck source=private_install.sh
+. "$SRC/tools/private_install.sh"
+PGBIN=$PG15_BIN
+PGLIB=$PG15_LIB
 PG_REGRESS=$PGLIB/pgxs/src/test/regress/pg_regress
 WORK=
 INST=
@@ -80,23 +81,7 @@ build() {
 # Copy PostgreSQL 15 into $INST and install iobench there (DESTDIR install).
 make_install_tree() {
 	say "private install tree in $INST"
-	mkdir -p "$INST$PGBIN/.." "$INST$PGSHARE/.."
-	# Real copies: postgres resolves symlinks to find its share and lib dirs.
-	cp -rL "$PGBIN" "$PGLIB" "$INST$PGBIN/.."
-	cp -rL "$PGSHARE" "$INST$PGSHARE/.."
-	# Drop any iobench copied from a system install; only this build may be found.
-	rm -rf "$INST$PGLIB"/iobench.so "$INST$PGLIB"/bitcode/iobench* \
-		"$INST$PGSHARE"/extension/iobench[.-]*
-	make -C "$SRC" -s install DESTDIR="$INST" >/dev/null
-
-	# The copied binaries must locate share/ and lib/ inside the tree.
-	if [ "$("$INST$PGBIN/pg_config" --sharedir)" != "$INST$PGSHARE" ] ||
-		[ "$("$INST$PGBIN/pg_config" --pkglibdir)" != "$INST$PGLIB" ]; then
-		die "the copied PostgreSQL does not resolve its directories inside $INST"
-	fi
-	if [ ! -f "$INST$PGLIB/iobench.so" ] || [ ! -f "$INST$PGSHARE/extension/iobench.control" ]; then
-		die "make install DESTDIR=$INST did not install iobench into the private tree"
-	fi
+	private_install_tree "$SRC" "$INST" || die "no private install tree"
 }
 
 # Copy the pg_regress inputs (postgres may not be able to read the checkout);
