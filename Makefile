@@ -38,7 +38,12 @@ REGRESS_OPTS = --dbname=iobench_regression
 
 SHLIB_LINK += -luring
 PG_CPPFLAGS += -I$(srcdir)/src
-PG_CFLAGS += -Wall -Wmissing-prototypes 
+PG_CFLAGS += -Wall -Wmissing-prototypes
+
+# make WERROR=1: every warning is an error (CI builds this way).
+ifeq ($(WERROR),1)
+PG_CFLAGS += -Werror
+endif
 
 # Prefer the PostgreSQL 15 that Debian installs; any pg_config may be named instead.
 PG_CONFIG ?= $(firstword $(wildcard /usr/lib/postgresql/15/bin/pg_config) pg_config)

@@ -62,12 +62,6 @@ typedef struct IobEngineOps
 	 */
 	int			(*init) (IobEngine *engine, int depth);
 
-	/*
-	 * Register the run's open files (after init), for engines that can use
-	 * registered files.  May be NULL.
-	 */
-	void		(*register_files) (IobEngine *engine, const int *fds, int nfds);
-
 	/* Queue one I/O for submission; never blocks */
 	void		(*queue) (IobEngine *engine, IobIo *io);
 

@@ -596,8 +596,6 @@ prepare_worker(WorkerContext *wc)
 						wc->engine.ops->name, depth),
 				 errhint("Use a smaller iodepth, or engine => 'psync' with more workers.")));
 	}
-	if (wc->engine.ops->register_files)
-		wc->engine.ops->register_files(&wc->engine, wc->fds, p->files);
 
 	iob_workload_init(&wc->workload, p, wc->state->worker_index);
 	wc->cur_second = -1;
