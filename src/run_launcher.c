@@ -534,7 +534,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
-	bool		completed = true;
+	volatile bool completed = true; /* set in PG_CATCH, read after it */
 
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(oldcxt);

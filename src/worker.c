@@ -680,6 +680,11 @@ iobench_worker_main(Datum main_arg)
 	wc.state->pid = MyProcPid;
 	wc.state->procno = MyProc->pgprocno;
 
+	/*
+	 * Nothing here needs volatile: PG_CATCH reads only wc.run and wc.state,
+	 * which are set before PG_TRY and never change, and wc lives in memory
+	 * (its address is taken), not in registers that longjmp could restore.
+	 */
 	PG_TRY();
 	{
 		prepare_worker(&wc);
