@@ -19,10 +19,12 @@ OBJS = \
 	src/files.o \
 	src/worker.o \
 	src/run_launcher.o \
+	src/run_progress.o \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \
-	src/presets.o \
+	src/pgiosim.o \
+	src/suite.o \
 	src/wait_sampler.o \
 	src/wait_collector.o \
 	src/wait_functions.o \

@@ -103,6 +103,10 @@ extern const IobEngineOps *iob_engine_uring_ops(void);	/* NULL if not built */
 extern const char *iob_engine_kind_name(IobEngineKind kind);
 extern int	iob_engine_probe_uring(void);
 
+/* Choosing the engine of a run, and the fallback (engine.c) */
+extern int	iob_engine_uring_unavailable(IobEngineKind requested);
+extern IobEngineKind iob_engine_resolve(IobEngineKind requested, int iodepth);
+
 #define IOB_NS_PER_SEC		INT64CONST(1000000000)
 
 /* Monotonic clock in nanoseconds, the time base of every timestamp */

@@ -14,14 +14,17 @@
 #include "postgres.h"
 
 #include "run_options.h"
+#include "run_progress.h"
 
 /*
  * Run the benchmark described by *params: create the files, start the
  * workers, wait for them while reporting progress, store the result.
  * Returns the stored iobench.runs row as a composite Datum.  Cancel stops
  * the run and stores it as "cancelled"; any other error removes everything
- * the run made and is re-thrown.
+ * the run made and is re-thrown.  progress_style chooses the progress
+ * NOTICE (run_progress.h): iobench.run()'s, or pgiosim's.
  */
-extern Datum iob_execute_run(const IobRunParams *params, const char *label);
+extern Datum iob_execute_run(const IobRunParams *params, const char *label,
+							 IobProgressStyle progress_style);
 
 #endif							/* IOBENCH_RUN_H */

@@ -82,8 +82,6 @@ typedef struct IobRunParams
 									 * tracked */
 	int			progress_interval_s;	/* seconds between progress NOTICEs;
 										 * 0 = about once a second */
-	bool		progress_counts;	/* pgiosim-style progress line: reads,
-									 * writes, syncs, kB/s, IOPS */
 	bool		cold_reads;		/* buffered: drop each block from the page
 								 * cache once read (and each file once
 								 * synced), so every read goes to the device */
