@@ -28,9 +28,6 @@ PG_FUNCTION_INFO_V1(iobench_pgiosim);
 /* pgiosim reads and rewrites PostgreSQL-sized pages */
 #define PGIOSIM_BLOCK_SIZE	8192
 
-/* Longest stall threshold and progress interval accepted: one hour */
-#define PRESET_MAX_INTERVAL_US	((int64) 3600 * USECS_PER_SEC)
-
 /* Argument positions of iobench.pgiosim() */
 enum
 {
@@ -70,7 +67,8 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);
 	params.stall_threshold_us = iob_interval_arg(fcinfo, PG_ARG_STALL_THRESHOLD,
 												 "stall_threshold", 0,
-												 PRESET_MAX_INTERVAL_US, true);
+												 (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC,
+												 true);
 	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration", 0,
 										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
 										  true);
@@ -87,7 +85,9 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	params.use_fdatasync = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
 	params.progress_interval_s = (int)
 		(iob_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL, "progress_interval",
-						  USECS_PER_SEC, PRESET_MAX_INTERVAL_US, false) / USECS_PER_SEC);
+						  USECS_PER_SEC,
+						  (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
+						  false) / USECS_PER_SEC);
 	params.seed = iob_seed_arg(fcinfo, PG_ARG_SEED);
 	label = PG_ARGISNULL(PG_ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(PG_ARG_LABEL));

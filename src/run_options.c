@@ -43,7 +43,11 @@ enum
 	ARG_ENGINE,
 	ARG_RATE_IOPS,
 	ARG_SEED,
-	ARG_LABEL
+	ARG_LABEL,
+	ARG_REWRITE_PCT,
+	ARG_COLD_READS,
+	ARG_STALL_THRESHOLD,
+	ARG_PROGRESS_INTERVAL
 };
 
 /* Names as the arguments spell them, in the order of their enums */
@@ -364,6 +368,10 @@ iob_validate_params(const IobRunParams *params)
 	check_range("rewrite_pct", params->rewrite_pct, 0, 100);
 	check_range("fsync_every", params->fsync_every, 0, PG_INT32_MAX);
 	check_range("rate_iops", params->rate_iops, 0, PG_INT32_MAX);
+	check_us_range("stall_threshold", params->stall_threshold_us, 0,
+				   (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, false);
+	check_range("progress_interval", params->progress_interval_s, 1,
+				IOB_MAX_PROGRESS_INTERVAL_S);
 
 	/* buffer memory: per worker, then over all workers */
 	worker_buffers = (uint64) params->iodepth * params->block_size;
@@ -401,15 +409,26 @@ iob_validate_params(const IobRunParams *params)
 				 errmsg("read_pct %d does not fit rw \"%s\"",
 						params->read_pct, iob_pattern_name(params->rw)),
 				 errdetail("Only the mixed patterns \"randrw\" and \"readwrite\" take a share of reads.")));
-	/* pgiosim's rewrites are writes of a reading pattern */
-	writes = iob_pattern_writes(params->rw) ||
-		(params->rewrite_pct > 0 && params->read_pct > 0);
+	/* rewrites follow reads, and are writes of a reading pattern */
+	if (params->rewrite_pct > 0 && params->read_pct == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rewrite_pct %d needs a pattern that reads", params->rewrite_pct),
+				 errdetail("rewrite_pct rewrites a share of the blocks read; rw \"%s\" with read_pct %d issues no reads.",
+						   iob_pattern_name(params->rw), params->read_pct)));
+	writes = iob_pattern_writes(params->rw) || params->rewrite_pct > 0;
 	if (params->fsync_every > 0 && !writes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("fsync_every %d needs a pattern that writes", params->fsync_every),
 				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
 						   iob_pattern_name(params->rw))));
+	if (params->cold_reads && params->direct)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cold_reads applies only to buffered I/O"),
+				 errdetail("Direct I/O bypasses the page cache already."),
+				 errhint("Use direct => false, or leave cold_reads off.")));
 	if (params->rate_iops > 0 && params->rate_iops < params->workers)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -467,6 +486,20 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 
 	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+
+	params->rewrite_pct = iob_int_arg(fcinfo, ARG_REWRITE_PCT, "rewrite_pct", 0, 100);
+	iob_require_arg(fcinfo, ARG_COLD_READS, "cold_reads");
+	params->cold_reads = PG_GETARG_BOOL(ARG_COLD_READS);
+	/* NULL: stalls are not tracked */
+	if (!PG_ARGISNULL(ARG_STALL_THRESHOLD))
+		params->stall_threshold_us =
+			iob_interval_arg(fcinfo, ARG_STALL_THRESHOLD, "stall_threshold", 0,
+							 (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, true);
+	params->progress_interval_s = (int)
+		(iob_interval_arg(fcinfo, ARG_PROGRESS_INTERVAL, "progress_interval",
+						  USECS_PER_SEC,
+						  (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
+						  false) / USECS_PER_SEC);
 
 	iob_validate_params(params);
 }

@@ -19,7 +19,7 @@ iob_progress_start(IobProgress *progress, IobProgressStyle style,
 {
 	memset(progress, 0, sizeof(IobProgress));
 	progress->style = style;
-	progress->every_ns = IOB_NS_PER_SEC * Max(run->params.progress_interval_s, 1);
+	progress->every_ns = IOB_NS_PER_SEC * run->params.progress_interval_s;
 	progress->last_ns = run->start_ns;
 	if (style == IOB_PROGRESS_RATES)
 		progress->scratch = palloc(sizeof(IobHistogram));

@@ -446,6 +446,7 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 										   true);
 	common->warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
 										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	common->progress_interval_s = 1;
 
 	/*
 	 * file_size must hold whole blocks of every test.  Tests with a block

@@ -201,7 +201,7 @@ check_stall(WorkerContext *wc, const IobIo *io)
 }
 
 /*
- * Keep buffered reads cold (params.cold_reads, pgiosim): drop the block just
+ * Keep buffered reads cold (params.cold_reads): drop the block just
  * read from the page cache, and a file's clean pages once it is synced, so
  * the next read of any block goes to the device however long the run and
  * however small the files.  Called after the I/O was timed: the advice costs
@@ -515,7 +515,7 @@ prepare_worker(WorkerContext *wc)
 	wc->fds = palloc(sizeof(int) * p->files);
 	for (i = 0; i < p->files; i++)
 	{
-		/* pgiosim's rewrites write to files of a reading pattern */
+		/* rewrites (rewrite_pct) write to files of a reading pattern */
 		wc->fds[i] = iob_open_file(run, i,
 								   iob_pattern_writes(p->rw) || p->rewrite_pct > 0);
 		if (wc->fds[i] < 0)
