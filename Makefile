@@ -39,11 +39,15 @@ OBJS = \
 #   sql/install/upgrade/A--B.sql  the steps from release A that CREATE OR
 #                              REPLACE cannot take
 # iobench--$(EXTVERSION).sql = schema + code; iobench--0.1--$(EXTVERSION).sql
-# = upgrade + code.  Released install scripts (sql/iobench--0.1.sql) are
+# = upgrade + code.  C limits reach SQL from one place: a placeholder
+# @IOB_NAME@ in these sources is replaced by the value "#define IOB_NAME"
+# has in $(LIMIT_HEADERS) (tools/sql_limits.sh), so the CHECKs of
+# sql/install/schema/20_suites.sql are the limits the C code enforces.  Released install scripts (sql/iobench--0.1.sql) are
 # never edited.  sql/*.sql and expected/*.out are the pg_regress tests.
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" iobench.control)
 SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
+LIMIT_HEADERS = src/run_options.h src/iobench.h
 DATA = sql/iobench--0.1.sql
 DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
@@ -75,15 +79,19 @@ all:
 	@exit 1
 endif
 
-iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL)
+iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL) $(LIMIT_HEADERS)
 	{ echo '/* $@ — full install script of version $(EXTVERSION), built from sql/install/ */'; \
 	  printf '%s\n' '\echo Use "CREATE EXTENSION iobench" to load this file. \quit'; \
-	  cat $^; } > $@
+	  cat $(SCHEMA_SQL) $(CODE_SQL); } | tools/sql_limits.sh $(LIMIT_HEADERS) > $@
 
-iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL)
+iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) $(LIMIT_HEADERS)
 	{ echo '/* $@ — upgrade from 0.1 to $(EXTVERSION), built from sql/install/ */'; \
 	  printf '%s\n' '\echo Use "ALTER EXTENSION iobench UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
-	  cat $^; } > $@
+	  cat sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL); } | \
+	  tools/sql_limits.sh $(LIMIT_HEADERS) > $@
+
+# A script that failed half-way is not left behind as if it were built.
+.DELETE_ON_ERROR:
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes.
 $(OBJS): $(wildcard $(srcdir)/src/*.h)

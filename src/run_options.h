@@ -30,8 +30,10 @@ typedef enum IobPattern
 
 /*
  * Limits of the arguments; the error messages quote them.  The CHECKs of
- * iobench.suite_tests (sql/iobench--0.1.sql) repeat the block size, iodepth,
- * files and buffer limits: change them together.
+ * iobench.suite_tests (sql/install/schema/20_suites.sql) take the block
+ * size, iodepth, files and buffer limits from here when the install script
+ * is built (@IOB_MAX_IODEPTH@ there, see the Makefile); an installed
+ * version keeps its CHECKs, so a changed limit also needs an upgrade step.
  */
 #define IOB_MIN_BLOCK_SIZE		512
 #define IOB_MAX_BLOCK_SIZE		(16 * 1024 * 1024)
