@@ -41,6 +41,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "clock.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
@@ -51,8 +52,6 @@
 #include "wait_run.h"
 
 PG_FUNCTION_INFO_V1(iobench_run);
-
-#define NS_PER_MS			INT64CONST(1000000)
 
 /* How long the launcher sleeps between checks of its workers */
 #define LAUNCHER_TICK_MS	100

@@ -3,6 +3,12 @@
  * run_options.h
  *	  The settings of one benchmark run, and their validation.
  *
+ * IobRunParams is everything a run is: the arguments of iobench.run(), and
+ * nothing else; presets express themselves in these settings.  This file
+ * owns their limits (also the CHECKs of the SQL, see the Makefile), their
+ * names as the arguments spell them, and the one validation every run
+ * passes before anything is created (iob_validate_params()).
+ *
  * IobRunParams is plain data (no pointers) because it is copied into the
  * run's dynamic shared memory segment for the workers.
  *

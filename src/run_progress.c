@@ -9,6 +9,7 @@
 
 #include "datatype/timestamp.h"
 
+#include "clock.h"
 #include "iobench.h"
 #include "run_progress.h"
 

@@ -33,6 +33,7 @@
 #include "utils/resowner.h"
 #include "utils/wait_event.h"
 
+#include "clock.h"
 #include "engine.h"
 #include "files.h"
 #include "run_shared.h"
