@@ -337,18 +337,13 @@ exact_size(uint64 bytes)
 	return psprintf(UINT64_FORMAT " bytes", bytes);
 }
 
-/* See run_options.h */
-void
-iob_validate_params(const IobRunParams *params)
+/* iob_validate_params(): each setting on its own */
+static void
+check_each_setting(const IobRunParams *params)
 {
-	bool		writes;
-	uint64		worker_buffers;
-	uint64		run_buffers;
-
 	if ((int) params->rw < 0 || params->rw > IOB_RW_READWRITE)
 		elog(ERROR, "invalid access pattern %d", (int) params->rw);
 
-	/* each setting on its own */
 	check_size_range("block_size", params->block_size,
 					 IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
 	if (params->block_size % IOB_MIN_BLOCK_SIZE != 0)
@@ -372,8 +367,15 @@ iob_validate_params(const IobRunParams *params)
 				   (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, false);
 	check_range("progress_interval", params->progress_interval_s, 1,
 				IOB_MAX_PROGRESS_INTERVAL_S);
+}
 
-	/* buffer memory: per worker, then over all workers */
+/* iob_validate_params(): buffer memory, per worker and over all workers */
+static void
+check_buffers(const IobRunParams *params)
+{
+	uint64		worker_buffers;
+	uint64		run_buffers;
+
 	worker_buffers = (uint64) params->iodepth * params->block_size;
 	if (worker_buffers > IOB_MAX_WORKER_BUFFERS)
 		ereport(ERROR,
@@ -391,17 +393,17 @@ iob_validate_params(const IobRunParams *params)
 						run_buffers, exact_size(IOB_MAX_RUN_BUFFERS)),
 				 errdetail("Each worker holds iodepth times block_size bytes of buffers for the whole run."),
 				 errhint("Use fewer workers, a lower iodepth or a smaller block_size.")));
+}
 
-	/* the files hold whole blocks */
-	check_size_range("file_size", (int64) params->file_size,
-					 params->block_size, IOB_MAX_FILE_SIZE);
-	if (params->file_size % params->block_size != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size %u",
-						params->file_size, params->block_size)));
+/*
+ * iob_validate_params(): the settings fit the pattern (the mix, rewrites,
+ * syncs, cold reads) and each other (the rate)
+ */
+static void
+check_pattern_rules(const IobRunParams *params)
+{
+	bool		writes;
 
-	/* the mix and the syncs fit the pattern */
 	if (!iob_pattern_is_mixed(params->rw) &&
 		params->read_pct != (iob_pattern_reads(params->rw) ? 100 : 0))
 		ereport(ERROR,
@@ -435,6 +437,25 @@ iob_validate_params(const IobRunParams *params)
 				 errmsg("rate_iops %d is lower than the number of workers %d",
 						params->rate_iops, params->workers),
 				 errdetail("The rate is shared among the workers; each needs at least 1 I/O per second.")));
+}
+
+/* See run_options.h */
+void
+iob_validate_params(const IobRunParams *params)
+{
+	check_each_setting(params);
+	check_buffers(params);
+
+	/* the files hold whole blocks */
+	check_size_range("file_size", (int64) params->file_size,
+					 params->block_size, IOB_MAX_FILE_SIZE);
+	if (params->file_size % params->block_size != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size %u",
+						params->file_size, params->block_size)));
+
+	check_pattern_rules(params);
 }
 
 /*
