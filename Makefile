@@ -5,7 +5,7 @@
 #   make run         quick start: install what is missing, build, start a throwaway
 #                    cluster and run a short benchmark on pg_default
 #   make test        the same set-up, then the pg_regress suite on a private instance
-#                    with iobench preloaded
+#                    with iobench preloaded, the isolation specs and the TAP tests
 
 EXTENSION = iobench
 MODULE_big = iobench
@@ -56,6 +56,12 @@ REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privilege
 	pgiosim suite reports search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
+# Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any
+ISOLATION =
+# TAP tests (t/*.pl, PostgreSQL::Test::Cluster): clusters of their own, for
+# what needs a restart or settings fixed at server start.  tools/run-tests.sh
+# runs every t/*.pl with prove against the same private install tree.
+TAP_TESTS = 1
 
 SHLIB_LINK += -luring
 PG_CPPFLAGS += -I$(srcdir)/src
