@@ -143,6 +143,7 @@ SELECT suite_id FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100
 CREATE TEMP TABLE out_report AS SELECT * FROM iobench.report((SELECT run_id FROM r));
 CREATE TEMP TABLE out_report_p AS SELECT * FROM iobench.report((SELECT run_id FROM p));
 CREATE TEMP TABLE out_json AS SELECT iobench.run_json((SELECT run_id FROM r)) AS j;
+CREATE TEMP TABLE out_disk AS SELECT * FROM iobench.disk_stats((SELECT run_id FROM r));
 CREATE TEMP TABLE out_stalls AS SELECT * FROM iobench.stalls((SELECT run_id FROM r), 0.9, '1 us');
 CREATE TEMP TABLE out_ranges AS SELECT * FROM iobench.latency_ranges((SELECT run_id FROM r), 'read');
 CREATE TEMP TABLE out_lat AS SELECT iobench.fio_latency((SELECT run_id FROM r), 'read', 1, 2, true) AS j;
@@ -185,6 +186,9 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_report) > 10 AS report,
        (SELECT count(*) FROM out_report_p) > 10 AS report_p,
        (SELECT j ? 'jobs' FROM out_json) AS run_json,
+       (SELECT count(*) FILTER (WHERE NOT member) FROM out_disk) =
+           (SELECT CASE WHEN x.disk IS NULL THEN 0 ELSE 2 END
+              FROM iobench.runs x WHERE x.run_id = (SELECT run_id FROM r)) AS disk_stats,
        (SELECT j ? 'N' FROM out_lat) AS fio_latency,
        (SELECT j ? 'iops' FROM out_dir) AS fio_direction,
        (SELECT count(*) FROM out_compare) > 0 AS compare,
@@ -210,7 +214,8 @@ SELECT p.oid::regprocedure AS not_called
                          'format_bytes', 'sparkline', 'bar', 'run_wait_stats',
                          'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
                          'wait_table', 'wait_table_all', 'snapshot_waits',
-                         'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all')
+                         'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',
+                         'disk_stats')
  ORDER BY 1;
 
 -- every SQL and PL/pgSQL function pins its search_path

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * results.c
- *	  Storing a finished run: iobench.runs, run_seconds, run_latency and
- *	  run_stalls.
+ *	  Storing a finished run: iobench.runs, run_seconds, run_latency,
+ *	  run_stalls, and the device's seconds (diskstats.c).
  *
  * The summary row is handed to SQL as one jsonb object whose keys are the
  * column names of iobench.runs, and inserted with jsonb_populate_record:
@@ -113,6 +113,22 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 #undef KEY
 }
 
+/* Add the disk_* figures of the block device (null without one) */
+static void
+json_disk(StringInfo buf, const IobDiskSampler *disk)
+{
+	IobDiskSummary d;
+
+	iob_disk_summarize(disk, &d);
+	json_str(buf, "disk", d.valid ? d.name : NULL);
+	json_num(buf, "disk_r_s", d.r_s, d.valid);
+	json_num(buf, "disk_w_s", d.w_s, d.valid);
+	json_num(buf, "disk_rmb_s", d.rmb_s, d.valid);
+	json_num(buf, "disk_wmb_s", d.wmb_s, d.valid);
+	json_num(buf, "disk_aqu_sz", d.aqu_sz, d.valid);
+	json_num(buf, "disk_util_pct", d.util_pct, d.valid);
+}
+
 /* The iobench.runs row of the summary, as a JSON object */
 static char *
 summary_json(const IobRunSummary *s)
@@ -188,6 +204,7 @@ summary_json(const IobRunSummary *s)
 	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);
 	snprintf(num, sizeof(num), "%016" INT64_MODIFIER "x", s->offset_digest);
 	json_str(&buf, "offset_digest", num);
+	json_disk(&buf, s->disk);
 	appendStringInfoChar(&buf, '}');
 	return buf.data;
 }
@@ -356,6 +373,7 @@ iob_store_run(const IobRunSummary *s)
 	store_seconds(run_id, s);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
+	iob_disk_store(run_id, s->disk);
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * results.h
- *	  Storing a finished run in iobench.runs, run_seconds, run_latency and
- *	  run_stalls.
+ *	  Storing a finished run in iobench.runs, run_seconds, run_latency,
+ *	  run_stalls and (diskstats.h) run_disk_seconds.
  *
  * The launcher merges its workers' figures into an IobRunSummary, the one
  * description of a finished run; iob_store_run() writes it (through
@@ -19,6 +19,7 @@
 #include "access/htup.h"
 #include "utils/timestamp.h"
 
+#include "diskstats.h"
 #include "files.h"
 #include "histogram.h"
 #include "run_shared.h"
@@ -45,6 +46,7 @@ typedef struct IobRunSummary
 	int			nstall_events;	/* stall events kept by the workers */
 	IobStallEvent *stall_events;	/* [nstall_events] */
 	int		   *stall_workers;	/* worker of each event */
+	const IobDiskSampler *disk; /* the device's counters, or NULL */
 } IobRunSummary;
 
 /*

@@ -42,6 +42,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "diskstats.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
@@ -83,6 +84,7 @@ typedef struct RunContext
 	IobProgress progress;		/* progress NOTICEs (run_progress.c) */
 	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
+	IobDiskSampler *disk;		/* the device's counters (diskstats.c), or NULL */
 } RunContext;
 
 /* SQL entry point: iobench.run(...) */
@@ -344,9 +346,15 @@ wait_for_workers(RunContext *ctx)
 		iob_progress_report(&ctx->progress, run, ctx->workers, ctx->nlaunched, now);
 		if (now > run->end_ns + DRAIN_GRACE_NS)
 			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
-		/* wait statistics: sample now if due, and wake for the next tick */
-		launcher_sleep(iob_wait_run_poll(ctx->waits, now, run->measure_start_ns,
-										 run->end_ns, LAUNCHER_TICK_MS));
+		/*
+		 * wait statistics and the device's counters: sample now if due, and
+		 * wake for whichever is due next
+		 */
+		launcher_sleep(iob_disk_poll(ctx->disk, now, run->measure_start_ns, run->end_ns,
+									 iob_wait_run_poll(ctx->waits, now,
+													   run->measure_start_ns,
+													   run->end_ns,
+													   LAUNCHER_TICK_MS)));
 	}
 	check_workers(ctx);
 }
@@ -531,6 +539,8 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	iob_check_free_space(dir, params->file_size * (uint64) params->files);
 
 	ctx = palloc0(sizeof(RunContext));
+	ctx->disk = iob_disk_open(dir, NameStr(params->tablespace));
+	summary.disk = ctx->disk;
 	ctx->progress_style = progress_style;
 	create_segment(ctx, params, dir,
 				   iob_engine_resolve(params->engine, params->iodepth));
@@ -539,6 +549,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	{
 		completed = run_phases(ctx, params);
+		iob_disk_finish(ctx->disk, completed ? ctx->run->end_ns : ctx->stopped_ns);
 		summarize(ctx, &summary, completed);
 		cleanup_run(ctx);
 	}

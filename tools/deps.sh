@@ -17,12 +17,15 @@ set -euo pipefail
 # What the Makefile and tools/*.sh use.  gcc only recommends libc6-dev, and we
 # install without recommends, so it is named too.  postgresql-server-dev-15
 # brings clang and llvm (PGXS builds JIT bitcode); postgresql-15 brings psql.
-# The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run.
+# The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run; their storage
+# rigs (tools/run-tests.sh, as root) need losetup and mount (mount) and
+# mkfs.ext4 (e2fsprogs).
 PACKAGES=(
 	make gcc libc6-dev
 	postgresql-15 postgresql-server-dev-15
 	liburing-dev
 	libipc-run-perl
+	mount e2fsprogs
 )
 
 NO_MAIN_CLUSTER_CONF=/etc/postgresql-common/createcluster.d/zz-iobench-no-main-cluster.conf

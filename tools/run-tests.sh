@@ -31,7 +31,9 @@
 #
 # A TAP test sees IOBENCH_REGRESS_CONF, the path of a copy of
 # test/regress.conf, to append to its nodes' postgresql.conf if it wants
-# the settings the pg_regress instance has.
+# the settings the pg_regress instance has; as root, also the storage rigs
+# (IOBENCH_TEST_LOOP_DIR, IOBENCH_TEST_LOOP_DEV, IOBENCH_TEST_TMPFS_DIR: see
+# make_storage_rigs).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -80,6 +82,7 @@ cleanup() {
 		[ -f "$pid" ] || continue
 		as_pg "$INST$PGBIN/pg_ctl" -D "$(dirname "$pid")" -m immediate -w stop >/dev/null 2>&1 || true
 	done
+	remove_storage_rigs
 	if [ "${IOBENCH_KEEP_TMP:-0}" = 1 ]; then
 		say "kept $WORK"
 	else
@@ -123,6 +126,45 @@ copy_inputs() {
 			touch "$WORK/input/expected/$t.out"
 		fi
 	done
+}
+
+# Storage rigs for the TAP tests that need storage of a known kind, made
+# as root before the tests drop to "postgres" (losetup, mount): an ext4 file
+# system on a loop device of its own, idle but for the test (initialised
+# in full by mkfs, so no lazy inode-table writes run in the background)
+# (IOBENCH_TEST_LOOP_DIR, its device in IOBENCH_TEST_LOOP_DEV), and a small
+# tmpfs (IOBENCH_TEST_TMPFS_DIR).  Each directory is given to "postgres".
+# Without root, or where the kernel refuses (a container), the variables
+# stay unset and those tests skip, saying why.
+RIG_LOOP_DEV=
+RIG_MOUNTS=()
+make_storage_rigs() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	local img=$WORK/rig-loop.img dir=$WORK/rig-loop tdir=$WORK/rig-tmpfs
+	mkdir -p "$dir" "$tdir"
+	if truncate -s 256M "$img" && RIG_LOOP_DEV=$(losetup -f --show "$img" 2>/dev/null) &&
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RIG_LOOP_DEV" && mount -o noatime "$RIG_LOOP_DEV" "$dir"; then
+		RIG_MOUNTS+=("$dir")
+		chown postgres: "$dir"
+		export IOBENCH_TEST_LOOP_DIR=$dir IOBENCH_TEST_LOOP_DEV=$RIG_LOOP_DEV
+		say "storage rig: ext4 on $RIG_LOOP_DEV at $dir"
+	else
+		say "no loop-device rig (losetup or mount refused); tests that need one skip"
+	fi
+	if mount -t tmpfs -o size=64m,mode=0700 iobench-rig "$tdir" 2>/dev/null; then
+		RIG_MOUNTS+=("$tdir")
+		chown postgres: "$tdir"
+		export IOBENCH_TEST_TMPFS_DIR=$tdir
+	fi
+}
+
+# Unmount the rigs and free the loop device; safe to call twice.
+remove_storage_rigs() {
+	local m
+	for m in "${RIG_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+	RIG_MOUNTS=()
+	if [ -n "$RIG_LOOP_DEV" ]; then losetup -d "$RIG_LOOP_DEV" 2>/dev/null || true; fi
+	RIG_LOOP_DEV=
 }
 
 # Copy the TAP tests into $WORK/tap (prove runs there; logs in tmp_check/).
@@ -219,14 +261,19 @@ run_regress() {
 run_tap() {
 	local rc=0 t files=() failed=()
 	for t in "$@"; do files+=("t/$t.pl"); done
+	make_storage_rigs
 	(cd "$WORK/tap" && as_pg env TMPDIR="$WORK" \
 		PATH="$INST$PGBIN:$PATH" \
 		TESTDIR="$WORK/tap" \
 		PG_REGRESS="$PG_REGRESS" \
 		IOBENCH_REGRESS_CONF="$WORK/tap/regress.conf" \
+		IOBENCH_TEST_LOOP_DIR="${IOBENCH_TEST_LOOP_DIR:-}" \
+		IOBENCH_TEST_LOOP_DEV="${IOBENCH_TEST_LOOP_DEV:-}" \
+		IOBENCH_TEST_TMPFS_DIR="${IOBENCH_TEST_TMPFS_DIR:-}" \
 		PG_TEST_PORT_DIR="$PORT_LOCKS" \
 		prove -I "$PG_TAP_PERL" -I "$WORK/tap" "${files[@]}") 2>&1 |
 		tee "$WORK/tap/prove.log" || rc=$?
+	remove_storage_rigs
 	for t in "$@"; do
 		if grep -qE "^t/$t\.pl \.+ ok" "$WORK/tap/prove.log"; then
 			PASSED=$((PASSED + 1))

@@ -178,6 +178,48 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.latency_ranges(bigint, text) IS 'a run''s latency histogram for one op kind, in 1-2-5 ranges';
 
+-- What the block device saw during a run (iobench.run_disk_seconds): per
+-- device, the average over the measured period (second NULL; rates from
+-- the summed counters over the summed intervals, as iostat computes an
+-- interval) and the busiest second (highest %util, then most I/Os).
+CREATE OR REPLACE FUNCTION iobench.disk_stats(run_id bigint)
+RETURNS TABLE (device text, member boolean, kind text, second integer,
+               r_s double precision, w_s double precision,
+               rmb_s double precision, wmb_s double precision,
+               areq_kb double precision, aqu_sz double precision,
+               r_await_ms double precision, w_await_ms double precision,
+               util_pct double precision, d_s double precision, f_s double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT d.device, d.member, 'average', NULL::integer,
+           sum(d.reads) / sum(d.interval_s),
+           sum(d.writes) / sum(d.interval_s),
+           sum(d.read_sectors) * 512 / 1e6 / sum(d.interval_s),
+           sum(d.write_sectors) * 512 / 1e6 / sum(d.interval_s),
+           (sum(d.read_sectors) + sum(d.write_sectors) + coalesce(sum(d.discard_sectors), 0)) / 2.0
+               / nullif(sum(d.reads) + sum(d.writes) + coalesce(sum(d.discards), 0), 0),
+           sum(d.queue_ms) / 1000.0 / sum(d.interval_s),
+           sum(d.read_ms)::double precision / nullif(sum(d.reads), 0),
+           sum(d.write_ms)::double precision / nullif(sum(d.writes), 0),
+           least(sum(d.io_ms) / 10.0 / sum(d.interval_s), 100),
+           sum(d.discards) / sum(d.interval_s),
+           sum(d.flushes) / sum(d.interval_s)
+      FROM iobench.run_disk_seconds d
+     WHERE d.run_id = disk_stats.run_id
+     GROUP BY d.device, d.member
+    UNION ALL
+    SELECT * FROM (
+        SELECT DISTINCT ON (d.device) d.device, d.member, 'busiest', d.second,
+               d.r_s, d.w_s, d.rmb_s, d.wmb_s, d.areq_kb, d.aqu_sz, d.r_await_ms, d.w_await_ms,
+               d.util_pct, d.d_s, d.f_s
+          FROM iobench.run_disk_seconds d
+         WHERE d.run_id = disk_stats.run_id
+         ORDER BY d.device, d.util_pct DESC, d.reads + d.writes DESC, d.second) AS b
+    ORDER BY 2, 1, 3
+$$;
+COMMENT ON FUNCTION iobench.disk_stats(bigint) IS 'the block device''s iostat figures during a run: average and busiest second per device';
+
 -- A text report of one run that reads well in psql (\pset format unaligned
 -- or \t to drop the header): settings, summary with percentiles per op
 -- kind, latency histograms drawn with bars, a per-second IOPS sparkline,
@@ -262,6 +304,35 @@ BEGIN
     RETURN NEXT format('  CPU of the workers: user %s %%, system %s %% of one CPU',
                        coalesce(round(r.cpu_user_pct::numeric, 1)::text, '-'),
                        coalesce(round(r.cpu_sys_pct::numeric, 1)::text, '-'));
+
+    -- what the block device saw (iostat's columns)
+    RETURN NEXT '';
+    IF r.disk IS NULL THEN
+        RETURN NEXT 'Device: not sampled (no block device under the tablespace)';
+    ELSE
+        RETURN NEXT format('Device %s (/proc/diskstats, MB = 10^6 bytes)', r.disk);
+        RETURN NEXT format('  %-20s %9s %9s %8s %8s %8s %8s %8s %8s %7s %7s %7s',
+                           'device', 'r/s', 'w/s', 'rMB/s', 'wMB/s', 'areq-kB', 'aqu-sz',
+                           'r_await', 'w_await', '%util', 'd/s', 'f/s');
+        FOR w IN SELECT * FROM iobench.disk_stats(r.run_id) LOOP
+            RETURN NEXT format('  %-20s %9s %9s %8s %8s %8s %8s %8s %8s %7s %7s %7s',
+                               w.device || CASE WHEN w.member THEN ' (member)' ELSE '' END
+                                   || CASE WHEN w.kind = 'busiest' THEN format(' busiest s %s', w.second) ELSE ' avg' END,
+                               round(w.r_s::numeric, 1), round(w.w_s::numeric, 1),
+                               round(w.rmb_s::numeric, 2), round(w.wmb_s::numeric, 2),
+                               coalesce(round(w.areq_kb::numeric, 1)::text, '-'),
+                               round(w.aqu_sz::numeric, 2),
+                               coalesce(round(w.r_await_ms::numeric, 2)::text, '-'),
+                               coalesce(round(w.w_await_ms::numeric, 2)::text, '-'),
+                               round(w.util_pct::numeric, 1),
+                               coalesce(round(w.d_s::numeric, 1)::text, '-'),
+                               coalesce(round(w.f_s::numeric, 1)::text, '-'));
+        END LOOP;
+        RETURN NEXT format('  iobench itself: %s reads/s, %s writes/s, %s syncs/s',
+                           round(coalesce(r.read_iops, 0)::numeric, 1),
+                           round(coalesce(r.write_iops, 0)::numeric, 1),
+                           round(coalesce(r.fsync_iops, 0)::numeric, 1));
+    END IF;
 
     -- latency histograms
     FOR k IN SELECT DISTINCT l.op, CASE l.op WHEN 'read' THEN 1 WHEN 'write' THEN 2 ELSE 3 END AS n
@@ -559,7 +630,44 @@ BEGIN
                     'run_id', r.run_id, 'status', r.status, 'tablespace', r.tablespace,
                     'device', r.device, 'filesystem', r.filesystem, 'host', r.host,
                     'pg_version', r.pg_version, 'stall_count', r.stall_count))),
-        'disk_util', '[]'::jsonb);
+        'disk_util', coalesce((
+            -- fio's disk_util: each device with its counters over the
+            -- measured period (ticks and in_queue in ms); a device with
+            -- members (dm, md) also has fio's aggr_* sums over them
+            SELECT jsonb_agg(jsonb_build_object(
+                       'name', d.device,
+                       'read_ios', d.reads, 'write_ios', d.writes,
+                       'read_merges', d.read_merges, 'write_merges', d.write_merges,
+                       'read_ticks', d.read_ms, 'write_ticks', d.write_ms,
+                       'in_queue', d.queue_ms,
+                       'util', round(least(d.io_ms / 10.0 / d.secs, 100)::numeric, 6))
+                   || coalesce((
+                       SELECT jsonb_build_object(
+                                  'aggr_read_ios', sum(m.reads), 'aggr_write_ios', sum(m.writes),
+                                  'aggr_read_merges', sum(m.read_merges),
+                                  'aggr_write_merge', sum(m.write_merges),
+                                  'aggr_read_ticks', sum(m.read_ms), 'aggr_write_ticks', sum(m.write_ms),
+                                  'aggr_in_queue', sum(m.queue_ms),
+                                  -- fio: the busiest member's utilisation
+                                  'aggr_util', round(least(max(m.io_ms) / 10.0 / d.secs, 100)::numeric, 6))
+                         FROM (SELECT y.device, sum(y.reads) AS reads, sum(y.writes) AS writes,
+                                      sum(y.read_merges) AS read_merges,
+                                      sum(y.write_merges) AS write_merges,
+                                      sum(y.read_ms) AS read_ms, sum(y.write_ms) AS write_ms,
+                                      sum(y.queue_ms) AS queue_ms, sum(y.io_ms) AS io_ms
+                                 FROM iobench.run_disk_seconds y
+                                WHERE y.run_id = r.run_id AND y.member
+                                GROUP BY y.device) AS m
+                       HAVING count(*) > 0), '{}')
+                   ORDER BY d.device)
+              FROM (SELECT x.device, sum(x.reads) AS reads, sum(x.writes) AS writes,
+                           sum(x.read_merges) AS read_merges, sum(x.write_merges) AS write_merges,
+                           sum(x.read_ms) AS read_ms, sum(x.write_ms) AS write_ms,
+                           sum(x.queue_ms) AS queue_ms, sum(x.io_ms) AS io_ms,
+                           sum(x.interval_s) AS secs
+                      FROM iobench.run_disk_seconds x
+                     WHERE x.run_id = r.run_id AND NOT x.member
+                     GROUP BY x.device) AS d), '[]'::jsonb));
 END
 $$;
 COMMENT ON FUNCTION iobench.run_json(bigint) IS 'a run as fio''s JSON output (json+), for fio tooling';

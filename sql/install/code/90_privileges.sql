@@ -17,7 +17,8 @@ FROM PUBLIC;
 
 -- Reading results
 GRANT USAGE ON SCHEMA iobench TO pg_monitor;
-GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency TO pg_monitor;
+GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency,
+    iobench.run_disk_seconds TO pg_monitor;
 REVOKE ALL ON FUNCTION
     iobench.compare(bigint, name),
     iobench.compare_runs(bigint[], bigint),
@@ -26,7 +27,8 @@ REVOKE ALL ON FUNCTION
     iobench.report(bigint),
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint)
+    iobench.run_json(bigint),
+    iobench.disk_stats(bigint)
 FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.compare(bigint, name),
@@ -36,7 +38,8 @@ GRANT EXECUTE ON FUNCTION
     iobench.report(bigint),
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint)
+    iobench.run_json(bigint),
+    iobench.disk_stats(bigint)
 TO pg_monitor;
 GRANT SELECT ON
     iobench.run_stalls,

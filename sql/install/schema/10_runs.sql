@@ -77,7 +77,16 @@ CREATE TABLE iobench.runs (
     cpu_sys_pct       double precision,
     stall_count       bigint,
     offset_digest     text,
-    cold_reads        boolean NOT NULL DEFAULT false
+    cold_reads        boolean NOT NULL DEFAULT false,
+    -- the block device's figures over the measured period, beside the
+    -- run's own (iobench.run_disk_seconds; NULL without a block device)
+    disk              text,
+    disk_r_s          double precision,
+    disk_w_s          double precision,
+    disk_rmb_s        double precision,
+    disk_wmb_s        double precision,
+    disk_aqu_sz       double precision,
+    disk_util_pct     double precision
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 
@@ -121,3 +130,56 @@ CREATE TABLE iobench.run_stalls (
 );
 CREATE INDEX ON iobench.run_stalls (run_id, at_s);
 COMMENT ON TABLE iobench.run_stalls IS 'write stalls of each run (write + its sync over the run''s stall_threshold)';
+
+-- What the block device under the tablespace saw, second by second of the
+-- measured period (/proc/diskstats): the disk (for a partition, its whole
+-- disk; a dm or md device itself) and, where the kernel lists them, its
+-- members (member = true).  The counters are the differences over the
+-- second (in_flight is the level at its end); the generated columns are
+-- iostat's figures.  Discards and flushes are NULL where the kernel has
+-- no such counters.  A run on a file system without a block device has no
+-- rows here.  MB is 10^6 bytes; sectors are 512 bytes.
+CREATE TABLE iobench.run_disk_seconds (
+    run_id          bigint NOT NULL REFERENCES iobench.runs ON DELETE CASCADE,
+    device          text NOT NULL,
+    member          boolean NOT NULL,
+    second          integer NOT NULL,
+    interval_s      double precision NOT NULL CHECK (interval_s > 0),
+    reads           bigint NOT NULL,
+    read_merges     bigint NOT NULL,
+    read_sectors    bigint NOT NULL,
+    read_ms         bigint NOT NULL,
+    writes          bigint NOT NULL,
+    write_merges    bigint NOT NULL,
+    write_sectors   bigint NOT NULL,
+    write_ms        bigint NOT NULL,
+    in_flight       bigint NOT NULL,
+    io_ms           bigint NOT NULL,
+    queue_ms        bigint NOT NULL,
+    discards        bigint,
+    discard_merges  bigint,
+    discard_sectors bigint,
+    discard_ms      bigint,
+    flushes         bigint,
+    flush_ms        bigint,
+    r_s             double precision GENERATED ALWAYS AS (reads / interval_s) STORED,
+    w_s             double precision GENERATED ALWAYS AS (writes / interval_s) STORED,
+    rmb_s           double precision GENERATED ALWAYS AS (read_sectors * 512 / 1e6 / interval_s) STORED,
+    wmb_s           double precision GENERATED ALWAYS AS (write_sectors * 512 / 1e6 / interval_s) STORED,
+    areq_kb         double precision GENERATED ALWAYS AS (
+                        CASE WHEN reads + writes + coalesce(discards, 0) > 0
+                             THEN (read_sectors + write_sectors + coalesce(discard_sectors, 0)) / 2.0
+                                  / (reads + writes + coalesce(discards, 0)) END) STORED,
+    aqu_sz          double precision GENERATED ALWAYS AS (queue_ms / 1000.0 / interval_s) STORED,
+    r_await_ms      double precision GENERATED ALWAYS AS (
+                        CASE WHEN reads > 0 THEN read_ms::double precision / reads END) STORED,
+    w_await_ms      double precision GENERATED ALWAYS AS (
+                        CASE WHEN writes > 0 THEN write_ms::double precision / writes END) STORED,
+    util_pct        double precision GENERATED ALWAYS AS (
+                        LEAST(io_ms / 10.0 / interval_s, 100)) STORED,
+    d_s             double precision GENERATED ALWAYS AS (discards / interval_s) STORED,
+    f_s             double precision GENERATED ALWAYS AS (flushes / interval_s) STORED,
+    PRIMARY KEY (run_id, device, second)
+);
+COMMENT ON TABLE iobench.run_disk_seconds IS 'per-second /proc/diskstats of the block device under each run''s tablespace, with iostat''s figures';
+
