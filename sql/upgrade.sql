@@ -82,7 +82,7 @@ SELECT * FROM dblink((SELECT s FROM conn), $$
       FROM pg_proc p, aclexplode(p.proacl) a
      WHERE p.pronamespace = 'iobench'::regnamespace AND p.proname LIKE 'run%'
        AND a.grantee::regrole::text LIKE 'iob_upgrade_%'
-     ORDER BY 2 $$) AS t(function text, grantee text, grantable boolean);
+     ORDER BY 3 $$) AS t(function text, new_signature boolean, grantee text, grantable boolean);
 SELECT dblink_exec((SELECT s FROM conn), 'REVOKE ALL ON FUNCTION iobench.run FROM iob_upgrade_user, iob_upgrade_admin CASCADE');
 CREATE TEMP TABLE upgraded AS
 SELECT * FROM dblink((SELECT s FROM conn), 'SELECT * FROM public.iobench_fingerprint()')
