@@ -26,6 +26,7 @@ OBJS = \
 	src/owner_spi.o \
 	src/pgiosim.o \
 	src/suite.o \
+	src/wal_pattern.o \
 	src/wait_sampler.o \
 	src/wait_collector.o \
 	src/wait_functions.o \

@@ -41,6 +41,8 @@ SELECT run_id FROM iobench.run(rw => 'randrw', read_pct => 101);
 SELECT run_id FROM iobench.run(fsync_every => -1);
 SELECT run_id FROM iobench.run(fsync_every => 1);
 SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'osync');
+SELECT run_id FROM iobench.run(sync_method => 'open_datasync');
+SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'open_sync', fsync_every => 1);
 SELECT run_id FROM iobench.run(engine => 'spdk');
 SELECT run_id FROM iobench.run(rate_iops => -5);
 SELECT run_id FROM iobench.run(rate_iops => 1, workers => 2);

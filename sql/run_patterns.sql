@@ -46,6 +46,11 @@ SELECT sync_method, direct, warmup, measured_s, fsync_ops > 0 AS syncs, ops > 0 
                    direct => false, warmup => '200ms', duration => '500ms',
                    file_size => '8MB', engine => 'psync');
 
+-- open_datasync: every write synchronous (O_DSYNC), no sync calls
+SELECT sync_method, direct, fsync_every, fsync_ops, write_ops > 0 AS wrote
+  FROM iobench.run(rw => 'write', sync_method => 'open_datasync', duration => '300ms',
+                   file_size => '8MB', engine => 'psync');
+
 -- large blocks, sequential
 SELECT block_size, bytes = ops * 1048576 AS whole_blocks, ops > 0 AS has_ops
   FROM iobench.run(rw => 'read', block_size => '1MB', file_size => '16MB',

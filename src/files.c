@@ -288,8 +288,10 @@ iob_check_direct_io(const IobRunShared *run)
 
 /*
  * Open file "index" of the run for the benchmark, with O_DIRECT when the
- * run asks for it.  Returns the descriptor, or -1 with errno set.  A raw
- * descriptor (not a PostgreSQL VFD) because io_uring needs a stable fd.
+ * run asks for it, and for writing with O_DSYNC or O_SYNC when its
+ * sync_method is open_datasync or open_sync.  Returns the descriptor, or
+ * -1 with errno set.  A raw descriptor (not a PostgreSQL VFD) because
+ * io_uring needs a stable fd.
  */
 int
 iob_open_file(const IobRunShared *run, int index, bool writable)
@@ -299,6 +301,10 @@ iob_open_file(const IobRunShared *run, int index, bool writable)
 
 	if (run->params.direct)
 		flags |= O_DIRECT;
+	if (writable && run->params.sync_method == IOB_SYNC_OPEN_DATASYNC)
+		flags |= O_DSYNC;
+	if (writable && run->params.sync_method == IOB_SYNC_OPEN_SYNC)
+		flags |= O_SYNC;
 	iob_file_path(run, index, path);
 	return open(path, flags | PG_BINARY, 0);
 }

@@ -170,7 +170,7 @@ summary_json(const IobRunSummary *s)
 	if (iob_pattern_is_mixed(p->rw))
 		json_int(&buf, "read_pct", p->read_pct);
 	json_int(&buf, "fsync_every", p->fsync_every);
-	json_str(&buf, "sync_method", p->use_fdatasync ? "fdatasync" : "fsync");
+	json_str(&buf, "sync_method", iob_sync_method_name(p->sync_method));
 	json_key(&buf, "direct");
 	appendStringInfoString(&buf, p->direct ? "true" : "false");
 	json_str(&buf, "engine", iob_engine_kind_name(s->engine));

@@ -55,12 +55,45 @@ static const char *const pattern_names[] = {
 	"randread", "randwrite", "randrw", "read", "write", "readwrite"
 };
 static const char *const engine_names[] = {"auto", "io_uring", "psync"};
-static const char *const sync_method_names[] = {"fsync", "fdatasync"};
+static const char *const sync_method_names[] = {
+	"fsync", "fdatasync", "open_datasync", "open_sync"
+};
 
 StaticAssertDecl(lengthof(pattern_names) == IOB_RW_READWRITE + 1,
 				 "pattern_names must match IobPattern");
 StaticAssertDecl(lengthof(engine_names) == IOB_ENGINE_PSYNC + 1,
 				 "engine_names must match IobEngineKind");
+StaticAssertDecl(lengthof(sync_method_names) == IOB_SYNC_OPEN_SYNC + 1,
+				 "sync_method_names must match IobSyncMethod");
+
+/* Name of a sync method, as "sync_method" (and wal_sync_method) spell it */
+const char *
+iob_sync_method_name(IobSyncMethod method)
+{
+	return sync_method_names[method];
+}
+
+/* The sync method of that name; false when there is none */
+bool
+iob_sync_method_by_name(const char *name, IobSyncMethod *method)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(sync_method_names); i++)
+		if (strcmp(sync_method_names[i], name) == 0)
+		{
+			*method = (IobSyncMethod) i;
+			return true;
+		}
+	return false;
+}
+
+/* Does the method open the files with O_DSYNC or O_SYNC (no sync calls)? */
+bool
+iob_sync_method_is_open(IobSyncMethod method)
+{
+	return method == IOB_SYNC_OPEN_DATASYNC || method == IOB_SYNC_OPEN_SYNC;
+}
 
 /* Name of an access pattern, as "rw" spells it */
 const char *
@@ -225,12 +258,13 @@ iob_engine_arg(FunctionCallInfo fcinfo, int argno)
 										  lengthof(engine_names));
 }
 
-/* Read the "sync_method" argument; true for fdatasync */
-bool
+/* Read the "sync_method" argument */
+IobSyncMethod
 iob_sync_method_arg(FunctionCallInfo fcinfo, int argno)
 {
-	return iob_choice_arg(fcinfo, argno, "sync_method", sync_method_names,
-						  lengthof(sync_method_names)) == 1;
+	return (IobSyncMethod) iob_choice_arg(fcinfo, argno, "sync_method",
+										  sync_method_names,
+										  lengthof(sync_method_names));
 }
 
 /* Read the "seed" argument; NULL asks for a random seed */
@@ -425,6 +459,23 @@ check_pattern_rules(const IobRunParams *params)
 				 errmsg("fsync_every %d needs a pattern that writes", params->fsync_every),
 				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
 						   iob_pattern_name(params->rw))));
+	/* O_DSYNC/O_SYNC make each write durable: nothing left to sync */
+	if (iob_sync_method_is_open(params->sync_method) && !writes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sync_method \"%s\" needs a pattern that writes",
+						iob_sync_method_name(params->sync_method)),
+				 errdetail("sync_method \"%s\" opens the files for synchronous writes; rw \"%s\" issues none.",
+						   iob_sync_method_name(params->sync_method),
+						   iob_pattern_name(params->rw))));
+	if (iob_sync_method_is_open(params->sync_method) && params->fsync_every > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fsync_every %d does not apply to sync_method \"%s\"",
+						params->fsync_every, iob_sync_method_name(params->sync_method)),
+				 errdetail("With sync_method \"%s\" every write is durable when it returns, as PostgreSQL's WAL writes are; no sync call follows.",
+						   iob_sync_method_name(params->sync_method)),
+				 errhint("Use fsync_every => 0, or sync_method \"fsync\" or \"fdatasync\".")));
 	if (params->cold_reads && params->direct)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -498,7 +549,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		params->read_pct = iob_int_arg(fcinfo, ARG_READ_PCT, "read_pct", 0, 100);
 
 	params->fsync_every = iob_int_arg(fcinfo, ARG_FSYNC_EVERY, "fsync_every", 0, PG_INT32_MAX);
-	params->use_fdatasync = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
+	params->sync_method = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
 	iob_require_arg(fcinfo, ARG_DIRECT, "direct");
 	params->direct = PG_GETARG_BOOL(ARG_DIRECT);
 	params->engine = iob_engine_arg(fcinfo, ARG_ENGINE);

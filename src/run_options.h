@@ -64,6 +64,19 @@ typedef enum IobPattern
 #define IOB_MAX_WORKER_BUFFERS	(UINT64CONST(1) << 30)	/* 1 GB per worker */
 #define IOB_MAX_RUN_BUFFERS		(UINT64CONST(4) << 30)	/* 4 GB per run */
 
+/*
+ * How writes are made durable, as PostgreSQL's wal_sync_method names it:
+ * a sync call after writes (fsync_every), or files opened with O_DSYNC or
+ * O_SYNC so that each write returns once it is durable.
+ */
+typedef enum IobSyncMethod
+{
+	IOB_SYNC_FSYNC = 0,
+	IOB_SYNC_FDATASYNC,
+	IOB_SYNC_OPEN_DATASYNC,		/* O_DSYNC */
+	IOB_SYNC_OPEN_SYNC			/* O_SYNC */
+} IobSyncMethod;
+
 typedef struct IobRunParams
 {
 	Oid			tablespace_oid;
@@ -78,7 +91,8 @@ typedef struct IobRunParams
 	int			files;
 	int			read_pct;		/* share of reads in mixed patterns */
 	int			fsync_every;	/* sync a file after every N writes to it; 0 = never */
-	bool		use_fdatasync;	/* sync_method = fdatasync */
+	IobSyncMethod sync_method;	/* the call fsync_every makes, or the
+								 * open flag of every file */
 	bool		direct;			/* O_DIRECT */
 	IobEngineKind engine;		/* as requested */
 	int			rate_iops;		/* total over all workers; 0 = unlimited */
@@ -99,6 +113,9 @@ extern bool iob_pattern_is_random(IobPattern rw);
 extern bool iob_pattern_is_mixed(IobPattern rw);
 extern bool iob_pattern_reads(IobPattern rw);
 extern bool iob_pattern_writes(IobPattern rw);
+extern const char *iob_sync_method_name(IobSyncMethod method);
+extern bool iob_sync_method_by_name(const char *name, IobSyncMethod *method);
+extern bool iob_sync_method_is_open(IobSyncMethod method);
 
 /*
  * Read and validate the arguments of iobench.run() into *params; the
@@ -114,6 +131,8 @@ extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
  * ties one setting to another (block_size a multiple of 512 bytes, buffer
  * memory per worker and per run, file_size a multiple of block_size,
  * read_pct only for the mixed patterns, fsync_every only with writes,
+ * sync_method open_datasync/open_sync only with writes and without
+ * fsync_every,
  * rewrite_pct only with reads, cold_reads only with buffered I/O, rate_iops
  * at least one per worker).  iobench.run(), iobench.pgiosim() and
  * iobench.suite() (for each of its tests) call it before anything is
@@ -135,7 +154,7 @@ extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *na
 extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						   const char *const *choices, int nchoices);
 extern IobEngineKind iob_engine_arg(FunctionCallInfo fcinfo, int argno);
-extern bool iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);	/* true: fdatasync */
+extern IobSyncMethod iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);
 extern uint64 iob_seed_arg(FunctionCallInfo fcinfo, int argno);	/* NULL: a random one */
 extern Oid	iob_check_tablespace(const char *spcname);
 extern void iob_tablespace_arg(FunctionCallInfo fcinfo, int argno,

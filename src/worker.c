@@ -327,7 +327,7 @@ prepare_next_io(WorkerContext *wc, IobIo *io)
 		io->fd = wc->fds[io->file_index];
 		io->len = 0;
 		io->offset = 0;
-		io->datasync = p->use_fdatasync;
+		io->datasync = p->sync_method == IOB_SYNC_FDATASYNC;
 		wc->sync_pending_file = -1;
 		return;
 	}

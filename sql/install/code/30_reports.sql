@@ -263,9 +263,11 @@ BEGIN
                        CASE WHEN r.direct THEN 'direct' ELSE 'buffered' END,
                        r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
                        iobench.format_bytes(r.file_size));
-    IF r.fsync_every > 0 OR r.rewrite_pct > 0 THEN
-        RETURN NEXT concat_ws(', ',
-            CASE WHEN r.rewrite_pct > 0 THEN format('  %s %% of reads rewritten', r.rewrite_pct) END,
+    IF r.fsync_every > 0 OR r.rewrite_pct > 0 OR r.sync_method IN ('open_datasync', 'open_sync') THEN
+        RETURN NEXT '  ' || concat_ws(', ',
+            CASE WHEN r.rewrite_pct > 0 THEN format('%s %% of reads rewritten', r.rewrite_pct) END,
+            CASE r.sync_method WHEN 'open_datasync' THEN 'every write synchronous (open_datasync: O_DSYNC)'
+                               WHEN 'open_sync' THEN 'every write synchronous (open_sync: O_SYNC)' END,
             CASE WHEN r.fsync_every = 1 THEN format('%s after every write', r.sync_method)
                  WHEN r.fsync_every > 1 THEN format('%s after every %s writes to a file',
                                                     r.sync_method, r.fsync_every) END);
@@ -603,6 +605,7 @@ BEGIN
                     'rwmixread', r.read_pct::text,
                     'fsync', CASE WHEN r.fsync_every > 0 AND r.sync_method = 'fsync' THEN r.fsync_every::text END,
                     'fdatasync', CASE WHEN r.fsync_every > 0 AND r.sync_method = 'fdatasync' THEN r.fsync_every::text END,
+                    'sync', CASE r.sync_method WHEN 'open_datasync' THEN 'dsync' WHEN 'open_sync' THEN 'sync' END,
                     'rate_iops', CASE WHEN r.rate_iops > 0 THEN r.rate_iops::text END,
                     'randseed', r.seed::text,
                     'group_reporting', '1')),

@@ -12,7 +12,7 @@ REVOKE ALL ON FUNCTION iobench.run FROM PUBLIC;
 REVOKE ALL ON FUNCTION
     iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
                     interval, text, interval, bigint, text),
-    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text)
+    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text)
 FROM PUBLIC;
 
 -- Reading results

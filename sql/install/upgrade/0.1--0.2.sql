@@ -30,6 +30,19 @@ ALTER FUNCTION iobench.run(name, text, text, integer, integer, interval, interva
 ALTER TABLE iobench.runs ADD COLUMN cold_reads boolean NOT NULL DEFAULT false;
 UPDATE iobench.runs SET cold_reads = true WHERE stall_threshold IS NOT NULL;
 
+-- The oltp suite's WAL test writes as the server's WAL writer does (its
+-- wal_sync_method, or suite()'s new wal_sync_method argument); run()'s
+-- sync_method also takes open_datasync and open_sync.
+ALTER TABLE iobench.suite_tests DROP CONSTRAINT suite_tests_sync_method_check,
+    ADD CONSTRAINT suite_tests_sync_method_check
+    CHECK (sync_method IN ('fsync', 'fdatasync', 'open_datasync', 'open_sync', 'wal'));
+UPDATE iobench.suite_tests
+   SET test = 'WAL: 8 KB sequential write + sync, as the server', sync_method = 'wal',
+       description = 'commits: each WAL page written and made durable as wal_sync_method says'
+ WHERE suite = 'oltp' AND test_no = 4;
+ALTER FUNCTION iobench.suite(text, name[], integer, interval, interval, text, boolean,
+                             text, bigint, text) RENAME TO suite__replaced;
+
 -- Runs store what the block device under the tablespace saw: its figures
 -- over the measured period in runs, its seconds in run_disk_seconds.
 ALTER TABLE iobench.runs
