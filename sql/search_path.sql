@@ -143,6 +143,10 @@ SELECT suite_id FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100
 CREATE TEMP TABLE out_report AS SELECT * FROM iobench.report((SELECT run_id FROM r));
 CREATE TEMP TABLE out_report_p AS SELECT * FROM iobench.report((SELECT run_id FROM p));
 CREATE TEMP TABLE out_json AS SELECT iobench.run_json((SELECT run_id FROM r)) AS j;
+CREATE TEMP TABLE out_search AS
+SELECT * FROM iobench.latency_search(latency_target => '10s', max_iodepth => 1,
+                                     step_duration => '100ms', file_size => '1MB');
+CREATE TEMP TABLE out_pct AS SELECT iobench.latency_percentile((SELECT run_id FROM r), 99) AS p;
 CREATE TEMP TABLE out_disk AS SELECT * FROM iobench.disk_stats((SELECT run_id FROM r));
 CREATE TEMP TABLE out_stalls AS SELECT * FROM iobench.stalls((SELECT run_id FROM r), 0.9, '1 us');
 CREATE TEMP TABLE out_ranges AS SELECT * FROM iobench.latency_ranges((SELECT run_id FROM r), 'read');
@@ -186,6 +190,8 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_report) > 10 AS report,
        (SELECT count(*) FROM out_report_p) > 10 AS report_p,
        (SELECT j ? 'jobs' FROM out_json) AS run_json,
+       (SELECT count(*) FROM out_search) = 1 AS latency_search,
+       (SELECT p > 0 FROM out_pct) AS latency_percentile,
        (SELECT count(*) FILTER (WHERE NOT member) FROM out_disk) =
            (SELECT CASE WHEN x.disk IS NULL THEN 0 ELSE 2 END
               FROM iobench.runs x WHERE x.run_id = (SELECT run_id FROM r)) AS disk_stats,
@@ -215,7 +221,7 @@ SELECT p.oid::regprocedure AS not_called
                          'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
                          'wait_table', 'wait_table_all', 'snapshot_waits',
                          'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',
-                         'disk_stats')
+                         'disk_stats', 'latency_percentile')
  ORDER BY 1;
 
 -- every SQL and PL/pgSQL function pins its search_path
@@ -233,6 +239,8 @@ DELETE FROM iobench.wait_snapshots WHERE snapshot_name LIKE 'search_path %';
 DELETE FROM iobench.runs
  WHERE run_id IN (SELECT run_id FROM iobench.suite_runs WHERE suite_id IN (SELECT suite_id FROM s));
 DELETE FROM iobench.suites WHERE suite_id IN (SELECT suite_id FROM s);
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM out_search);
+DELETE FROM iobench.searches WHERE search_id IN (SELECT search_id FROM out_search);
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM r UNION SELECT run_id FROM p);
 DROP FUNCTION public.unpinned_probe(bigint);
 DROP TABLE public.planted_calls;

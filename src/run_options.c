@@ -250,6 +250,14 @@ iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 	return -1;					/* keep compiler quiet */
 }
 
+/* Read an access pattern argument, named "rw" as iobench.run() names it */
+IobPattern
+iob_pattern_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return (IobPattern) iob_choice_arg(fcinfo, argno, "rw", pattern_names,
+									   lengthof(pattern_names));
+}
+
 /* Read the "engine" argument */
 IobEngineKind
 iob_engine_arg(FunctionCallInfo fcinfo, int argno)

@@ -154,6 +154,7 @@ extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *na
 extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						   const char *const *choices, int nchoices);
 extern IobEngineKind iob_engine_arg(FunctionCallInfo fcinfo, int argno);
+extern IobPattern iob_pattern_arg(FunctionCallInfo fcinfo, int argno);	/* "rw" */
 extern IobSyncMethod iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);
 extern uint64 iob_seed_arg(FunctionCallInfo fcinfo, int argno);	/* NULL: a random one */
 extern Oid	iob_check_tablespace(const char *spcname);

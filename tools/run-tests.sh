@@ -32,8 +32,8 @@
 # A TAP test sees IOBENCH_REGRESS_CONF, the path of a copy of
 # test/regress.conf, to append to its nodes' postgresql.conf if it wants
 # the settings the pg_regress instance has; as root, also the storage rigs
-# (IOBENCH_TEST_LOOP_DIR, IOBENCH_TEST_LOOP_DEV, IOBENCH_TEST_TMPFS_DIR: see
-# make_storage_rigs).
+# (IOBENCH_TEST_LOOP_DIR, IOBENCH_TEST_LOOP_DEV, IOBENCH_TEST_TMPFS_DIR,
+# IOBENCH_TEST_BLKIO_CGROUP: see make_storage_rigs).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -133,11 +133,15 @@ copy_inputs() {
 # system on a loop device of its own, idle but for the test (initialised
 # in full by mkfs, so no lazy inode-table writes run in the background)
 # (IOBENCH_TEST_LOOP_DIR, its device in IOBENCH_TEST_LOOP_DEV), and a small
-# tmpfs (IOBENCH_TEST_TMPFS_DIR).  Each directory is given to "postgres".
+# tmpfs (IOBENCH_TEST_TMPFS_DIR), and a cgroup-v1 blkio group whose
+# throttle files and cgroup.procs "postgres" may write, to put a test's
+# server under a known IOPS limit (IOBENCH_TEST_BLKIO_CGROUP).  Each
+# directory is given to "postgres".
 # Without root, or where the kernel refuses (a container), the variables
 # stay unset and those tests skip, saying why.
 RIG_LOOP_DEV=
 RIG_MOUNTS=()
+RIG_CGROUP=
 make_storage_rigs() {
 	[ "$(id -u)" -eq 0 ] || return 0
 	local img=$WORK/rig-loop.img dir=$WORK/rig-loop tdir=$WORK/rig-tmpfs
@@ -156,6 +160,12 @@ make_storage_rigs() {
 		chown postgres: "$tdir"
 		export IOBENCH_TEST_TMPFS_DIR=$tdir
 	fi
+	local cg=/sys/fs/cgroup/blkio/iobench-test-$$
+	if [ -f /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ] && mkdir "$cg" 2>/dev/null; then
+		RIG_CGROUP=$cg
+		chown postgres: "$cg/cgroup.procs" "$cg/tasks" "$cg"/blkio.throttle.*_device
+		export IOBENCH_TEST_BLKIO_CGROUP=$cg
+	fi
 }
 
 # Unmount the rigs and free the loop device; safe to call twice.
@@ -165,6 +175,9 @@ remove_storage_rigs() {
 	RIG_MOUNTS=()
 	if [ -n "$RIG_LOOP_DEV" ]; then losetup -d "$RIG_LOOP_DEV" 2>/dev/null || true; fi
 	RIG_LOOP_DEV=
+	# the servers in it are stopped by now: the group is empty
+	if [ -n "$RIG_CGROUP" ]; then rmdir "$RIG_CGROUP" 2>/dev/null || true; fi
+	RIG_CGROUP=
 }
 
 # Copy the TAP tests into $WORK/tap (prove runs there; logs in tmp_check/).
@@ -270,6 +283,7 @@ run_tap() {
 		IOBENCH_TEST_LOOP_DIR="${IOBENCH_TEST_LOOP_DIR:-}" \
 		IOBENCH_TEST_LOOP_DEV="${IOBENCH_TEST_LOOP_DEV:-}" \
 		IOBENCH_TEST_TMPFS_DIR="${IOBENCH_TEST_TMPFS_DIR:-}" \
+		IOBENCH_TEST_BLKIO_CGROUP="${IOBENCH_TEST_BLKIO_CGROUP:-}" \
 		PG_TEST_PORT_DIR="$PORT_LOCKS" \
 		prove -I "$PG_TAP_PERL" -I "$WORK/tap" "${files[@]}") 2>&1 |
 		tee "$WORK/tap/prove.log" || rc=$?

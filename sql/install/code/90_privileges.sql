@@ -12,7 +12,9 @@ REVOKE ALL ON FUNCTION iobench.run FROM PUBLIC;
 REVOKE ALL ON FUNCTION
     iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
                     interval, text, interval, bigint, text),
-    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text)
+    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text),
+    iobench.latency_search(name, interval, double precision, text, text, integer, integer,
+                           interval, interval, text, integer, boolean, text, bigint, text)
 FROM PUBLIC;
 
 -- Reading results
@@ -28,7 +30,8 @@ REVOKE ALL ON FUNCTION
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
     iobench.run_json(bigint),
-    iobench.disk_stats(bigint)
+    iobench.disk_stats(bigint),
+    iobench.latency_percentile(bigint, double precision, text)
 FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.compare(bigint, name),
@@ -39,7 +42,8 @@ GRANT EXECUTE ON FUNCTION
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
     iobench.run_json(bigint),
-    iobench.disk_stats(bigint)
+    iobench.disk_stats(bigint),
+    iobench.latency_percentile(bigint, double precision, text)
 TO pg_monitor;
 GRANT SELECT ON
     iobench.run_stalls,
@@ -47,7 +51,10 @@ GRANT SELECT ON
     iobench.suites,
     iobench.suite_runs,
     iobench.suite_results,
-    iobench.suite_comparison
+    iobench.suite_comparison,
+    iobench.searches,
+    iobench.search_steps,
+    iobench.search_results
 TO pg_monitor;
 
 -- Wait statistics
