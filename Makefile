@@ -23,10 +23,14 @@ OBJS = \
 	src/results.o \
 	src/owner_spi.o \
 	src/presets.o \
+	src/wait_table.o \
 	src/wait_sampler.o \
-	src/wait_collector.o \
-	src/wait_functions.o \
-	src/wait_run.o
+	src/wait_timer.o \
+	src/wait_output.o \
+	src/wait_exact.o \
+	src/wait_window.o \
+	src/wait_run.o \
+	src/wait_collector.o
 
 # SQL: the install script of the current version and the upgrade to it
 # from the last release are built from per-subsystem sources:

@@ -14,3 +14,13 @@
 
 -- 0.2 pins search_path in every SQL and PL/pgSQL function: the code files
 -- that follow replace them all.
+
+-- The test helper plant_waits() leaves the product: the bound on the
+-- collector's shared memory is tested by a cluster started with a small
+-- iobench.max_wait_types (t/001_wait_bound.pl).
+DROP FUNCTION iobench.plant_waits(integer, double precision);
+
+-- Honest counts and averages: the unrounded rows say whether their count
+-- is exact.
+ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
+    ADD ATTRIBUTE count_exact boolean;
