@@ -55,7 +55,7 @@ REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privilege
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 # Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any
-ISOLATION =
+ISOLATION = wait_counts
 # TAP tests (t/*.pl, PostgreSQL::Test::Cluster): clusters of their own, for
 # what needs a restart or settings fixed at server start.  tools/run-tests.sh
 # runs every t/*.pl with prove against the same private install tree.
