@@ -25,6 +25,9 @@ extern bool iobench_force_psync;
 /* iobench.max_workers_per_run: upper bound for the "workers" argument */
 extern int	iobench_max_workers_per_run;
 
+/* The highest iobench.max_workers_per_run may be set to (also a SQL CHECK) */
+#define IOB_MAX_WORKERS_PER_RUN	1024
+
 /* iobench.sample_period: milliseconds between two wait samples */
 extern int	iobench_sample_period;
 

@@ -25,6 +25,7 @@
 #include "executor/executor.h"
 #include "utils/memutils.h"
 
+#include "clock.h"
 #include "engine.h"
 #include "iobench.h"
 #include "wait_exact.h"

@@ -51,7 +51,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "engine.h"
+#include "clock.h"
 #include "iobench.h"
 #include "wait_sampler.h"
 

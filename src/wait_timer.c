@@ -23,7 +23,7 @@
 #include "storage/latch.h"
 #include "utils/memutils.h"
 
-#include "engine.h"
+#include "clock.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
 
