@@ -466,6 +466,45 @@ iob_wait_sampler_flush(IobWaitSampler *s)
 }
 
 /*
+ * Read a followed process's schedstat if it is due: when its state
+ * changed, or when the last reading is getting old.  While the state stays
+ * the same, every interval since the last reading belongs to that state,
+ * so the run_delay increase can be read later in one piece and attributed
+ * the same way; this saves most reads of idle processes.  Sets *rd_known
+ * when *rd was read.  Returns false when the process held has exited (and
+ * another one reuses its pid).
+ */
+static inline bool
+iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
+			  bool *rd_known)
+{
+	int			err;
+
+	*rd_known = false;
+	if (slot->fd < 0 ||
+		(key == slot->key && !slot->read_always &&
+		 now - slot->read_ns < IOB_SCHEDSTAT_MAX_DEFER_NS))
+		return true;
+
+	err = iob_read_run_delay(slot->fd, rd);
+	if (err == 0)
+	{
+		*rd_known = true;
+		slot->read_ns = now;
+	}
+	else if (err == ESRCH)
+		return false;
+	else
+	{
+		/* unreadable from now on: its signal time is unknown */
+		close(slot->fd);
+		ReleaseExternalFD();
+		slot->fd = -1;
+	}
+	return true;
+}
+
+/*
  * Take one sample now: read every wanted PGPROC and turn the interval
  * since the previous tick into deltas (see iob_wait_sampler_deltas()).
  * The first tick sets baselines and counts the waits it finds.  Returns
@@ -508,48 +547,13 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		info = *(volatile uint32 *) &proc->wait_event_info;
 		key = iob_classify(proc, info);
 
-		if (slot->pid != pid)
+		/* a new process in this slot (or its pid reused): follow it */
+		if (slot->pid != pid || !iob_slot_read(slot, key, now, &rd, &rd_known))
 		{
-			/* a new process in this slot: start following it */
 			iob_slot_release(slot);
 			iob_slot_attach(s, slot, pid, key);
 			iob_emit_entry(s, key);
 			continue;
-		}
-
-		/*
-		 * Read schedstat when the state changed, or when the last reading is
-		 * getting old.  While the state stays the same, every interval since
-		 * the last reading belongs to that state, so the run_delay increase
-		 * can be read later in one piece and attributed the same way; this
-		 * saves most reads of idle processes.
-		 */
-		if (slot->fd >= 0 &&
-			(key != slot->key || slot->read_always ||
-			 now - slot->read_ns >= IOB_SCHEDSTAT_MAX_DEFER_NS))
-		{
-			int			err = iob_read_run_delay(slot->fd, &rd);
-
-			if (err == 0)
-			{
-				rd_known = true;
-				slot->read_ns = now;
-			}
-			else if (err == ESRCH)
-			{
-				/* the process we held exited; another reuses its pid */
-				iob_slot_release(slot);
-				iob_slot_attach(s, slot, pid, key);
-				iob_emit_entry(s, key);
-				continue;
-			}
-			else
-			{
-				/* unreadable from now on: its signal time is unknown */
-				close(slot->fd);
-				ReleaseExternalFD();
-				slot->fd = -1;
-			}
 		}
 
 		/* the interval belongs to the state seen at the previous tick */
