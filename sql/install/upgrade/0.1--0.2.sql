@@ -142,3 +142,13 @@ CREATE TABLE iobench.search_steps (
     PRIMARY KEY (search_id, step)
 );
 COMMENT ON TABLE iobench.search_steps IS 'the steps of each latency-target search, each a stored run';
+
+-- The test helper plant_waits() leaves the product: the bound on the
+-- collector's shared memory is tested by a cluster started with a small
+-- iobench.max_wait_types (t/001_wait_bound.pl).
+DROP FUNCTION iobench.plant_waits(integer, double precision);
+
+-- Honest counts and averages: the unrounded rows say whether their count
+-- is exact.
+ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
+    ADD ATTRIBUTE count_exact boolean;
