@@ -44,6 +44,14 @@ SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'osync');
 SELECT run_id FROM iobench.run(sync_method => 'open_datasync');
 SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'open_sync', fsync_every => 1);
 SELECT run_id FROM iobench.run(engine => 'spdk');
+-- steady state
+SELECT run_id FROM iobench.run(steady_state => 'bw');
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => 0);
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => 100.5);
+SELECT run_id FROM iobench.run(steady_band => -1);
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => NULL);
+SELECT run_id FROM iobench.run(steady_state => 'latency', steady_window => '1s');
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_window => '20s', duration => '10s');
 SELECT run_id FROM iobench.run(rate_iops => -5);
 SELECT run_id FROM iobench.run(rate_iops => 1, workers => 2);
 

@@ -205,6 +205,17 @@ summary_json(const IobRunSummary *s)
 	snprintf(num, sizeof(num), "%016" INT64_MODIFIER "x", s->offset_digest);
 	json_str(&buf, "offset_digest", num);
 	json_disk(&buf, s->disk);
+	if (p->steady_state != IOB_STEADY_NONE)
+	{
+		json_str(&buf, "steady_state", iob_steady_name(p->steady_state));
+		json_num(&buf, "steady_band", p->steady_band_pct, true);
+		snprintf(num, sizeof(num), "%d seconds", p->steady_window_s);
+		json_str(&buf, "steady_window", num);
+		json_key(&buf, "steady_reached");
+		appendStringInfoString(&buf, s->steady_reached ? "true" : "false");
+		if (s->steady_reached)
+			json_int(&buf, "steady_at_s", s->steady_at_s);
+	}
 	appendStringInfoChar(&buf, '}');
 	return buf.data;
 }

@@ -47,6 +47,8 @@ typedef struct IobRunSummary
 	IobStallEvent *stall_events;	/* [nstall_events] */
 	int		   *stall_workers;	/* worker of each event */
 	const IobDiskSampler *disk; /* the device's counters, or NULL */
+	bool		steady_reached; /* params.steady_state: reached, ending the run */
+	int			steady_at_s;	/* second of the measured period it was reached */
 } IobRunSummary;
 
 /*

@@ -50,6 +50,7 @@
 #include "run.h"
 #include "run_progress.h"
 #include "run_shared.h"
+#include "steady_state.h"
 #include "wait_run.h"
 
 PG_FUNCTION_INFO_V1(iobench_run);
@@ -85,6 +86,7 @@ typedef struct RunContext
 	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 	IobDiskSampler *disk;		/* the device's counters (diskstats.c), or NULL */
+	IobSteadyState steady;		/* steady-state detection (steady_state.c) */
 } RunContext;
 
 /* SQL entry point: iobench.run(...) */
@@ -346,6 +348,14 @@ wait_for_workers(RunContext *ctx)
 		iob_progress_report(&ctx->progress, run, ctx->workers, ctx->nlaunched, now);
 		if (now > run->end_ns + DRAIN_GRACE_NS)
 			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
+		/* steady state reached: the measured period ends now */
+		if (iob_steady_poll(&ctx->steady, run, ctx->seconds, now))
+		{
+			ctx->stopped_ns = now;
+			run->stop_ns = now;
+			pg_write_barrier();
+			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
+		}
 		/*
 		 * wait statistics and the device's counters: sample now if due, and
 		 * wake for whichever is due next
@@ -456,6 +466,8 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 	/* the workers' figures were final before they counted themselves done */
 	pg_read_barrier();
 	s->status = completed ? "completed" : "cancelled";
+	s->steady_reached = ctx->steady.reached;
+	s->steady_at_s = ctx->steady.at_s;
 	s->engine = run->engine;
 	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
 	{
@@ -483,7 +495,8 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 		s->measured_s = 0;
 	else
 	{
-		measured_end = completed ? run->end_ns : Min(ctx->stopped_ns, run->end_ns);
+		measured_end = (completed && !ctx->steady.reached) ? run->end_ns :
+			Min(ctx->stopped_ns, run->end_ns);
 		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / IOB_NS_PER_SEC, 0.0);
 	}
 
@@ -549,7 +562,8 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	{
 		completed = run_phases(ctx, params);
-		iob_disk_finish(ctx->disk, completed ? ctx->run->end_ns : ctx->stopped_ns);
+		iob_disk_finish(ctx->disk, (completed && !ctx->steady.reached) ?
+						ctx->run->end_ns : ctx->stopped_ns);
 		summarize(ctx, &summary, completed);
 		cleanup_run(ctx);
 	}

@@ -47,7 +47,10 @@ enum
 	ARG_REWRITE_PCT,
 	ARG_COLD_READS,
 	ARG_STALL_THRESHOLD,
-	ARG_PROGRESS_INTERVAL
+	ARG_PROGRESS_INTERVAL,
+	ARG_STEADY_STATE,
+	ARG_STEADY_BAND,
+	ARG_STEADY_WINDOW
 };
 
 /* Names as the arguments spell them, in the order of their enums */
@@ -55,6 +58,7 @@ static const char *const pattern_names[] = {
 	"randread", "randwrite", "randrw", "read", "write", "readwrite"
 };
 static const char *const engine_names[] = {"auto", "io_uring", "psync"};
+static const char *const steady_names[] = {"none", "iops", "latency"};
 static const char *const sync_method_names[] = {
 	"fsync", "fdatasync", "open_datasync", "open_sync"
 };
@@ -63,8 +67,17 @@ StaticAssertDecl(lengthof(pattern_names) == IOB_RW_READWRITE + 1,
 				 "pattern_names must match IobPattern");
 StaticAssertDecl(lengthof(engine_names) == IOB_ENGINE_PSYNC + 1,
 				 "engine_names must match IobEngineKind");
+StaticAssertDecl(lengthof(steady_names) == IOB_STEADY_LATENCY + 1,
+				 "steady_names must match IobSteadyMetric");
 StaticAssertDecl(lengthof(sync_method_names) == IOB_SYNC_OPEN_SYNC + 1,
 				 "sync_method_names must match IobSyncMethod");
+
+/* Name of a steady-state metric, as "steady_state" spells it */
+const char *
+iob_steady_name(IobSteadyMetric metric)
+{
+	return steady_names[metric];
+}
 
 /* Name of a sync method, as "sync_method" (and wal_sync_method) spell it */
 const char *
@@ -379,6 +392,17 @@ exact_size(uint64 bytes)
 	return psprintf(UINT64_FORMAT " bytes", bytes);
 }
 
+/* steady_band: a share of the mean, more than 0 and at most 100 % */
+static void
+check_band(double band)
+{
+	if (!(band > 0 && band <= 100))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady_band %g is out of range", band),
+				 errdetail("Valid values are greater than 0 and at most 100 (per cent of the window's mean).")));
+}
+
 /* iob_validate_params(): each setting on its own */
 static void
 check_each_setting(const IobRunParams *params)
@@ -409,6 +433,19 @@ check_each_setting(const IobRunParams *params)
 				   (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, false);
 	check_range("progress_interval", params->progress_interval_s, 1,
 				IOB_MAX_PROGRESS_INTERVAL_S);
+	if (params->steady_state != IOB_STEADY_NONE)
+	{
+		check_band(params->steady_band_pct);
+		check_range("steady_window", params->steady_window_s,
+					IOB_MIN_STEADY_WINDOW_S, IOB_MAX_DURATION_S);
+		if ((int64) params->steady_window_s * USECS_PER_SEC > params->duration_us)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("steady_window of %d seconds is longer than duration",
+							params->steady_window_s),
+					 errdetail("Steady state is looked for over whole seconds of the measured period."),
+					 errhint("Use a longer duration or a shorter steady_window.")));
+	}
 }
 
 /* iob_validate_params(): buffer memory, per worker and over all workers */
@@ -579,6 +616,20 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		(iob_interval_arg(fcinfo, ARG_PROGRESS_INTERVAL, "progress_interval",
 						  USECS_PER_SEC,
 						  (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
+						  false) / USECS_PER_SEC);
+
+	/* steady state: NULL is none; the band and window are checked anyway */
+	if (!PG_ARGISNULL(ARG_STEADY_STATE))
+		params->steady_state = (IobSteadyMetric)
+			iob_choice_arg(fcinfo, ARG_STEADY_STATE, "steady_state", steady_names,
+						   lengthof(steady_names));
+	iob_require_arg(fcinfo, ARG_STEADY_BAND, "steady_band");
+	params->steady_band_pct = PG_GETARG_FLOAT8(ARG_STEADY_BAND);
+	check_band(params->steady_band_pct);
+	params->steady_window_s = (int)
+		(iob_interval_arg(fcinfo, ARG_STEADY_WINDOW, "steady_window",
+						  (int64) IOB_MIN_STEADY_WINDOW_S * USECS_PER_SEC,
+						  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
 						  false) / USECS_PER_SEC);
 
 	iob_validate_params(params);

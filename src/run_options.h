@@ -77,6 +77,16 @@ typedef enum IobSyncMethod
 	IOB_SYNC_OPEN_SYNC			/* O_SYNC */
 } IobSyncMethod;
 
+/* What steady-state detection looks at (steady_state.h) */
+typedef enum IobSteadyMetric
+{
+	IOB_STEADY_NONE = 0,		/* no detection: the run lasts its duration */
+	IOB_STEADY_IOPS,			/* IOPS of data I/O per second */
+	IOB_STEADY_LATENCY			/* mean latency of data I/O per second */
+} IobSteadyMetric;
+
+#define IOB_MIN_STEADY_WINDOW_S	2	/* a single second cannot be steady */
+
 typedef struct IobRunParams
 {
 	Oid			tablespace_oid;
@@ -106,6 +116,10 @@ typedef struct IobRunParams
 									 * slower than this is a stall; 0 = not
 									 * tracked */
 	int			progress_interval_s;	/* seconds between progress NOTICEs */
+	IobSteadyMetric steady_state;	/* end the run once steady */
+	double		steady_band_pct;	/* every second within this % of the
+									 * window's mean */
+	int			steady_window_s;	/* over this many seconds */
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);
@@ -114,6 +128,7 @@ extern bool iob_pattern_is_mixed(IobPattern rw);
 extern bool iob_pattern_reads(IobPattern rw);
 extern bool iob_pattern_writes(IobPattern rw);
 extern const char *iob_sync_method_name(IobSyncMethod method);
+extern const char *iob_steady_name(IobSteadyMetric metric);
 extern bool iob_sync_method_by_name(const char *name, IobSyncMethod *method);
 extern bool iob_sync_method_is_open(IobSyncMethod method);
 

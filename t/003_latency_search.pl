@@ -6,7 +6,7 @@
 # depths 1, 2, 4, 8.  A 12 ms target on the mean is met up to depth 4 and
 # missed at 8, where the search stops; the best step gives the cap's IOPS
 # (which of depths 1, 2 and 4 is best is measurement noise: all run at the
-# cap).
+# cap).  Steady-state detection ends runs on the same disk within seconds.
 use strict;
 use warnings;
 
@@ -78,6 +78,21 @@ is( $node->safe_psql('postgres', q{
 		         WHERE t.search_id = s.search_id AND r.tablespace = 'throttled') = 4
 		  FROM iobench.searches s}),
 	't', 'the search and its four runs are stored');
+
+# Steady state on the same disk: at the cap IOPS are as steady as they
+# get, so a 10 % band over 3 s is reached within the first seconds and ends
+# a 30 s run there; the latency of a fixed depth at the cap is as steady.
+foreach my $metric ('iops', 'latency')
+{
+	is( $node->safe_psql('postgres', qq{
+			SELECT steady_reached AND steady_at_s BETWEEN 3 AND 6
+			   AND measured_s BETWEEN steady_at_s AND steady_at_s + 1.5
+			   AND status = 'completed'
+			  FROM iobench.run(tablespace => 'throttled', iodepth => 4, duration => '30s',
+			                   steady_state => '$metric', steady_band => 10,
+			                   steady_window => '3s', file_size => '16MB')}),
+		't', "steady $metric at the cap is reached within seconds and ends the run");
+}
 
 $node->stop('fast');
 done_testing();

@@ -21,7 +21,10 @@ CREATE OR REPLACE FUNCTION iobench.run(
     rewrite_pct  integer  DEFAULT 0,
     cold_reads   boolean  DEFAULT false,
     stall_threshold interval DEFAULT NULL,
-    progress_interval interval DEFAULT '1s')
+    progress_interval interval DEFAULT '1s',
+    steady_state text     DEFAULT NULL,
+    steady_band  double precision DEFAULT 10,
+    steady_window interval DEFAULT '5s')
 RETURNS iobench.runs
 AS 'MODULE_PATHNAME', 'iobench_run'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

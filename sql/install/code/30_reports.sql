@@ -275,6 +275,13 @@ BEGIN
     RETURN NEXT format('  tablespace "%s": %s, %s on %s; host %s, PostgreSQL %s',
                        r.tablespace, coalesce(r.device, '?'), coalesce(r.filesystem, '?'),
                        coalesce(r.mount_point, '?'), coalesce(r.host, '?'), r.pg_version);
+    IF r.steady_state IS NOT NULL THEN
+        RETURN NEXT format('  steady state (%s within %s %% of the mean over %s s): %s',
+                           r.steady_state, r.steady_band, extract(epoch FROM r.steady_window)::integer,
+                           CASE WHEN r.steady_reached
+                                THEN format('reached at %s s, where the run ended', r.steady_at_s)
+                                ELSE 'not reached' END);
+    END IF;
     RETURN NEXT format('  started %s, measured %s s after %s s of warm-up, seed %s',
                        to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
                        round(r.measured_s::numeric, 1),
@@ -629,6 +636,11 @@ BEGIN
                 'latency_target', 0,
                 'latency_percentile', 100.0,
                 'latency_window', 0,
+                'steadystate', CASE WHEN r.steady_state IS NOT NULL THEN jsonb_build_object(
+                    'ss', format('%s:%s%%', CASE r.steady_state WHEN 'latency' THEN 'lat' ELSE 'iops' END,
+                                 to_char(r.steady_band, 'FM990.000000')),
+                    'duration', extract(epoch FROM r.steady_window)::bigint,
+                    'attained', CASE WHEN r.steady_reached THEN 1 ELSE 0 END) END,
                 'iobench', jsonb_build_object(
                     'run_id', r.run_id, 'status', r.status, 'tablespace', r.tablespace,
                     'device', r.device, 'filesystem', r.filesystem, 'host', r.host,

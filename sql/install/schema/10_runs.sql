@@ -86,7 +86,14 @@ CREATE TABLE iobench.runs (
     disk_rmb_s        double precision,
     disk_wmb_s        double precision,
     disk_aqu_sz       double precision,
-    disk_util_pct     double precision
+    disk_util_pct     double precision,
+    -- steady-state detection (NULL: not asked for): the run ended at
+    -- steady_at_s when steady_reached
+    steady_state      text CHECK (steady_state IN ('iops', 'latency')),
+    steady_band       double precision,
+    steady_window     interval,
+    steady_reached    boolean,
+    steady_at_s       integer
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 

@@ -54,6 +54,14 @@ ALTER TABLE iobench.runs
     ADD COLUMN disk_aqu_sz   double precision,
     ADD COLUMN disk_util_pct double precision;
 
+-- Steady-state detection (run()'s steady_state, steady_band, steady_window).
+ALTER TABLE iobench.runs
+    ADD COLUMN steady_state   text CHECK (steady_state IN ('iops', 'latency')),
+    ADD COLUMN steady_band    double precision,
+    ADD COLUMN steady_window  interval,
+    ADD COLUMN steady_reached boolean,
+    ADD COLUMN steady_at_s    integer;
+
 -- What the block device under the tablespace saw, second by second of the
 -- measured period (/proc/diskstats): the disk (for a partition, its whole
 -- disk; a dm or md device itself) and, where the kernel lists them, its
