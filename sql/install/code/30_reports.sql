@@ -636,15 +636,18 @@ BEGIN
                 'latency_target', 0,
                 'latency_percentile', 100.0,
                 'latency_window', 0,
-                'steadystate', CASE WHEN r.steady_state IS NOT NULL THEN jsonb_build_object(
-                    'ss', format('%s:%s%%', CASE r.steady_state WHEN 'latency' THEN 'lat' ELSE 'iops' END,
-                                 to_char(r.steady_band, 'FM990.000000')),
-                    'duration', extract(epoch FROM r.steady_window)::bigint,
-                    'attained', CASE WHEN r.steady_reached THEN 1 ELSE 0 END) END,
                 'iobench', jsonb_build_object(
                     'run_id', r.run_id, 'status', r.status, 'tablespace', r.tablespace,
                     'device', r.device, 'filesystem', r.filesystem, 'host', r.host,
-                    'pg_version', r.pg_version, 'stall_count', r.stall_count))),
+                    'pg_version', r.pg_version, 'stall_count', r.stall_count))
+            -- fio's steadystate, for runs that looked for it
+            || CASE WHEN r.steady_state IS NOT NULL THEN jsonb_build_object('steadystate',
+                   jsonb_build_object(
+                       'ss', format('%s:%s%%', CASE r.steady_state WHEN 'latency' THEN 'lat' ELSE 'iops' END,
+                                    to_char(r.steady_band, 'FM990.000000')),
+                       'duration', extract(epoch FROM r.steady_window)::bigint,
+                       'attained', CASE WHEN r.steady_reached THEN 1 ELSE 0 END))
+               ELSE '{}'::jsonb END),
         'disk_util', coalesce((
             -- fio's disk_util: each device with its counters over the
             -- measured period (ticks and in_queue in ms); a device with
