@@ -21,6 +21,7 @@ OBJS = \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_progress.o \
+	src/recorder.o \
 	src/steady_state.o \
 	src/run_options.o \
 	src/results.o \

@@ -220,55 +220,40 @@ summary_json(const IobRunSummary *s)
 	return buf.data;
 }
 
-/* Insert the per-second time series of the run */
+/*
+ * The per-second time series: the recorder stored it in
+ * iobench.live_seconds as the run went (recorder.h); move it into
+ * iobench.run_seconds and remove the run's live rows, in this transaction.
+ */
 static void
-store_seconds(int64 run_id, const IobRunSummary *s)
+store_seconds(int64 run_id)
 {
-	int			n = s->nseconds * IOB_NUM_OP_KINDS;
-	Datum	   *sec = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *op = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *ops = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *bytes = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *mean = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *max = palloc(sizeof(Datum) * Max(n, 1));
-	int			rows = 0;
-	int			i;
-	int			k;
-	Oid			types[7] = {INT8OID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID,
-	INT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID};
-	Datum		values[7];
-
-	for (i = 0; i < s->nseconds; i++)
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-		{
-			IobSecondSlot *slot = iob_second_slot(s->seconds, i, k);
-			uint64		count = pg_atomic_read_u64(&slot->ops);
-
-			if (count == 0)
-				continue;
-			sec[rows] = Int32GetDatum(i);
-			op[rows] = CStringGetTextDatum(op_names[k]);
-			ops[rows] = Int64GetDatum((int64) count);
-			bytes[rows] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->bytes));
-			mean[rows] = Float8GetDatum((double) pg_atomic_read_u64(&slot->lat_sum_ns) / count / 1000.0);
-			max[rows] = Float8GetDatum((double) pg_atomic_read_u64(&slot->lat_max_ns) / 1000.0);
-			rows++;
-		}
-	if (rows == 0)
-		return;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
 
 	values[0] = Int64GetDatum(run_id);
-	values[1] = iob_array_datum(sec, NULL, rows, INT4OID);
-	values[2] = iob_array_datum(op, NULL, rows, TEXTOID);
-	values[3] = iob_array_datum(ops, NULL, rows, INT8OID);
-	values[4] = iob_array_datum(bytes, NULL, rows, INT8OID);
-	values[5] = iob_array_datum(mean, NULL, rows, FLOAT8OID);
-	values[6] = iob_array_datum(max, NULL, rows, FLOAT8OID);
 	iob_owner_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
-			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
-			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
-			 "pg_catalog.unnest($7)) AS u",
-			 7, types, values, NULL, SPI_OK_INSERT);
+				   "SELECT l.run_id, l.second, l.op, l.ops, l.bytes, l.lat_mean_us, l.lat_max_us "
+				   "FROM iobench.live_seconds l WHERE l.run_id = $1",
+				   1, types, values, NULL, SPI_OK_INSERT);
+	iob_owner_exec("DELETE FROM iobench.live_runs WHERE run_id = $1",
+				   1, types, values, NULL, SPI_OK_DELETE);
+}
+
+/* See results.h */
+int64
+iob_reserve_run_id(void)
+{
+	IobOwnerScope scope;
+	bool		isnull;
+	int64		id;
+
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)",
+				   0, NULL, NULL, NULL, SPI_OK_SELECT);
+	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	iob_owner_end(&scope);
+	return id;
 }
 
 /* Insert the non-empty histogram buckets of the run */
@@ -362,26 +347,26 @@ Datum
 iob_store_run(const IobRunSummary *s)
 {
 	IobOwnerScope scope;
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
+	Oid			types[2] = {TEXTOID, INT8OID};
+	Datum		values[2];
 	HeapTupleHeader row;
 	bool		isnull;
 	int64		run_id;
 
 	values[0] = CStringGetTextDatum(summary_json(s));
+	values[1] = Int64GetDatum(s->run_id);
 
 	iob_owner_begin(&scope);
 	iob_owner_exec("INSERT INTO iobench.runs "
 			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
-			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
-			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass))) AS r "
+			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', $2)) AS r "
 			 "RETURNING *",
-			 1, types, values, NULL, SPI_OK_INSERT_RETURNING);
+			 2, types, values, NULL, SPI_OK_INSERT_RETURNING);
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 										 SPI_tuptable->tupdesc, 1, &isnull));
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 
-	store_seconds(run_id, s);
+	store_seconds(run_id);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
 	iob_disk_store(run_id, s->disk);

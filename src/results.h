@@ -40,8 +40,7 @@ typedef struct IobRunSummary
 	double		cpu_user_s;
 	double		cpu_sys_s;
 	uint64		offset_digest;
-	int			nseconds;		/* seconds with data */
-	IobSecondSlot *seconds;		/* [nseconds][IOB_NUM_OP_KINDS] */
+	int64		run_id;			/* reserved when the run starts */
 	uint64		stall_count;	/* every stall seen (params.stall_threshold_us) */
 	int			nstall_events;	/* stall events kept by the workers */
 	IobStallEvent *stall_events;	/* [nstall_events] */
@@ -57,6 +56,12 @@ typedef struct IobRunSummary
  * iobench.runs row as a composite Datum.
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
+
+/*
+ * The run_id of a new run, taken from iobench.runs' sequence when the run
+ * starts, so that its recorder's live rows carry it (recorder.h).
+ */
+extern int64 iob_reserve_run_id(void);
 
 
 #endif							/* IOBENCH_RESULTS_H */

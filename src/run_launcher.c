@@ -42,6 +42,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "recorder.h"
 #include "diskstats.h"
 #include "engine.h"
 #include "files.h"
@@ -87,6 +88,7 @@ typedef struct RunContext
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 	IobDiskSampler *disk;		/* the device's counters (diskstats.c), or NULL */
 	IobSteadyState steady;		/* steady-state detection (steady_state.c) */
+	BackgroundWorkerHandle *recorder;	/* the run's recorder (recorder.c) */
 } RunContext;
 
 /* SQL entry point: iobench.run(...) */
@@ -103,13 +105,13 @@ iobench_run(PG_FUNCTION_ARGS)
 /* Create the DSM segment and lay out the run's shared state in it */
 static void
 create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
-			   IobEngineKind engine)
+			   IobEngineKind engine, int64 run_id)
 {
 	shm_toc_estimator e;
 	Size		workers_size = mul_size(sizeof(IobWorkerState), params->workers);
 	int			nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
 	Size		seconds_size = mul_size(sizeof(IobSecondSlot),
-										mul_size(nseconds, IOB_NUM_OP_KINDS));
+										IOB_SECOND_RING * IOB_NUM_OP_KINDS);
 	shm_toc    *toc;
 	IobRunShared *run;
 	int			i;
@@ -132,10 +134,15 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
 			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
 	run->launcher_procno = MyProc->pgprocno;
+	run->launcher_pid = MyProcPid;
+	run->run_id = run_id;
 	run->nseconds = nseconds;
 	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
 	pg_atomic_init_u32(&run->nready, 0);
 	pg_atomic_init_u32(&run->nfinished, 0);
+	pg_atomic_init_u32(&run->seconds_drained, 0);
+	pg_atomic_init_u32(&run->seconds_checked, 0);
+	pg_atomic_init_u32(&run->recorder_stop, 0);
 	shm_toc_insert(toc, IOB_KEY_RUN, run);
 
 	ctx->workers = shm_toc_allocate(toc, workers_size);
@@ -145,13 +152,15 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 		int			k;
 
 		ctx->workers[i].worker_index = i;
+		pg_atomic_init_u32(&ctx->workers[i].seconds_done, 0);
+		pg_atomic_init_u64(&ctx->workers[i].stall_head, 0);
 		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
 			iob_hist_reset(&ctx->workers[i].hist[k]);
 	}
 	shm_toc_insert(toc, IOB_KEY_WORKERS, ctx->workers);
 
 	ctx->seconds = shm_toc_allocate(toc, seconds_size);
-	for (i = 0; i < nseconds * IOB_NUM_OP_KINDS; i++)
+	for (i = 0; i < IOB_SECOND_RING * IOB_NUM_OP_KINDS; i++)
 	{
 		pg_atomic_init_u64(&ctx->seconds[i].ops, 0);
 		pg_atomic_init_u64(&ctx->seconds[i].bytes, 0);
@@ -181,6 +190,8 @@ cleanup_run(RunContext *ctx)
 	pg_atomic_write_u32(&ctx->run->phase, IOB_PHASE_STOP);
 	for (i = 0; i < ctx->nlaunched; i++)
 		TerminateBackgroundWorker(ctx->handles[i]);
+	if (ctx->recorder)
+		TerminateBackgroundWorker(ctx->recorder);
 
 	/* unlinking is safe while a worker still holds a descriptor */
 	if (ctx->files_created)
@@ -415,6 +426,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		iob_create_files(ctx->run);
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
+		ctx->recorder = iob_recorder_launch(ctx->seg);
 		wait_until_ready(ctx);
 		start_wait_sampling(ctx);
 		give_go(ctx);
@@ -518,15 +530,7 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 		}
 	}
 
-	/* copy the time series out of shared memory, up to the last used second */
-	s->nseconds = 0;
-	for (i = 0; i < run->nseconds; i++)
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-			if (pg_atomic_read_u64(&iob_second_slot(ctx->seconds, i, k)->ops) > 0)
-				s->nseconds = i + 1;
-	s->seconds = palloc(sizeof(IobSecondSlot) * Max(s->nseconds, 1) * IOB_NUM_OP_KINDS);
-	memcpy(s->seconds, ctx->seconds,
-		   sizeof(IobSecondSlot) * s->nseconds * IOB_NUM_OP_KINDS);
+	/* the time series is in iobench.live_seconds (the recorder's) */
 }
 
 /* Run one benchmark end to end; see run.h */
@@ -555,13 +559,16 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	ctx->disk = iob_disk_open(dir, NameStr(params->tablespace));
 	summary.disk = ctx->disk;
 	ctx->progress_style = progress_style;
+	summary.run_id = iob_reserve_run_id();
 	create_segment(ctx, params, dir,
-				   iob_engine_resolve(params->engine, params->iodepth));
+				   iob_engine_resolve(params->engine, params->iodepth), summary.run_id);
 
 	summary.started_at = GetCurrentTimestamp();
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	{
 		completed = run_phases(ctx, params);
+		/* the recorder stores the last seconds once the workers are done */
+		iob_recorder_finish(ctx->recorder, ctx->run);
 		iob_disk_finish(ctx->disk, (completed && !ctx->steady.reached) ?
 						ctx->run->end_ns : ctx->stopped_ns);
 		summarize(ctx, &summary, completed);

@@ -437,7 +437,7 @@ check_each_setting(const IobRunParams *params)
 	{
 		check_band(params->steady_band_pct);
 		check_range("steady_window", params->steady_window_s,
-					IOB_MIN_STEADY_WINDOW_S, IOB_MAX_DURATION_S);
+					IOB_MIN_STEADY_WINDOW_S, IOB_MAX_STEADY_WINDOW_S);
 		if ((int64) params->steady_window_s * USECS_PER_SEC > params->duration_us)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -629,7 +629,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 	params->steady_window_s = (int)
 		(iob_interval_arg(fcinfo, ARG_STEADY_WINDOW, "steady_window",
 						  (int64) IOB_MIN_STEADY_WINDOW_S * USECS_PER_SEC,
-						  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+						  (int64) IOB_MAX_STEADY_WINDOW_S * USECS_PER_SEC,
 						  false) / USECS_PER_SEC);
 
 	iob_validate_params(params);

@@ -86,6 +86,8 @@ typedef enum IobSteadyMetric
 } IobSteadyMetric;
 
 #define IOB_MIN_STEADY_WINDOW_S	2	/* a single second cannot be steady */
+#define IOB_MAX_STEADY_WINDOW_S	180 /* the window's seconds stay in the ring
+									 * of seconds (run_shared.h) */
 
 typedef struct IobRunParams
 {

@@ -7,7 +7,9 @@
  * every sample lies within B % of the window's mean.  Samples are iobench's
  * own per-second slots (run_shared.h); a worker adds its second to them
  * when its first I/O of the next second completes, so a second is looked at
- * only a moment (SETTLE_NS) after it ended.  A worker that completes no I/O
+ * only a moment (SETTLE_NS) after it ended.  The recorder keeps the
+ * seconds of the window in the ring until they have been looked at
+ * (seconds_checked).  A worker that completes no I/O
  * in that moment leaves its share out, which makes the second look
  * unsteady: detection is late, never early.
  *
@@ -70,7 +72,7 @@ window_steady(const IobRunShared *run, IobSecondSlot *seconds, int last)
 
 /* See steady_state.h */
 bool
-iob_steady_poll(IobSteadyState *ss, const IobRunShared *run,
+iob_steady_poll(IobSteadyState *ss, IobRunShared *run,
 				IobSecondSlot *seconds, int64 now)
 {
 	if (run->params.steady_state == IOB_STEADY_NONE || ss->reached ||
@@ -82,9 +84,13 @@ iob_steady_poll(IobSteadyState *ss, const IobRunShared *run,
 		   now >= run->measure_start_ns + (int64) (ss->checked + 1) * IOB_NS_PER_SEC + SETTLE_NS)
 	{
 		int			sec = ss->checked++;
+		bool		steady = sec + 1 >= run->params.steady_window_s &&
+			window_steady(run, seconds, sec);
 
-		if (sec + 1 >= run->params.steady_window_s &&
-			window_steady(run, seconds, sec))
+		/* the recorder may drain the window's oldest second now */
+		pg_atomic_write_u32(&run->seconds_checked,
+							(uint32) Max(ss->checked - run->params.steady_window_s + 1, 0));
+		if (steady)
 		{
 			ss->reached = true;
 			ss->at_s = sec + 1;

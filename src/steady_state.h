@@ -32,7 +32,7 @@ typedef struct IobSteadyState
  * Look at the seconds that are over at "now"; true once steady state is
  * reached (then *ss says when).  Does nothing without steady_state.
  */
-extern bool iob_steady_poll(IobSteadyState *ss, const IobRunShared *run,
+extern bool iob_steady_poll(IobSteadyState *ss, IobRunShared *run,
 							IobSecondSlot *seconds, int64 now);
 
 #endif							/* IOBENCH_STEADY_STATE_H */

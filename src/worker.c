@@ -110,6 +110,15 @@ flush_second(WorkerContext *wc)
 
 	if (wc->cur_second < 0)
 		return;
+	/* drained already (the worker was stuck longer than the lag): too late */
+	if ((uint32) wc->cur_second < pg_atomic_read_u32(&wc->run->seconds_drained))
+	{
+		memset(wc->sec_ops, 0, sizeof(wc->sec_ops));
+		memset(wc->sec_bytes, 0, sizeof(wc->sec_bytes));
+		memset(wc->sec_lat_sum, 0, sizeof(wc->sec_lat_sum));
+		memset(wc->sec_lat_max, 0, sizeof(wc->sec_lat_max));
+		return;
+	}
 	for (kind = 0; kind < IOB_NUM_OP_KINDS; kind++)
 	{
 		IobSecondSlot *slot;
@@ -203,6 +212,10 @@ check_stall(WorkerContext *wc, const IobIo *io)
 	ev.at_ns = io->end_ns - run->measure_start_ns;
 	ev.file_index = io->file_index;
 	keep_stall(wc->state, &ev);
+	/* and for the recorder, which stores it as it happens */
+	wc->state->stall_ring[pg_atomic_read_u64(&wc->state->stall_head) % IOB_STALL_RING] = ev;
+	pg_write_barrier();
+	pg_atomic_fetch_add_u64(&wc->state->stall_head, 1);
 }
 
 /*
@@ -384,6 +397,24 @@ track_period(WorkerContext *wc, int64 now)
 		wc->measuring = true;
 		getrusage(RUSAGE_SELF, &wc->ru_start);
 	}
+	/*
+	 * Past a second boundary: add the second just ended (completions reaped
+	 * from now on end later) and tell the recorder
+	 */
+	if (wc->measuring)
+	{
+		uint32		sec = (uint32) ((now - wc->run->measure_start_ns) / IOB_NS_PER_SEC);
+
+		if (sec > pg_atomic_read_u32(&wc->state->seconds_done))
+		{
+			if (wc->cur_second >= 0 && (uint32) wc->cur_second < sec)
+			{
+				flush_second(wc);
+				wc->cur_second = -1;
+			}
+			pg_atomic_write_u32(&wc->state->seconds_done, sec);
+		}
+	}
 	if (wc->measuring && now >= wc->count_until_ns)
 	{
 		struct rusage ru_end;
@@ -508,6 +539,8 @@ io_loop(WorkerContext *wc)
 		track_period(wc, now);
 	}
 	flush_second(wc);
+	pg_write_barrier();
+	pg_atomic_write_u32(&wc->state->seconds_done, PG_UINT32_MAX);
 }
 
 /*

@@ -54,7 +54,11 @@ GRANT SELECT ON
     iobench.suite_comparison,
     iobench.searches,
     iobench.search_steps,
-    iobench.search_results
+    iobench.search_results,
+    iobench.live_runs,
+    iobench.live_seconds,
+    iobench.live_stalls,
+    iobench.running_runs
 TO pg_monitor;
 
 -- Wait statistics
