@@ -11,10 +11,13 @@
  * device (tmpfs, NFS, overlay, btrfs subvolumes): no block device to
  * sample.
  *
- * When: iob_disk_poll() is called from the launcher's wait loop and tells
- * it how long it may sleep, so samples land within a scheduler tick of
- * each second boundary; each sample records its own clock, and the rates
- * divide by the real interval.
+ * When: iob_disk_poll() is called from the loop of the run's recorder
+ * (recorder.c) and tells it how long it may sleep, so samples land within
+ * a scheduler tick of each second boundary; each sample records its own
+ * clock, and the rates divide by the real interval.  Only the last sample
+ * is kept: each new one turns the difference into a row for
+ * iobench.live_disk_seconds (in "pending", which the recorder commits), so
+ * memory does not grow with the duration.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,8 +29,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"
@@ -35,13 +36,10 @@
 
 #include "clock.h"
 #include "diskstats.h"
-#include "owner_spi.h"
 
 /* Samples are taken this often during the measured period */
 #define SAMPLE_EVERY_NS		IOB_NS_PER_SEC
 
-/* Initial room for samples; the arrays double when full */
-#define INITIAL_SAMPLES		64
 
 /* Column names of iobench.run_disk_seconds, in IobDiskCounters order */
 static const char *const field_names[IOB_DISK_NFIELDS] = {
@@ -183,7 +181,7 @@ read_counters(IobDiskSampler *s, IobDiskCounters *out)
 
 /* See diskstats.h */
 IobDiskSampler *
-iob_disk_open(const char *dir, const char *spcname)
+iob_disk_open(const char *dir, const char *spcname, bool notice)
 {
 	IobDiskSampler *s;
 	char		disk[32];
@@ -191,7 +189,7 @@ iob_disk_open(const char *dir, const char *spcname)
 
 	if (!find_disk(dir, disk, sizeof(disk)))
 	{
-		ereport(NOTICE,
+		ereport(notice ? NOTICE : DEBUG1,
 				(errmsg("no block device under tablespace \"%s\": the device statistics of this run are not collected",
 						spcname),
 				 errdetail("Directory \"%s\" is on a file system without a block device of its own (such as tmpfs or a network file system).",
@@ -208,43 +206,72 @@ iob_disk_open(const char *dir, const char *spcname)
 	pfree(probe);
 	if (s->devices[0].nfields < F_DISCARDS)
 	{
-		ereport(NOTICE,
+		ereport(notice ? NOTICE : DEBUG1,
 				(errmsg("block device \"%s\" under tablespace \"%s\" is not in /proc/diskstats: the device statistics of this run are not collected",
 						disk, spcname)));
 		pfree(s);
 		return NULL;
 	}
-	s->maxsamples = INITIAL_SAMPLES;
-	s->at_ns = palloc(sizeof(int64) * s->maxsamples);
-	s->counters = palloc(sizeof(IobDiskCounters) * s->maxsamples * s->ndevices);
+	initStringInfo(&s->pending);
+	appendStringInfoChar(&s->pending, '[');
 	return s;
 }
 
+/* Append the JSON object of device d's second between the two samples */
+static void
+second_json(IobDiskSampler *s, int d)
+{
+	const IobDiskDevice *dev = &s->devices[d];
+	int			k;
+
+	appendStringInfo(&s->pending, "%s{\"device\":", s->pending.len > 1 ? "," : "");
+	escape_json(&s->pending, dev->name);
+	appendStringInfo(&s->pending, ",\"member\":%s,\"second\":%d,\"interval_s\":%.9f",
+					 dev->member ? "true" : "false", s->nsamples - 2,
+					 (double) (s->at_ns[1] - s->at_ns[0]) / IOB_NS_PER_SEC);
+	for (k = 0; k < IOB_DISK_NFIELDS; k++)
+	{
+		uint64		a = s->counters[0][d].f[k];
+		uint64		b = s->counters[1][d].f[k];
+
+		/* discards and flushes are NULL where the kernel lacks them */
+		if (k >= dev->nfields)
+			break;
+		/* in_flight is a level, not a counter; counters never go back */
+		appendStringInfo(&s->pending, ",\"%s\":" UINT64_FORMAT, field_names[k],
+						 k == F_IN_FLIGHT ? b : (b >= a ? b - a : 0));
+	}
+	appendStringInfoChar(&s->pending, '}');
+}
+
 /*
- * Take one sample, growing the arrays when full.  Its clock is read just
- * before the file, not taken from the caller, so that late wake-ups of the
- * caller do not skew the interval.
+ * Take one sample; from the second on, the difference to the one before is
+ * a row per device in "pending".  Its clock is read just before the file,
+ * so that late wake-ups of the caller do not skew the interval.
  */
 static void
 take_sample(IobDiskSampler *s)
 {
-	if (s->nsamples == s->maxsamples)
+	int			d;
+
+	if (s->nsamples > 0)
 	{
-		s->maxsamples *= 2;
-		s->at_ns = repalloc(s->at_ns, sizeof(int64) * s->maxsamples);
-		s->counters = repalloc(s->counters,
-							   sizeof(IobDiskCounters) * s->maxsamples * s->ndevices);
+		s->at_ns[0] = s->at_ns[1];
+		memcpy(s->counters[0], s->counters[1], sizeof(IobDiskCounters) * s->ndevices);
 	}
-	s->at_ns[s->nsamples] = iob_now_ns();
-	read_counters(s, &s->counters[s->nsamples * s->ndevices]);
+	s->at_ns[1] = iob_now_ns();
+	read_counters(s, s->counters[1]);
 	s->nsamples++;
+	if (s->nsamples >= 2)
+		for (d = 0; d < s->ndevices; d++)
+			second_json(s, d);
 }
 
 /* See diskstats.h */
 void
 iob_disk_finish(IobDiskSampler *s, int64 end_ns)
 {
-	if (s == NULL || s->nsamples == 0 || s->at_ns[s->nsamples - 1] >= end_ns)
+	if (s == NULL || s->nsamples == 0 || s->at_ns[1] >= end_ns)
 		return;
 	take_sample(s);
 }
@@ -260,7 +287,7 @@ iob_disk_poll(IobDiskSampler *s, int64 now, int64 measure_start_ns,
 	if (s == NULL)
 		return max_sleep_ms;
 	/* after the sample at the end of the measured period: done */
-	if (s->nsamples > 0 && s->at_ns[s->nsamples - 1] >= end_ns)
+	if (s->nsamples > 0 && s->at_ns[1] >= end_ns)
 		return max_sleep_ms;
 
 	due = Min(measure_start_ns + (int64) s->nsamples * SAMPLE_EVERY_NS, end_ns);
@@ -276,101 +303,36 @@ iob_disk_poll(IobDiskSampler *s, int64 now, int64 measure_start_ns,
 	return (long) Max(Min(wait_ms, (int64) max_sleep_ms), 1);
 }
 
-/* Difference of counter "field" of device "d" between samples a and b */
-static uint64
-counter_delta(const IobDiskSampler *s, int a, int b, int d, int field)
+/* See diskstats.h */
+char *
+iob_disk_take_pending(IobDiskSampler *s)
 {
-	uint64		va = s->counters[a * s->ndevices + d].f[field];
-	uint64		vb = s->counters[b * s->ndevices + d].f[field];
+	char	   *json;
 
-	/* in_flight is a level, not a counter; counters never go back */
-	if (field == F_IN_FLIGHT)
-		return vb;
-	return vb >= va ? vb - va : 0;
+	if (s == NULL || s->pending.len <= 1)
+		return NULL;
+	appendStringInfoChar(&s->pending, ']');
+	json = pstrdup(s->pending.data);
+	resetStringInfo(&s->pending);
+	appendStringInfoChar(&s->pending, '[');
+	return json;
 }
 
 /* See diskstats.h */
-void
-iob_disk_summarize(const IobDiskSampler *s, IobDiskSummary *out)
+const char *
+iob_disk_columns(void)
 {
-	int			last;
-	double		secs;
-
-	memset(out, 0, sizeof(IobDiskSummary));
-	if (s == NULL || s->nsamples < 2)
-		return;
-	last = s->nsamples - 1;
-	secs = (double) (s->at_ns[last] - s->at_ns[0]) / IOB_NS_PER_SEC;
-	if (secs <= 0)
-		return;
-	out->valid = true;
-	strlcpy(out->name, s->devices[0].name, sizeof(out->name));
-	out->r_s = counter_delta(s, 0, last, 0, F_READS) / secs;
-	out->w_s = counter_delta(s, 0, last, 0, F_WRITES) / secs;
-	out->rmb_s = counter_delta(s, 0, last, 0, F_READ_SECTORS) * 512.0 / 1e6 / secs;
-	out->wmb_s = counter_delta(s, 0, last, 0, F_WRITE_SECTORS) * 512.0 / 1e6 / secs;
-	out->aqu_sz = counter_delta(s, 0, last, 0, F_QUEUE_MS) / 1000.0 / secs;
-	out->util_pct = Min(counter_delta(s, 0, last, 0, F_IO_MS) / 10.0 / secs, 100.0);
-}
-
-/* Append the JSON object of device d's second between samples i-1 and i */
-static void
-second_json(StringInfo buf, const IobDiskSampler *s, int d, int i)
-{
-	const IobDiskDevice *dev = &s->devices[d];
+	static char cols[512];
 	int			k;
 
-	appendStringInfoString(buf, "{\"device\":");
-	escape_json(buf, dev->name);
-	appendStringInfo(buf, ",\"member\":%s,\"second\":%d,\"interval_s\":%.9f",
-					 dev->member ? "true" : "false", i - 1,
-					 (double) (s->at_ns[i] - s->at_ns[i - 1]) / IOB_NS_PER_SEC);
-	for (k = 0; k < IOB_DISK_NFIELDS; k++)
+	if (cols[0] == '\0')
 	{
-		/* discards and flushes are NULL where the kernel lacks them */
-		if (k >= dev->nfields)
-			break;
-		appendStringInfo(buf, ",\"%s\":" UINT64_FORMAT, field_names[k],
-						 counter_delta(s, i - 1, i, d, k));
-	}
-	appendStringInfoChar(buf, '}');
-}
-
-/* See diskstats.h */
-void
-iob_disk_store(int64 run_id, const IobDiskSampler *s)
-{
-	StringInfoData buf;
-	StringInfoData cols;
-	Oid			types[2] = {INT8OID, TEXTOID};
-	Datum		values[2];
-	int			d;
-	int			i;
-	int			k;
-
-	if (s == NULL || s->nsamples < 2)
-		return;
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, '[');
-	for (i = 1; i < s->nsamples; i++)
-		for (d = 0; d < s->ndevices; d++)
+		strlcpy(cols, "device, member, second, interval_s", sizeof(cols));
+		for (k = 0; k < IOB_DISK_NFIELDS; k++)
 		{
-			if (buf.len > 1)
-				appendStringInfoChar(&buf, ',');
-			second_json(&buf, s, d, i);
+			strlcat(cols, ", ", sizeof(cols));
+			strlcat(cols, field_names[k], sizeof(cols));
 		}
-	appendStringInfoChar(&buf, ']');
-
-	initStringInfo(&cols);
-	appendStringInfoString(&cols, "device, member, second, interval_s");
-	for (k = 0; k < IOB_DISK_NFIELDS; k++)
-		appendStringInfo(&cols, ", %s", field_names[k]);
-
-	values[0] = Int64GetDatum(run_id);
-	values[1] = CStringGetTextDatum(buf.data);
-	iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
-							"SELECT $1, %s FROM pg_catalog.jsonb_populate_recordset("
-							"NULL::iobench.run_disk_seconds, $2::pg_catalog.jsonb)",
-							cols.data, cols.data),
-				   2, types, values, NULL, SPI_OK_INSERT);
+	}
+	return cols;
 }

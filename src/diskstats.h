@@ -3,18 +3,19 @@
  * diskstats.h
  *	  What the block device saw during a run, second by second.
  *
- * The launcher samples /proc/diskstats once a second of the measured
- * period for the block device under the run's tablespace: the whole disk
- * for a partition, the device itself for dm and md devices, and their
- * members where /sys/block/<dev>/slaves lists them.  The samples stay in
- * the launcher's memory; once the run is stored, iob_disk_store() writes
- * the differences of consecutive samples into iobench.run_disk_seconds,
- * where generated columns turn them into iostat's figures (r/s, w/s,
- * rMB/s, wMB/s, areq-sz, aqu-sz, r_await, w_await, %util, d/s, f/s).
+ * The run's recorder (recorder.h) samples /proc/diskstats once a second
+ * of the measured period for the block device under the run's tablespace:
+ * the whole disk for a partition, the device itself for dm and md devices,
+ * and their members where /sys/block/<dev>/slaves lists them.  The
+ * difference of consecutive samples is a row of iobench.live_disk_seconds,
+ * committed as the run goes; when the run is stored they move to
+ * iobench.run_disk_seconds, where generated columns turn them into
+ * iostat's figures (r/s, w/s, rMB/s, wMB/s, areq-sz, aqu-sz, r_await,
+ * w_await, %util, d/s, f/s), and runs.disk_* sum them up.
  *
  * A tablespace on a file system without a block device (tmpfs, NFS,
- * overlay) has no sampler: the run says so in one NOTICE and its device
- * columns stay NULL.
+ * overlay) has no sampler: the run says so in one NOTICE (the launcher
+ * opens a sampler first to find out) and its device columns stay NULL.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,6 +23,8 @@
 #define IOBENCH_DISKSTATS_H
 
 #include "postgres.h"
+
+#include "lib/stringinfo.h"
 
 /* The device itself plus this many members (dm, md) at most */
 #define IOB_DISK_MAX_DEVICES	17
@@ -47,22 +50,24 @@ typedef struct IobDiskDevice
 	int			nfields;		/* counters the kernel has for it */
 } IobDiskDevice;
 
-/* A run's sampler, in the launcher's memory */
+/* A run's sampler: the last two samples, and the rows not yet taken */
 typedef struct IobDiskSampler
 {
 	int			ndevices;
 	IobDiskDevice devices[IOB_DISK_MAX_DEVICES];
 	int			nsamples;		/* samples taken */
-	int			maxsamples;		/* room in the arrays */
-	int64	   *at_ns;			/* [maxsamples] clock of each sample */
-	IobDiskCounters *counters;	/* [maxsamples][ndevices] */
+	int64		at_ns[2];		/* clock of the previous and the last sample */
+	IobDiskCounters counters[2][IOB_DISK_MAX_DEVICES];
+	StringInfoData pending;		/* JSON array of rows not yet taken */
 } IobDiskSampler;
 
 /*
  * The sampler for the storage under directory "dir" (of tablespace
- * "spcname"), or NULL with a NOTICE when no block device is found there.
+ * "spcname"), or NULL when no block device is found there (with a NOTICE
+ * when "notice").
  */
-extern IobDiskSampler *iob_disk_open(const char *dir, const char *spcname);
+extern IobDiskSampler *iob_disk_open(const char *dir, const char *spcname,
+									 bool notice);
 
 /*
  * Take the samples due at "now": one at the start of the measured period
@@ -81,22 +86,13 @@ extern long iob_disk_poll(IobDiskSampler *s, int64 now, int64 measure_start_ns,
  */
 extern void iob_disk_finish(IobDiskSampler *s, int64 end_ns);
 
-/* The first device's figures over the whole measured period */
-typedef struct IobDiskSummary
-{
-	bool		valid;			/* false: no device, or under two samples */
-	char		name[32];
-	double		r_s;			/* reads per second */
-	double		w_s;
-	double		rmb_s;			/* MB (10^6 bytes) read per second */
-	double		wmb_s;
-	double		aqu_sz;			/* average queue size */
-	double		util_pct;		/* share of time with I/O in flight */
-} IobDiskSummary;
+/*
+ * The rows of the samples taken since the last call, as a JSON array of
+ * iobench.live_disk_seconds rows (keys: iob_disk_columns()), or NULL.
+ */
+extern char *iob_disk_take_pending(IobDiskSampler *s);
 
-extern void iob_disk_summarize(const IobDiskSampler *s, IobDiskSummary *out);
-
-/* Insert the per-second rows of run "run_id" (iobench.run_disk_seconds) */
-extern void iob_disk_store(int64 run_id, const IobDiskSampler *s);
+/* The columns of those rows, comma-separated */
+extern const char *iob_disk_columns(void);
 
 #endif							/* IOBENCH_DISKSTATS_H */

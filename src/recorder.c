@@ -35,6 +35,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "diskstats.h"
 #include "iobench.h"
 #include "owner_spi.h"
 #include "recorder.h"
@@ -52,6 +53,7 @@ typedef struct Recorder
 	IobWorkerState *workers;
 	IobSecondSlot *seconds;
 	uint64	   *stall_tail;		/* [workers]: stalls of each worker seen */
+	IobDiskSampler *disk;		/* the device under the tablespace, or NULL */
 	StringInfoData rows;		/* JSON array of live_seconds rows to insert */
 	StringInfoData stalls;		/* JSON array of live_stalls rows to insert */
 } Recorder;
@@ -239,7 +241,9 @@ take_stalls(Recorder *r)
 static void
 store_tick(Recorder *r)
 {
-	if (r->rows.len <= 1 && r->stalls.len <= 1)
+	char	   *disk_rows = iob_disk_take_pending(r->disk);
+
+	if (r->rows.len <= 1 && r->stalls.len <= 1 && disk_rows == NULL)
 		return;
 	appendStringInfoChar(&r->rows, ']');
 	appendStringInfoChar(&r->stalls, ']');
@@ -259,6 +263,12 @@ store_tick(Recorder *r)
 				  "double precision, worker integer, file integer, file_offset bigint, "
 				  "write_us double precision, sync_us double precision)",
 				  r->run->run_id, r->stalls.data);
+	if (disk_rows)
+		exec_json(psprintf("INSERT INTO iobench.live_disk_seconds (run_id, %s) "
+						   "SELECT $1, %s FROM pg_catalog.jsonb_populate_recordset("
+						   "NULL::iobench.live_disk_seconds, $2::pg_catalog.jsonb)",
+						   iob_disk_columns(), iob_disk_columns()),
+				  r->run->run_id, disk_rows);
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	resetStringInfo(&r->rows);
@@ -289,6 +299,9 @@ attach_run(Recorder *r, Datum main_arg)
 	r->seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
 	r->stall_tail = MemoryContextAllocZero(TopMemoryContext,
 										   sizeof(uint64) * Max(r->run->params.workers, 1));
+	/* the launcher found a block device and said so when there was none */
+	if (r->run->disk_sampled)
+		r->disk = iob_disk_open(r->run->dir, NameStr(r->run->params.tablespace), false);
 	initStringInfo(&r->rows);
 	appendStringInfoChar(&r->rows, '[');
 	initStringInfo(&r->stalls);
@@ -325,6 +338,7 @@ iobench_recorder_main(Datum main_arg)
 		uint32		phase = pg_atomic_read_u32(&r.run->phase);
 		bool		done = pg_atomic_read_u32(&r.run->nfinished) >= (uint32) r.run->params.workers ||
 			pg_atomic_read_u32(&r.run->recorder_stop) != 0;
+		long		sleep_ms = RECORDER_TICK_MS;
 		MemoryContext oldcxt;
 
 		CHECK_FOR_INTERRUPTS();
@@ -332,8 +346,16 @@ iobench_recorder_main(Datum main_arg)
 		pg_read_barrier();
 		if (phase >= IOB_PHASE_RUN)
 		{
-			drain_seconds(&r, iob_now_ns(), done);
+			int64		now = iob_now_ns();
+
+			drain_seconds(&r, now, done);
 			take_stalls(&r);
+			sleep_ms = iob_disk_poll(r.disk, now, r.run->measure_start_ns,
+									 r.run->end_ns, RECORDER_TICK_MS);
+			/* the end of the measured period, or the stop of the run */
+			if (done)
+				iob_disk_finish(r.disk, r.run->stop_ns > 0 ?
+								Min(r.run->stop_ns, r.run->end_ns) : r.run->end_ns);
 		}
 		store_tick(&r);
 		MemoryContextSwitchTo(oldcxt);
@@ -341,7 +363,7 @@ iobench_recorder_main(Datum main_arg)
 		if (done)
 			break;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 RECORDER_TICK_MS, PG_WAIT_EXTENSION);
+						 sleep_ms, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 	}
 	proc_exit(0);

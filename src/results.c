@@ -32,6 +32,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "diskstats.h"
 #include "owner_spi.h"
 #include "results.h"
 
@@ -113,22 +114,6 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 #undef KEY
 }
 
-/* Add the disk_* figures of the block device (null without one) */
-static void
-json_disk(StringInfo buf, const IobDiskSampler *disk)
-{
-	IobDiskSummary d;
-
-	iob_disk_summarize(disk, &d);
-	json_str(buf, "disk", d.valid ? d.name : NULL);
-	json_num(buf, "disk_r_s", d.r_s, d.valid);
-	json_num(buf, "disk_w_s", d.w_s, d.valid);
-	json_num(buf, "disk_rmb_s", d.rmb_s, d.valid);
-	json_num(buf, "disk_wmb_s", d.wmb_s, d.valid);
-	json_num(buf, "disk_aqu_sz", d.aqu_sz, d.valid);
-	json_num(buf, "disk_util_pct", d.util_pct, d.valid);
-}
-
 /* The iobench.runs row of the summary, as a JSON object */
 static char *
 summary_json(const IobRunSummary *s)
@@ -204,7 +189,6 @@ summary_json(const IobRunSummary *s)
 	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);
 	snprintf(num, sizeof(num), "%016" INT64_MODIFIER "x", s->offset_digest);
 	json_str(&buf, "offset_digest", num);
-	json_disk(&buf, s->disk);
 	if (p->steady_state != IOB_STEADY_NONE)
 	{
 		json_str(&buf, "steady_state", iob_steady_name(p->steady_state));
@@ -236,8 +220,42 @@ store_seconds(int64 run_id)
 				   "SELECT l.run_id, l.second, l.op, l.ops, l.bytes, l.lat_mean_us, l.lat_max_us "
 				   "FROM iobench.live_seconds l WHERE l.run_id = $1",
 				   1, types, values, NULL, SPI_OK_INSERT);
+	/* the device's seconds (diskstats.h), likewise */
+	iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
+							"SELECT l.run_id, %s FROM iobench.live_disk_seconds l WHERE l.run_id = $1",
+							iob_disk_columns(), iob_disk_columns()),
+				   1, types, values, NULL, SPI_OK_INSERT);
 	iob_owner_exec("DELETE FROM iobench.live_runs WHERE run_id = $1",
 				   1, types, values, NULL, SPI_OK_DELETE);
+}
+
+/*
+ * The disk_* columns of the run: the disk's figures over the measured
+ * period, from its seconds.  Returns the updated row, or NULL when the run
+ * has no device seconds (no block device): its disk_* columns stay NULL.
+ */
+static HeapTupleHeader
+store_disk_summary(int64 run_id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+
+	values[0] = Int64GetDatum(run_id);
+	iob_owner_exec("UPDATE iobench.runs r SET disk = d.device, "
+				   "  disk_r_s = d.reads / d.secs, disk_w_s = d.writes / d.secs, "
+				   "  disk_rmb_s = d.rsect * 512 / 1e6 / d.secs, disk_wmb_s = d.wsect * 512 / 1e6 / d.secs, "
+				   "  disk_aqu_sz = d.queue_ms / 1000.0 / d.secs, "
+				   "  disk_util_pct = least(d.io_ms / 10.0 / d.secs, 100) "
+				   "FROM (SELECT x.device, sum(x.reads) AS reads, sum(x.writes) AS writes, "
+				   "        sum(x.read_sectors) AS rsect, sum(x.write_sectors) AS wsect, "
+				   "        sum(x.queue_ms) AS queue_ms, sum(x.io_ms) AS io_ms, sum(x.interval_s) AS secs "
+				   "        FROM iobench.run_disk_seconds x WHERE x.run_id = $1 AND NOT x.member "
+				   "       GROUP BY x.device) d "
+				   "WHERE r.run_id = $1 RETURNING r.*",
+				   1, types, values, NULL, SPI_OK_UPDATE_RETURNING);
+	if (SPI_processed != 1)
+		return NULL;
+	return SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 }
 
 /* See results.h */
@@ -350,6 +368,7 @@ iob_store_run(const IobRunSummary *s)
 	Oid			types[2] = {TEXTOID, INT8OID};
 	Datum		values[2];
 	HeapTupleHeader row;
+	HeapTupleHeader disk_row;
 	bool		isnull;
 	int64		run_id;
 
@@ -369,7 +388,9 @@ iob_store_run(const IobRunSummary *s)
 	store_seconds(run_id);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
-	iob_disk_store(run_id, s->disk);
+	disk_row = store_disk_summary(run_id);
+	if (disk_row)
+		row = disk_row;
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }

@@ -19,7 +19,6 @@
 #include "access/htup.h"
 #include "utils/timestamp.h"
 
-#include "diskstats.h"
 #include "files.h"
 #include "histogram.h"
 #include "run_shared.h"
@@ -45,7 +44,6 @@ typedef struct IobRunSummary
 	int			nstall_events;	/* stall events kept by the workers */
 	IobStallEvent *stall_events;	/* [nstall_events] */
 	int		   *stall_workers;	/* worker of each event */
-	const IobDiskSampler *disk; /* the device's counters, or NULL */
 	bool		steady_reached; /* params.steady_state: reached, ending the run */
 	int			steady_at_s;	/* second of the measured period it was reached */
 } IobRunSummary;

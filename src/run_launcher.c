@@ -86,7 +86,6 @@ typedef struct RunContext
 	IobProgress progress;		/* progress NOTICEs (run_progress.c) */
 	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
-	IobDiskSampler *disk;		/* the device's counters (diskstats.c), or NULL */
 	IobSteadyState steady;		/* steady-state detection (steady_state.c) */
 	BackgroundWorkerHandle *recorder;	/* the run's recorder (recorder.c) */
 } RunContext;
@@ -367,15 +366,9 @@ wait_for_workers(RunContext *ctx)
 			pg_write_barrier();
 			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
 		}
-		/*
-		 * wait statistics and the device's counters: sample now if due, and
-		 * wake for whichever is due next
-		 */
-		launcher_sleep(iob_disk_poll(ctx->disk, now, run->measure_start_ns, run->end_ns,
-									 iob_wait_run_poll(ctx->waits, now,
-													   run->measure_start_ns,
-													   run->end_ns,
-													   LAUNCHER_TICK_MS)));
+		/* wait statistics: sample now if due, and wake for the next tick */
+		launcher_sleep(iob_wait_run_poll(ctx->waits, now, run->measure_start_ns,
+										 run->end_ns, LAUNCHER_TICK_MS));
 	}
 	check_workers(ctx);
 }
@@ -540,6 +533,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 {
 	RunContext *ctx;
 	IobRunSummary summary;
+	IobDiskSampler *disk;
 	char		dir[MAXPGPATH];
 	bool		completed;
 	Datum		result;
@@ -556,12 +550,15 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	iob_check_free_space(dir, params->file_size * (uint64) params->files);
 
 	ctx = palloc0(sizeof(RunContext));
-	ctx->disk = iob_disk_open(dir, NameStr(params->tablespace));
-	summary.disk = ctx->disk;
+	/* the recorder samples the device; a NOTICE here when there is none */
+	disk = iob_disk_open(dir, NameStr(params->tablespace), true);
 	ctx->progress_style = progress_style;
 	summary.run_id = iob_reserve_run_id();
 	create_segment(ctx, params, dir,
 				   iob_engine_resolve(params->engine, params->iodepth), summary.run_id);
+	ctx->run->disk_sampled = (disk != NULL);
+	if (disk)
+		pfree(disk);
 
 	summary.started_at = GetCurrentTimestamp();
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
@@ -569,8 +566,6 @@ iob_execute_run(const IobRunParams *params, const char *label,
 		completed = run_phases(ctx, params);
 		/* the recorder stores the last seconds once the workers are done */
 		iob_recorder_finish(ctx->recorder, ctx->run);
-		iob_disk_finish(ctx->disk, (completed && !ctx->steady.reached) ?
-						ctx->run->end_ns : ctx->stopped_ns);
 		summarize(ctx, &summary, completed);
 		cleanup_run(ctx);
 	}

@@ -84,6 +84,7 @@ typedef struct IobRunShared
 								 * one may be partial); the ring holds the
 								 * latest IOB_SECOND_RING of them */
 	int64		run_id;			/* the iobench.runs row the run will be */
+	bool		disk_sampled;	/* a block device to sample (diskstats.h) */
 
 	/* clock marks (iob_now_ns), valid once phase >= IOB_PHASE_RUN */
 	int64		start_ns;		/* warm-up starts */

@@ -52,12 +52,20 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM iobench.runs'),
 eval { $runner->quit };
 
 # A run that completes leaves no live rows: its seconds moved to run_seconds
-is( $node->safe_psql('postgres', q{
+my $done = $node->safe_psql('postgres',
+	q{SELECT run_id FROM iobench.run(duration => '2s', rate_iops => 50, file_size => '1MB')});
+is( $node->safe_psql('postgres', qq{
 		SELECT r.status = 'completed'
-		   AND (SELECT count(*) FROM iobench.run_seconds s WHERE s.run_id = r.run_id) > 0
+		   AND (SELECT count(*) FROM iobench.run_seconds s WHERE s.run_id = r.run_id) = 2
+		   AND (SELECT sum(ops) FROM iobench.run_seconds s WHERE s.run_id = r.run_id) = r.ops
 		   AND NOT EXISTS (SELECT FROM iobench.live_runs l WHERE l.run_id = r.run_id)
-		  FROM iobench.run(duration => '2s', rate_iops => 50, file_size => '1MB') r}),
+		  FROM iobench.runs r WHERE r.run_id = $done}),
 	't', 'a stored run moves its live seconds into run_seconds');
+
+# The files of the interrupted run went with the crash (the server removes
+# temporary files when it restarts)
+is(scalar(grep { /iobench/ } glob($node->data_dir . '/base/pgsql_tmp/*')), 0,
+	'no files are left of the interrupted run');
 
 $node->stop('fast');
 done_testing();

@@ -58,6 +58,7 @@ GRANT SELECT ON
     iobench.live_runs,
     iobench.live_seconds,
     iobench.live_stalls,
+    iobench.live_disk_seconds,
     iobench.running_runs
 TO pg_monitor;
 
