@@ -19,13 +19,14 @@ set -euo pipefail
 # brings clang and llvm (PGXS builds JIT bitcode); postgresql-15 brings psql.
 # The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run; their storage
 # rigs (tools/run-tests.sh, as root) need losetup and mount (mount) and
-# mkfs.ext4 (e2fsprogs).
+# mkfs.ext4 (e2fsprogs); t/005_pg_cron.pl schedules a run with pg_cron.
 PACKAGES=(
 	make gcc libc6-dev
 	postgresql-15 postgresql-server-dev-15
 	liburing-dev
 	libipc-run-perl
 	mount e2fsprogs
+	postgresql-15-cron
 )
 
 NO_MAIN_CLUSTER_CONF=/etc/postgresql-common/createcluster.d/zz-iobench-no-main-cluster.conf
