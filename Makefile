@@ -22,6 +22,7 @@ OBJS = \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \
+	src/privileges.o \
 	src/presets.o \
 	src/wait_sampler.o \
 	src/wait_collector.o \
@@ -46,7 +47,7 @@ DATA = sql/iobench--0.1.sql
 DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privileges uring \
+REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privileges benchmark_user uring \
 	pgiosim suite reports search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression

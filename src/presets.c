@@ -40,6 +40,7 @@
 #include "engine.h"
 #include "iobench.h"
 #include "owner_spi.h"
+#include "privileges.h"
 #include "results.h"
 #include "run.h"
 #include "run_options.h"
@@ -115,6 +116,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	bool		fsync;
 	char	   *label;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	memset(&params, 0, sizeof(params));
 	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
 	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);
@@ -532,6 +534,7 @@ iobench_suite(PG_FUNCTION_ARGS)
 	int			r;
 	int			s;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_require_arg(fcinfo, SU_ARG_NAME, "name");
 	name = text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_NAME));
 	tests = load_suite(name, &ntests);

@@ -43,6 +43,7 @@
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
+#include "privileges.h"
 #include "results.h"
 #include "run.h"
 #include "run_shared.h"
@@ -94,6 +95,7 @@ iobench_run(PG_FUNCTION_ARGS)
 	IobRunParams params;
 	char	   *label;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_parse_run_args(fcinfo, &params, &label);
 	PG_RETURN_DATUM(iob_execute_run(&params, label));
 }

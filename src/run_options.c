@@ -22,6 +22,7 @@
 #include "utils/timestamp.h"
 
 #include "iobench.h"
+#include "privileges.h"
 #include "run_options.h"
 
 /* Argument positions of iobench.run() */
@@ -260,7 +261,7 @@ iob_check_tablespace(const char *spcname)
 
 		aclresult = pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE);
 		if (aclresult != ACLCHECK_OK)
-			aclcheck_error(aclresult, OBJECT_TABLESPACE, spcname);
+			iob_tablespace_denied(spcname);
 	}
 	return spcoid;
 }

@@ -120,6 +120,7 @@ DECLARE
     spcs name[];
     base name;
 BEGIN
+    PERFORM iobench.require_grant('iobench.compare(bigint, name)');
     IF compare.suite_id IS NULL THEN
         RAISE EXCEPTION 'argument "suite_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -180,6 +181,7 @@ DECLARE
     base bigint;
     missing bigint;
 BEGIN
+    PERFORM iobench.require_grant('iobench.compare_runs(bigint[], bigint)');
     IF compare_runs.run_ids IS NULL OR cardinality(compare_runs.run_ids) = 0 THEN
         RAISE EXCEPTION 'argument "run_ids" must name at least one run'
             USING ERRCODE = 'invalid_parameter_value';

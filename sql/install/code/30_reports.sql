@@ -25,6 +25,7 @@ DECLARE
     measured double precision;
     max_us double precision := extract(epoch FROM stalls.max_latency) * 1e6;
 BEGIN
+    PERFORM iobench.require_grant('iobench.stalls(bigint, double precision, interval)');
     IF stalls.run_id IS NULL THEN
         RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -199,6 +200,7 @@ DECLARE
     has_waits boolean := false;
     fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s';
 BEGIN
+    PERFORM iobench.require_grant('iobench.report(bigint)');
     IF report.run_id IS NULL THEN
         RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -478,6 +480,7 @@ DECLARE
     r iobench.runs;
     lat_buckets jsonb;
 BEGIN
+    PERFORM iobench.require_grant('iobench.run_json(bigint)');
     IF run_json.run_id IS NULL THEN
         RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
