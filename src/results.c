@@ -104,6 +104,7 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 	{
 		json_int(buf, KEY("bytes"), (int64) bytes);
 		json_num(buf, KEY("mb_per_s"), (double) bytes / 1e6 / measured_s, timed);
+		json_num(buf, KEY("mib_per_s"), (double) bytes / 1048576.0 / measured_s, timed);
 	}
 	json_num(buf, KEY("iops"), (double) h->count / measured_s, timed);
 	json_num(buf, KEY("lat_avg_us"), iob_hist_mean(h) / 1000.0, any);

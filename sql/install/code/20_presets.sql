@@ -45,7 +45,9 @@ SELECT sr.suite_id,
        round(avg(r.lat_p99_us)::numeric, 1) AS lat_p99_us,
        round(stddev_samp(r.lat_p99_us)::numeric, 1) AS lat_p99_stddev,
        round(avg(r.fsync_lat_p99_us)::numeric, 1) AS fsync_p99_us,
-       string_agg(DISTINCT sr.note, '; ') AS note
+       string_agg(DISTINCT sr.note, '; ') AS note,
+       round(avg(r.mib_per_s)::numeric, 2) AS mib_per_s,
+       round(stddev_samp(r.mib_per_s)::numeric, 2) AS mib_per_s_stddev
   FROM iobench.suite_runs sr
   JOIN iobench.suites s USING (suite_id)
   LEFT JOIN iobench.runs r ON r.run_id = sr.run_id AND r.status = 'completed'

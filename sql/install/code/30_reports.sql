@@ -198,7 +198,7 @@ DECLARE
     nstall integer := 0;
     w record;
     has_waits boolean := false;
-    fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s';
+    fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s %9s';
 BEGIN
     PERFORM iobench.require_grant('iobench.report(bigint)');
     IF report.run_id IS NULL THEN
@@ -224,8 +224,8 @@ BEGIN
                        r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
                        iobench.format_bytes(r.file_size));
     IF r.fsync_every > 0 OR r.rewrite_pct > 0 THEN
-        RETURN NEXT concat_ws(', ',
-            CASE WHEN r.rewrite_pct > 0 THEN format('  %s %% of reads rewritten', r.rewrite_pct) END,
+        RETURN NEXT '  ' || concat_ws(', ',
+            CASE WHEN r.rewrite_pct > 0 THEN format('%s %% of reads rewritten', r.rewrite_pct) END,
             CASE WHEN r.fsync_every = 1 THEN format('%s after every write', r.sync_method)
                  WHEN r.fsync_every > 1 THEN format('%s after every %s writes to a file',
                                                     r.sync_method, r.fsync_every) END);
@@ -241,21 +241,22 @@ BEGIN
     -- summary and percentiles
     RETURN NEXT '';
     RETURN NEXT 'Summary';
-    RETURN NEXT format(fmt, 'op', 'ops', 'IOPS', 'MB/s', 'avg', 'p50', 'p90', 'p99', 'p99.9', 'max');
+    RETURN NEXT format(fmt, 'op', 'ops', 'IOPS', 'MiB/s', 'MB/s', 'avg', 'p50', 'p90', 'p99', 'p99.9', 'max');
     FOR k IN
         SELECT * FROM (VALUES
-            (1, 'read',  r.read_ops,  r.read_iops,  r.read_mb_per_s, r.read_lat_avg_us,
+            (1, 'read',  r.read_ops,  r.read_iops,  coalesce(r.read_mib_per_s, r.read_mb_per_s * 1e6 / 1048576), r.read_mb_per_s, r.read_lat_avg_us,
              r.read_lat_p50_us, r.read_lat_p90_us, r.read_lat_p99_us, r.read_lat_p999_us, r.read_lat_max_us),
-            (2, 'write', r.write_ops, r.write_iops, r.write_mb_per_s, r.write_lat_avg_us,
+            (2, 'write', r.write_ops, r.write_iops, coalesce(r.write_mib_per_s, r.write_mb_per_s * 1e6 / 1048576), r.write_mb_per_s, r.write_lat_avg_us,
              r.write_lat_p50_us, r.write_lat_p90_us, r.write_lat_p99_us, r.write_lat_p999_us, r.write_lat_max_us),
-            (3, 'fsync', r.fsync_ops, r.fsync_iops, NULL, r.fsync_lat_avg_us,
+            (3, 'fsync', r.fsync_ops, r.fsync_iops, NULL, NULL, r.fsync_lat_avg_us,
              r.fsync_lat_p50_us, r.fsync_lat_p90_us, r.fsync_lat_p99_us, r.fsync_lat_p999_us, r.fsync_lat_max_us),
-            (4, 'all data', r.ops, r.iops, r.mb_per_s, r.lat_avg_us,
+            (4, 'all data', r.ops, r.iops, coalesce(r.mib_per_s, r.mb_per_s * 1e6 / 1048576), r.mb_per_s, r.lat_avg_us,
              r.lat_p50_us, r.lat_p90_us, r.lat_p99_us, r.lat_p999_us, r.lat_max_us))
-            AS t(n, op, ops, iops, mbps, avg, p50, p90, p99, p999, mx)
+            AS t(n, op, ops, iops, mibps, mbps, avg, p50, p90, p99, p999, mx)
          WHERE coalesce(t.ops, 0) > 0 ORDER BY t.n
     LOOP
         RETURN NEXT format(fmt, k.op, k.ops, round(k.iops::numeric, 1),
+                           coalesce(round(k.mibps::numeric, 2)::text, ''),
                            coalesce(round(k.mbps::numeric, 2)::text, ''),
                            iobench.format_us(k.avg), iobench.format_us(k.p50),
                            iobench.format_us(k.p90), iobench.format_us(k.p99),
