@@ -257,8 +257,9 @@ iob_remove_files(const IobRunShared *run)
 }
 
 /*
- * Fail early, with a hint, when the file system refuses O_DIRECT (tmpfs on
- * older kernels, some network file systems), rather than in every worker.
+ * Fail early, with a hint, when the file system refuses O_DIRECT (tmpfs
+ * before Linux 6.6, e.g. Debian 12's 6.1; some network file systems),
+ * rather than in every worker.
  */
 void
 iob_check_direct_io(const IobRunShared *run)

@@ -119,6 +119,26 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.format_bytes(bigint) IS 'a size in bytes as text with a unit (kB, MB, GB are 1024-based, as PostgreSQL''s)';
 
+-- A throughput in bytes per second for reading, binary first and decimal
+-- beside it, as fio prints it: 66.6 MiB/s (69.8 MB/s); GiB/s (GB/s) from
+-- 1 GiB/s up.
+CREATE OR REPLACE FUNCTION iobench.format_rate(bytes_per_s double precision)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN bytes_per_s IS NULL THEN '-'
+        WHEN bytes_per_s >= 1073741824 THEN
+            round((bytes_per_s / 1073741824)::numeric, 2) || ' GiB/s ('
+            || round((bytes_per_s / 1e9)::numeric, 2) || ' GB/s)'
+        ELSE
+            round((bytes_per_s / 1048576)::numeric, 1) || ' MiB/s ('
+            || round((bytes_per_s / 1e6)::numeric, 1) || ' MB/s)'
+    END
+$$;
+COMMENT ON FUNCTION iobench.format_rate(double precision) IS 'a throughput in bytes per second as text: MiB/s with MB/s beside it';
+
 -- A sparkline of the values, one character each, scaled from 0 to the
 -- largest; 0 is a blank, so a second without I/O shows as a gap.
 CREATE OR REPLACE FUNCTION iobench.sparkline(vals double precision[])
@@ -147,6 +167,55 @@ AS $$
       FROM (SELECT round(greatest(least(coalesce(share, 0), 1), 0) * width * 8)::bigint AS e) AS x
 $$;
 COMMENT ON FUNCTION iobench.bar(double precision, integer) IS 'a horizontal bar of block characters for a share between 0 and 1';
+
+-- A run in a dozen columns a DBA reads first, rounded and with units:
+--   SELECT * FROM iobench.summary(iobench.run(duration => '10s'));
+-- The full row stays in iobench.runs; the view iobench.run_summary has every
+-- stored run this way.
+CREATE OR REPLACE FUNCTION iobench.summary(r iobench.runs)
+RETURNS TABLE (
+    run_id     bigint,
+    status     text,
+    tablespace name,
+    storage    text,
+    workload   text,
+    seconds    numeric,
+    iops       numeric,
+    throughput text,
+    lat_avg    text,
+    lat_p50    text,
+    lat_p99    text,
+    lat_max    text,
+    fsync_p99  text)
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.run_id, r.status, r.tablespace,
+           concat_ws(', ', coalesce(r.device, '?'),
+                     coalesce(r.filesystem, '?') || ' on ' || coalesce(r.mount_point, '?')),
+           format('%s %s, %s worker%s x QD%s, %s, %s, %s file%s x %s',
+                  r.rw, iobench.format_bytes(r.block_size), r.workers,
+                  CASE WHEN r.workers > 1 THEN 's' ELSE '' END, r.iodepth, r.engine,
+                  CASE WHEN r.direct THEN 'direct' ELSE 'buffered' END,
+                  r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
+                  iobench.format_bytes(r.file_size))
+           || CASE WHEN r.read_pct IS NOT NULL THEN format(', %s %% reads', r.read_pct) ELSE '' END
+           || CASE WHEN r.fsync_every > 0 THEN format(', %s every %s', r.sync_method, r.fsync_every)
+                   ELSE '' END,
+           round(r.measured_s::numeric, 1),
+           round(r.iops::numeric),
+           iobench.format_rate(r.bytes / nullif(r.measured_s, 0)),
+           iobench.format_us(r.lat_avg_us),
+           iobench.format_us(r.lat_p50_us),
+           iobench.format_us(r.lat_p99_us),
+           iobench.format_us(r.lat_max_us),
+           iobench.format_us(r.fsync_lat_p99_us)
+$$;
+COMMENT ON FUNCTION iobench.summary(iobench.runs) IS 'a run in a dozen rounded columns with units, for reading';
+
+CREATE OR REPLACE VIEW iobench.run_summary AS
+SELECT s.* FROM iobench.runs r, LATERAL iobench.summary(r) s;
+COMMENT ON VIEW iobench.run_summary IS 'every stored run in a dozen rounded columns with units, for reading';
 
 -- The latency histogram of a run and op kind, grouped into 1-2-5 ranges
 -- (10-20 µs, 20-50 µs, 50-100 µs ...) from the first non-empty range to the

@@ -159,3 +159,6 @@ GRANT EXECUTE ON FUNCTION
     iobench.run_wait_stats_all(bigint)
 TO iobench_user;
 GRANT SELECT ON iobench.benign_waits, iobench.run_waits, iobench.run_wait_sampling TO iobench_user;
+
+-- the summary of runs: the view reads the tables as its owner
+GRANT SELECT ON iobench.run_summary TO pg_monitor, iobench_user;
