@@ -17,6 +17,7 @@ OBJS = \
 	src/engine_psync.o \
 	src/engine_uring.o \
 	src/files.o \
+	src/storage.o \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_options.o \

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * files.c
- *	  The test files of a run: location, storage description, creation
- *	  with incompressible data, direct-I/O check, removal.
+ *	  The test files of a run: location, creation with incompressible
+ *	  data, direct-I/O check, removal.  What lies under them is described
+ *	  by storage.c.
  *
  * See files.h for the naming rule that lets the server's start-up clean-up
  * remove files a crash leaves behind.
@@ -12,10 +13,8 @@
 #include "postgres.h"
 
 #include <fcntl.h>
-#include <limits.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/file_perm.h"
@@ -49,85 +48,6 @@ iob_temp_dir_for_tablespace(Oid spcoid, char *path)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not create directory \"%s\": %m", path)));
-}
-
-/* Does "path" lie under mount point "mnt"? */
-static bool
-path_under(const char *path, const char *mnt)
-{
-	size_t		len = strlen(mnt);
-
-	if (strcmp(mnt, "/") == 0)
-		return true;
-	return strncmp(path, mnt, len) == 0 && (path[len] == '/' || path[len] == '\0');
-}
-
-/*
- * Describe the storage under "dir": the block device (or the mount source
- * for virtual file systems such as tmpfs), the file system type, and the
- * mount point, from /proc/self/mountinfo and /sys/dev/block.  Unknown parts
- * are left empty; this never fails.
- */
-void
-iob_describe_storage(const char *dir, IobStorageInfo *info)
-{
-	struct stat st;
-	char		real[PATH_MAX];
-	FILE	   *mi;
-	char		line[4096];
-	size_t		best_len = 0;
-
-	memset(info, 0, sizeof(IobStorageInfo));
-	if (stat(dir, &st) != 0 || realpath(dir, real) == NULL)
-		return;
-
-	mi = AllocateFile("/proc/self/mountinfo", "r");
-	if (mi == NULL)
-		return;
-	while (fgets(line, sizeof(line), mi) != NULL)
-	{
-		unsigned int maj,
-					min;
-		char		mnt[MAXPGPATH];
-		char		fstype[64];
-		char		source[256];
-		char	   *sep;
-
-		/* id parent maj:min root mount-point options ... - fstype source opts */
-		if (sscanf(line, "%*d %*d %u:%u %*s %1023s", &maj, &min, mnt) != 3)
-			continue;
-		if (makedev(maj, min) != st.st_dev || !path_under(real, mnt))
-			continue;
-		sep = strstr(line, " - ");
-		if (sep == NULL || sscanf(sep + 3, "%63s %255s", fstype, source) != 2)
-			continue;
-		if (strlen(mnt) < best_len)
-			continue;
-		best_len = strlen(mnt);
-		strlcpy(info->mount_point, mnt, sizeof(info->mount_point));
-		strlcpy(info->filesystem, fstype, sizeof(info->filesystem));
-		strlcpy(info->device, source, sizeof(info->device));
-	}
-	FreeFile(mi);
-
-	/* a real block device: name it as the kernel does (vda, nvme0n1p2) */
-	if (major(st.st_dev) != 0)
-	{
-		char		sys[64];
-		char		target[MAXPGPATH];
-		ssize_t		len;
-
-		snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u",
-				 major(st.st_dev), minor(st.st_dev));
-		len = readlink(sys, target, sizeof(target) - 1);
-		if (len > 0)
-		{
-			target[len] = '\0';
-			strlcpy(info->device, last_dir_separator(target) ?
-					last_dir_separator(target) + 1 : target,
-					sizeof(info->device));
-		}
-	}
 }
 
 /*
