@@ -35,3 +35,10 @@ COMMENT ON COLUMN iobench.runs.write_mb_per_s IS 'write throughput in MB/s: 10^6
 COMMENT ON COLUMN iobench.runs.mib_per_s IS 'data I/O throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
 COMMENT ON COLUMN iobench.runs.read_mib_per_s IS 'read throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
 COMMENT ON COLUMN iobench.runs.write_mib_per_s IS 'write throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
+
+-- 0.2 spells kilobytes as PostgreSQL does ("8 kB"), also in the names of
+-- the built-in suite tests; suites stored before keep the names they ran
+-- under.
+UPDATE iobench.suite_tests
+   SET test = regexp_replace(test, '([0-9]) KB\M', '\1 kB', 'g')
+ WHERE suite IN ('sqlio', 'oltp') AND test ~ '[0-9] KB\M';
