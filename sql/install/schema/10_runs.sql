@@ -78,6 +78,7 @@ CREATE TABLE iobench.runs (
     cpu_sys_pct       double precision,
     stall_count       bigint,
     offset_digest     text,
+    cold_reads        boolean NOT NULL DEFAULT false,
     mib_per_s         double precision,
     read_mib_per_s    double precision,
     write_mib_per_s   double precision
