@@ -360,3 +360,26 @@ iob_store_run(const IobRunSummary *s)
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }
+
+/*
+ * The iobench.runs row of a run that is not stored (on a hot standby or in
+ * a read-only transaction), with run_id NULL; see results.h.
+ */
+Datum
+iob_unstored_run(const IobRunSummary *s)
+{
+	IobOwnerScope scope;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	HeapTupleHeader row;
+
+	values[0] = CStringGetTextDatum(summary_json(s));
+
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
+				   "  $1::pg_catalog.jsonb) AS r",
+				   1, types, values, NULL, SPI_OK_SELECT);
+	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
+	iob_owner_end(&scope);
+	return PointerGetDatum(row);
+}

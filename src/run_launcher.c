@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -510,6 +511,25 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 		   sizeof(IobSecondSlot) * s->nseconds * IOB_NUM_OP_KINDS);
 }
 
+/*
+ * Say that a run on a hot standby or in a read-only transaction was not
+ * stored, and how to keep it.
+ */
+static void
+report_not_stored(void)
+{
+	if (RecoveryInProgress())
+		ereport(NOTICE,
+				(errmsg("iobench: nothing was stored: the run took place on a hot standby"),
+				 errdetail("The run's row is returned with run_id NULL; its per-second figures, latency histogram and waits are not kept."),
+				 errhint("To keep the row, save it (SELECT to_jsonb(r) FROM iobench.run(...) AS r) and insert it into iobench.runs on the primary, as doc/iobench.md shows under \"Runs on a standby\".")));
+	else
+		ereport(NOTICE,
+				(errmsg("iobench: nothing was stored: the run took place in a read-only transaction"),
+				 errdetail("The run's row is returned with run_id NULL; its per-second figures, latency histogram and waits are not kept."),
+				 errhint("Run it outside a read-only transaction to store it.")));
+}
+
 /* Run one benchmark end to end; see run.h */
 Datum
 iob_execute_run(const IobRunParams *params, const char *label,
@@ -519,15 +539,20 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	IobRunSummary summary;
 	char		dir[MAXPGPATH];
 	bool		completed;
+	bool		store;
 	Datum		result;
 
 	memset(&summary, 0, sizeof(summary));
 	summary.params = params;
 	summary.label = label;
 
-	/* everything that can be checked before a byte is written */
-	PreventCommandIfReadOnly("iobench.run()");
-	PreventCommandDuringRecovery("iobench.run()");
+	/*
+	 * Everything that can be checked before a byte is written.  On a hot
+	 * standby or in a read-only transaction the run happens all the same
+	 * (its files are temporary files, which a standby allows) and nothing
+	 * is stored.
+	 */
+	store = !XactReadOnly;
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &summary.storage);
 	iob_check_free_space(dir, params->file_size * (uint64) params->files);
@@ -550,6 +575,11 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	dsm_detach(ctx->seg);
 	ctx->seg = NULL;
 
+	if (!store)
+	{
+		report_not_stored();
+		return iob_unstored_run(&summary);
+	}
 	result = iob_store_run(&summary);
 	iob_wait_run_store(ctx->waits, result, &summary);
 	return result;

@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "common/pg_prng.h"
@@ -26,6 +27,7 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "tcop/utility.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -639,6 +641,9 @@ iobench_suite(PG_FUNCTION_ARGS)
 	bool		completed;
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
+	/* a suite is its stored rows: unlike run(), it needs a writable server */
+	PreventCommandDuringRecovery("iobench.suite()");
+	PreventCommandIfReadOnly("iobench.suite()");
 	memset(&suite, 0, sizeof(suite));
 	read_suite_args(fcinfo, &suite);
 	check_suite_tests(&suite);
