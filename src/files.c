@@ -51,13 +51,33 @@ iob_temp_dir_for_tablespace(Oid spcoid, char *path)
 }
 
 /*
+ * Where a tablespace lives, for messages: its location, or the data
+ * directory for pg_default.
+ */
+static char *
+tablespace_location(Oid spcoid)
+{
+	char	   *location;
+
+	location = text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_tablespace_location,
+																  ObjectIdGetDatum(spcoid))));
+	if (location[0] == '\0')
+		return psprintf("the data directory, %s", DataDir);
+	return location;
+}
+
+/*
  * Refuse to start, before writing a byte, when the file system under "dir"
- * lacks room for "needed" bytes plus the safety margin.
+ * (the temporary directory of the run's tablespace) lacks room for the
+ * run's files plus the safety margin.  The message names the tablespace and
+ * its location, not the internal path, and gives sizes as the user typed
+ * them (iob_size_pretty).
  */
 void
-iob_check_free_space(const char *dir, uint64 needed)
+iob_check_free_space(const IobRunParams *params, const char *dir)
 {
 	struct statvfs vfs;
+	uint64		needed = params->file_size * (uint64) params->files;
 	uint64		avail;
 	uint64		total;
 	uint64		margin;
@@ -72,11 +92,16 @@ iob_check_free_space(const char *dir, uint64 needed)
 	if (needed + margin > avail)
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
-				 errmsg("not enough free space for the benchmark files in directory \"%s\"", dir),
-				 errdetail("The files need %s and %s are kept free as a safety margin, but only %s are available.",
-						   iob_size_pretty((int64) needed),
-						   iob_size_pretty((int64) margin),
-						   iob_size_pretty((int64) avail)),
+				 errmsg("not enough free space in tablespace \"%s\" for the benchmark files",
+						NameStr(params->tablespace)),
+				 errdetail_plural("The files need %s (%d file of %s) and %s are kept free as a safety margin, but only %s are available at %s.",
+								  "The files need %s (%d files of %s) and %s are kept free as a safety margin, but only %s are available at %s.",
+								  params->files,
+								  iob_size_pretty((int64) needed), params->files,
+								  iob_size_pretty((int64) params->file_size),
+								  iob_size_pretty((int64) margin),
+								  iob_size_pretty((int64) avail),
+								  tablespace_location(params->tablespace_oid)),
 				 errhint("Use smaller or fewer files (arguments \"file_size\" and \"files\").")));
 }
 

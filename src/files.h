@@ -27,7 +27,7 @@ typedef struct IobStorageInfo
 } IobStorageInfo;
 
 extern void iob_temp_dir_for_tablespace(Oid spcoid, char *path);
-extern void iob_check_free_space(const char *dir, uint64 needed);
+extern void iob_check_free_space(const IobRunParams *params, const char *dir);
 extern void iob_file_path(const IobRunShared *run, int index, char *path);
 extern void iob_create_files(IobRunShared *run);
 extern void iob_remove_files(const IobRunShared *run);

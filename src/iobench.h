@@ -26,7 +26,7 @@ extern int	iobench_max_workers_per_run;
 /* The highest iobench.max_workers_per_run may be set to (also a SQL CHECK) */
 #define IOB_MAX_WORKERS_PER_RUN	1024
 
-/* Human-readable size, as pg_size_pretty() prints it */
+/* A size for messages in pg_size_pretty()'s units: 2 GB, 2.5 GB (iobench.c) */
 extern char *iob_size_pretty(int64 bytes);
 
 /* Per-subsystem initialisation, called from _PG_init() */

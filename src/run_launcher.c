@@ -555,7 +555,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	store = !XactReadOnly;
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &summary.storage);
-	iob_check_free_space(dir, params->file_size * (uint64) params->files);
+	iob_check_free_space(params, dir);
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->progress_style = progress_style;
