@@ -113,10 +113,11 @@ TO pg_monitor, iobench_user;
 REVOKE ALL ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
     iobench.wait_table(iobench.wait_raw[]),
+    iobench.wait_table_all(iobench.wait_raw[], double precision),
+    iobench.wait_table(iobench.wait_raw[], double precision),
     iobench.waits_raw(),
     iobench.reset_waits(),
     iobench.wait_collector_status(),
-    iobench.plant_waits(integer, double precision),
     iobench.snapshot_waits(text),
     iobench.wait_snapshot_diff_raw(text, text),
     iobench.wait_stats_diff(text, text),
@@ -130,6 +131,8 @@ FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
     iobench.wait_table(iobench.wait_raw[]),
+    iobench.wait_table_all(iobench.wait_raw[], double precision),
+    iobench.wait_table(iobench.wait_raw[], double precision),
     iobench.waits_raw(),
     iobench.wait_collector_status(),
     iobench.wait_snapshot_diff_raw(text, text),
@@ -154,7 +157,9 @@ TO pg_monitor;
 -- the wait tables of runs, which report() shows
 GRANT EXECUTE ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
+    iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[]),
+    iobench.wait_table(iobench.wait_raw[], double precision),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 TO iobench_user;
