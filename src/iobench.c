@@ -124,10 +124,10 @@ _PG_init(void)
 
 /*
  * A size for messages, in pg_size_pretty()'s units (bytes, kB, MB, GB, TB,
- * 1024-based as PostgreSQL's): a whole number of the largest unit that
- * divides it exactly (2 GB, where pg_size_pretty() says 2048 MB, and what a
- * user typed as '2GB' reads as), else one decimal of the largest unit it
- * reaches (2.5 GB).
+ * 1024-based as PostgreSQL's), in the largest unit it reaches: a whole
+ * number when that unit divides it (2 GB, where pg_size_pretty() says
+ * 2048 MB, and what a user typed as '2GB' reads as), else one decimal
+ * (2.5 GB, 68.3 GB).
  */
 char *
 iob_size_pretty(int64 bytes)
@@ -145,10 +145,12 @@ iob_size_pretty(int64 bytes)
 	int			i;
 
 	for (i = 0; i < lengthof(units); i++)
-		if (bytes >= units[i].size && bytes % units[i].size == 0)
+	{
+		if (bytes < units[i].size)
+			continue;
+		if (bytes % units[i].size == 0)
 			return psprintf(INT64_FORMAT " %s", bytes / units[i].size, units[i].name);
-	for (i = 0; i < lengthof(units); i++)
-		if (bytes >= units[i].size)
-			return psprintf("%.1f %s", (double) bytes / units[i].size, units[i].name);
+		return psprintf("%.1f %s", (double) bytes / units[i].size, units[i].name);
+	}
 	return psprintf(INT64_FORMAT " bytes", bytes);
 }
