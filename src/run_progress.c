@@ -24,9 +24,10 @@
 
 /*
  * A second is a stall when data I/O ran at under this share of the rate so
- * far, or when an I/O of any kind took longer than IOB_STALL_LATENCY_NS: the
- * criteria of iobench.stalls() with its defaults, except that the rate so
- * far stands in for the run's median, which is known only at the end.
+ * far, or when an I/O of any kind took longer than the run's
+ * stall_threshold, IOB_STALL_LATENCY_NS when it has none: the criteria of
+ * iobench.stalls() with its defaults, except that the rate so far stands in
+ * for the run's median, which is known only at the end.
  */
 #define IOB_STALL_RATE_SHARE	0.5
 #define IOB_STALL_LATENCY_NS	IOB_NS_PER_SEC
@@ -54,8 +55,10 @@ iob_progress_start(IobProgress *progress, IobProgressStyle style,
 	iob_hist_reset(progress->prev);
 	progress->stall_last_ns = run->measure_start_ns;
 	/* the first bucket holding only values of at least the stall latency */
-	b = iob_hist_bucket(IOB_STALL_LATENCY_NS);
-	if (iob_hist_bucket_lower(b) < (uint64) IOB_STALL_LATENCY_NS)
+	progress->slow_ns = run->params.stall_threshold_us > 0 ?
+		run->params.stall_threshold_us * 1000 : IOB_STALL_LATENCY_NS;
+	b = iob_hist_bucket((uint64) progress->slow_ns);
+	if (iob_hist_bucket_lower(b) < (uint64) progress->slow_ns)
 		b++;
 	progress->slow_bucket = b;
 }
@@ -265,7 +268,7 @@ check_stall(IobProgress *progress, const IobRunShared *run,
 
 		if (n == 0)
 			continue;
-		format_latency(lat, sizeof(lat), (double) IOB_STALL_LATENCY_NS);
+		format_latency(lat, sizeof(lat), (double) progress->slow_ns);
 		appendStringInfo(&msg, "%s" UINT64_FORMAT " %s took over %s",
 						 msg.len > 0 ? "; " : "", n,
 						 n == 1 ? op_singular[k] : op_plural[k], lat);

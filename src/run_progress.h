@@ -10,7 +10,8 @@
  * interval and in total, each labelled) and the pgiosim-style line (percent
  * done, totals, rates of the last interval).  Either way, each second of
  * the measured period that is a stall (throughput under half the rate so
- * far, or an I/O over 1 s) gets a NOTICE of its own as it ends.
+ * far, or an I/O over the run's stall_threshold or 1 s) gets a NOTICE of
+ * its own as it ends.
  *
  *-------------------------------------------------------------------------
  */
@@ -40,9 +41,11 @@ typedef struct IobProgress
 	IobHistogram *prev;			/* the same at the last NOTICE */
 	int64		stall_last_ns;	/* end of the last second checked for a stall */
 	uint64		stall_last_ops; /* data I/Os then */
-	uint64		stall_slow[IOB_NUM_OP_KINDS];	/* I/Os over 1 s then */
+	uint64		stall_slow[IOB_NUM_OP_KINDS];	/* I/Os over slow_ns then */
 	uint64		stall_longest[IOB_NUM_OP_KINDS];	/* longest I/O then (ns) */
-	int			slow_bucket;	/* first histogram bucket of I/Os over 1 s */
+	int64		slow_ns;		/* an I/O this long is a stall: the run's
+								 * stall_threshold, or 1 s */
+	int			slow_bucket;	/* first histogram bucket of such I/Os */
 } IobProgress;
 
 /* Set up the progress of a run whose clock marks were just set ("go") */
