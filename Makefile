@@ -19,6 +19,7 @@ OBJS = \
 	src/files.o \
 	src/worker.o \
 	src/run_launcher.o \
+	src/run_store.o \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \

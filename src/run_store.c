@@ -1,0 +1,256 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_store.c
+ *	  A run's final figures from its shared memory, and the storer
+ *	  background worker that keeps a run whose statement failed.
+ *
+ * See run_store.h for who stores which run.  The storer is one dynamic
+ * background worker per failed run; it connects to the launcher's
+ * database, stores the run through iob_store_run() (as the schema owner,
+ * like the launcher) in a transaction of its own, and exits.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+
+#include "run_store.h"
+
+PGDLLEXPORT void iobench_store_main(Datum main_arg);
+
+/* How long the launcher waits for the storer before giving up on it */
+#define STORE_WAIT_MS		30000
+
+/* Merge the workers' data into the summary's totals, stalls and CPU */
+static void
+summarize_workers(IobRunSummary *s, IobWorkerState *workers, int nworkers)
+{
+	int			i;
+	int			k;
+
+	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+	{
+		iob_hist_reset(&s->hist[k]);
+		s->bytes[k] = 0;
+	}
+	s->nstall_events = 0;
+	s->stall_events = palloc(sizeof(IobStallEvent) *
+							 Max(nworkers * IOB_MAX_STALL_EVENTS, 1));
+	s->stall_workers = palloc(sizeof(int) * Max(nworkers * IOB_MAX_STALL_EVENTS, 1));
+	for (i = 0; i < nworkers; i++)
+	{
+		IobWorkerState *ws = &workers[i];
+		int			e;
+
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+		{
+			iob_hist_merge(&s->hist[k], &ws->hist[k]);
+			s->bytes[k] += ws->bytes[k];
+		}
+		s->cpu_user_s += ws->cpu_user_s;
+		s->cpu_sys_s += ws->cpu_sys_s;
+		s->stall_count += ws->nstalls;
+		/* order-sensitive combination: the digest of worker 0 comes first */
+		s->offset_digest = s->offset_digest * UINT64CONST(0x100000001b3) ^ ws->offset_digest;
+		/* the stall events the workers kept, in worker order */
+		for (e = 0; e < Min(ws->nstall_events, IOB_MAX_STALL_EVENTS); e++)
+		{
+			s->stall_workers[s->nstall_events] = i;
+			s->stall_events[s->nstall_events++] = ws->stall_events[e];
+		}
+	}
+}
+
+/* See run_store.h; the summary is a copy, valid once the segment is gone */
+void
+iob_summarize_run(IobRunSummary *s, shm_toc *toc)
+{
+	IobRunShared *run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
+	IobWorkerState *workers = shm_toc_lookup(toc, IOB_KEY_WORKERS, false);
+	IobSecondSlot *seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
+	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
+	IobRunParams *params = palloc(sizeof(IobRunParams));
+	int			i;
+	int			k;
+
+	/* the workers' figures were final before they counted themselves done */
+	pg_read_barrier();
+	memset(s, 0, sizeof(IobRunSummary));
+	*params = run->params;
+	s->params = params;
+	s->label = info->has_label ? pstrdup(info->label) : NULL;
+	s->status = info->completed ? "completed" : "cancelled";
+	s->engine = run->engine;
+	s->storage = info->storage;
+	s->started_at = info->started_at;
+	s->finished_at = info->finished_at;
+	summarize_workers(s, workers, info->nworkers);
+
+	/* the measured period: all of it, or up to the stop */
+	if (run->start_ns == 0)
+		s->measured_s = 0;
+	else
+	{
+		int64		measured_end = run->end_ns;
+
+		if (!info->completed && info->stopped_ns > 0)
+			measured_end = Min(info->stopped_ns, run->end_ns);
+		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / IOB_NS_PER_SEC, 0.0);
+	}
+
+	/* copy the time series out of shared memory, up to the last used second */
+	s->nseconds = 0;
+	for (i = 0; i < run->nseconds; i++)
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			if (pg_atomic_read_u64(&iob_second_slot(seconds, i, k)->ops) > 0)
+				s->nseconds = i + 1;
+	s->seconds = palloc(sizeof(IobSecondSlot) * Max(s->nseconds, 1) * IOB_NUM_OP_KINDS);
+	memcpy(s->seconds, seconds, sizeof(IobSecondSlot) * s->nseconds * IOB_NUM_OP_KINDS);
+}
+
+/* See run_store.h */
+int64
+iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	int			waited_ms = 0;
+	pid_t		pid;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(worker.bgw_library_name, "iobench", BGW_MAXLEN);
+	strlcpy(worker.bgw_function_name, "iobench_store_main", BGW_MAXLEN);
+	strlcpy(worker.bgw_type, "iobench storer", BGW_MAXLEN);
+	snprintf(worker.bgw_name, BGW_MAXLEN, "iobench storer of run by PID %d", MyProcPid);
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
+	worker.bgw_notify_pid = MyProcPid;
+
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+	{
+		*why = "no background worker slot was free for the process that stores it";
+		return 0;
+	}
+
+	/*
+	 * Wait without CHECK_FOR_INTERRUPTS: this runs while an error is being
+	 * handled, or while this backend exits.  The segment must stay mapped
+	 * until the storer is done with it.
+	 */
+	while (pg_atomic_read_u32(&info->done) == 0 && waited_ms < STORE_WAIT_MS)
+	{
+		if (GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
+			break;
+		pg_usleep(10 * 1000L);
+		waited_ms += 10;
+	}
+	if (pg_atomic_read_u32(&info->done) == 0)
+	{
+		*why = waited_ms >= STORE_WAIT_MS ?
+			"the process that stores it did not finish in time" :
+			"the process that stores it exited without storing it";
+		if (waited_ms >= STORE_WAIT_MS)
+			TerminateBackgroundWorker(handle);
+		return 0;
+	}
+	pg_read_barrier();
+	if (info->run_id == 0)
+		*why = info->error_message;
+	return info->run_id;
+}
+
+/* Store the run of the segment's toc in a transaction of its own */
+static int64
+store_in_own_transaction(shm_toc *toc)
+{
+	IobRunSummary summary;
+	Datum		row;
+	bool		isnull;
+	int64		run_id;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, "storing a benchmark run");
+
+	iob_summarize_run(&summary, toc);
+	row = iob_store_run(&summary);
+	run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
+											  "run_id", &isnull));
+
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+	return run_id;
+}
+
+/* Background worker entry point; main_arg is the run's DSM handle */
+void
+iobench_store_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	IobRunShared *run;
+	IobRunStoreInfo *info;
+	Oid			dboid;
+
+	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	pgstat_report_appname("iobench");
+
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench storer");
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
+	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bad magic number in dynamic shared memory segment of the benchmark run")));
+	run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
+	info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
+
+	PG_TRY();
+	{
+		info->run_id = store_in_own_transaction(toc);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		strlcpy(info->error_message, edata->message, sizeof(info->error_message));
+		pg_write_barrier();
+		pg_atomic_write_u32(&info->done, 1);
+		SetLatch(&GetPGProcByNumber(run->launcher_procno)->procLatch);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	pg_write_barrier();
+	pg_atomic_write_u32(&info->done, 1);
+	SetLatch(&GetPGProcByNumber(run->launcher_procno)->procLatch);
+	dsm_detach(seg);
+	proc_exit(0);
+}

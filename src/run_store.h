@@ -1,0 +1,67 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_store.h
+ *	  Turning a run's shared memory into a stored run, in the caller's
+ *	  transaction or in one of its own.
+ *
+ * A completed run is stored by the launcher in the caller's transaction,
+ * like any row a statement writes.  A run that ends in an error (cancel,
+ * statement_timeout, termination of the caller, a worker's error) makes
+ * the statement fail, so its transaction cannot keep the partial figures:
+ * the launcher then starts an "iobench storer" background worker, which
+ * attaches the run's segment, stores the run in a transaction of its own
+ * and commits, and hands back the run id for the error's DETAIL.
+ *
+ * Everything the storer needs lies in the run's segment: IobRunShared, the
+ * workers' states, the time series, and IobRunStoreInfo (IOB_KEY_STORE)
+ * with the launcher's facts about the run.  The launcher writes the
+ * IobRunStoreInfo fields before it registers the storer; the storer writes
+ * run_id and error_message, then sets "done" (after a write barrier).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_RUN_STORE_H
+#define IOBENCH_RUN_STORE_H
+
+#include "postgres.h"
+
+#include "port/atomics.h"
+#include "storage/dsm.h"
+
+#include "files.h"
+#include "results.h"
+#include "run_shared.h"
+
+#define IOB_KEY_STORE		4
+
+typedef struct IobRunStoreInfo
+{
+	/* written by the launcher */
+	IobStorageInfo storage;
+	TimestampTz started_at;
+	TimestampTz finished_at;
+	int			nworkers;		/* workers launched */
+	int64		stopped_ns;		/* when the run was told to stop, or 0 */
+	bool		completed;
+	bool		has_label;
+
+	/* written by the storer */
+	int64		run_id;			/* 0: not stored */
+	char		error_message[256]; /* why not, when not */
+	pg_atomic_uint32 done;
+
+	char		label[FLEXIBLE_ARRAY_MEMBER];
+} IobRunStoreInfo;
+
+/* Merge the workers' final figures of the run in "toc" into *s */
+extern void iob_summarize_run(IobRunSummary *s, shm_toc *toc);
+
+/*
+ * Store the run of segment "seg" from a background worker that commits on
+ * its own; waits (boundedly, not interruptible) for it.  Returns the run
+ * id, or 0 with *why set to the reason it could not be stored.
+ */
+extern int64 iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info,
+									const char **why);
+
+#endif							/* IOBENCH_RUN_STORE_H */
