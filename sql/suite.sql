@@ -88,16 +88,18 @@ SELECT test_no, test, runs, workers, iodepth, engine, note
  ORDER BY test_no;
 SELECT status, seed, direct, engine FROM iobench.suites WHERE name = 'sqlio';
 
--- a cancelled run ends the suite, which is stored as cancelled
+-- a cancel fails the suite's statement with 57014 like any statement: the
+-- suite and its completed runs go with the statement's transaction, the
+-- cancelled run is kept (stored by a process that commits on its own)
+SELECT coalesce(max(suite_id), 0) AS suites_before FROM iobench.suites \gset
+\set VERBOSITY terse
 SET statement_timeout = '400ms';
 SELECT test_no, runs FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '5s',
                                         file_size => '1MB', engine => 'psync');
 RESET statement_timeout;
-SELECT s.status, count(sr.run_id) AS runs, min(r.status) AS run_status
-  FROM iobench.suites s JOIN iobench.suite_runs sr USING (suite_id)
-  JOIN iobench.runs r USING (run_id)
- WHERE s.suite_id = (SELECT max(suite_id) FROM iobench.suites)
- GROUP BY s.status;
+SELECT count(*) AS suites_kept FROM iobench.suites WHERE suite_id > :suites_before;
+SELECT status, label LIKE 'oltp #%: %' AS labelled
+  FROM iobench.runs WHERE run_id = (SELECT max(run_id) FROM iobench.runs);
 
 -- every argument is checked
 \set VERBOSITY default

@@ -11,6 +11,9 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+#include <math.h>
+
 #include "access/xact.h"
 #include "catalog/pg_tablespace_d.h"
 #include "commands/tablespace.h"
@@ -119,23 +122,102 @@ iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int m
 	return value;
 }
 
+/*
+ * The number of bytes a size text ("8kB", "1.5 GB", "4096") stands for, as
+ * a double, or -1 when it is not a size pg_size_bytes() takes: a decimal
+ * number, optional spaces, an optional unit.  Checked here first so that a
+ * bad value gets an error naming the argument rather than pg_size_bytes()'s
+ * "invalid size" or "bigint out of range".
+ */
+static double
+size_text_bytes(const char *str)
+{
+	static const struct
+	{
+		const char *unit;
+		double		mult;
+	}			units[] = {
+		{"", 1}, {"bytes", 1}, {"kB", 1024.0}, {"MB", 1048576.0},
+		{"GB", 1073741824.0}, {"TB", 1099511627776.0},
+		{"PB", 1125899906842624.0}
+	};
+	const char *p = str;
+	const char *num;
+	char	   *end;
+	char		unit[16];
+	int			len = 0;
+	int			digits = 0;
+	int			i;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	num = p;
+	if (*p == '+' || *p == '-')
+		p++;
+	for (; isdigit((unsigned char) *p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char) *p); p++)
+			digits++;
+	if (digits == 0)
+		return -1;
+	if (*p == 'e' || *p == 'E')
+	{
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char) *p))
+			return -1;
+		while (isdigit((unsigned char) *p))
+			p++;
+	}
+	while (isspace((unsigned char) *p))
+		p++;
+	while (*p && !isspace((unsigned char) *p) && len < (int) sizeof(unit) - 1)
+		unit[len++] = *p++;
+	unit[len] = '\0';
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p != '\0')
+		return -1;
+	for (i = 0; i < lengthof(units); i++)
+		if (pg_strcasecmp(unit, units[i].unit) == 0)
+			return strtod(num, &end) * units[i].mult;
+	return -1;
+}
+
 /* Read a size argument ("8kB", "1GB", plain bytes) and check its range */
 uint64
 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 		 int64 min, int64 max)
 {
 	text	   *value;
-	int64		bytes;
+	char	   *str;
+	double		approx;
+	int64		bytes = 0;
 
 	iob_require_arg(fcinfo, argno, name);
 	value = PG_GETARG_TEXT_PP(argno);
-	bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
-											  PointerGetDatum(value)));
-	if (bytes < min || bytes > max)
+	str = text_to_cstring(value);
+	approx = size_text_bytes(str);
+	if (approx < 0 && approx > -1)	/* "-0.1 kB" rounds to 0 */
+		approx = 0;
+	if (approx == -1 || isnan(approx))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is out of range for argument \"%s\"",
-						text_to_cstring(value), name),
+				 errmsg("invalid value for argument \"%s\": \"%s\"", name, str),
+				 errdetail("Valid values are sizes between %s and %s, such as '8kB' or '1GB'.",
+						   iob_size_pretty(min), iob_size_pretty(max)),
+				 errhint("A size is a number followed by bytes, kB, MB, GB, TB or PB.")));
+	/* a negative or far too large size needs no exact value */
+	if (approx >= (double) min - 1024 && approx <= (double) max + 1024)
+		bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
+												  PointerGetDatum(value)));
+	if (approx < (double) min - 1024 || approx > (double) max + 1024 ||
+		bytes < min || bytes > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"%s\"", str, name),
 				 errdetail("Valid values are between %s and %s.",
 						   iob_size_pretty(min), iob_size_pretty(max))));
 	return (uint64) bytes;
