@@ -20,6 +20,7 @@ OBJS = \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_store.o \
+	src/run_limits.o \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \

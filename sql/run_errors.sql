@@ -67,7 +67,21 @@ ROLLBACK;
 SELECT run_id FROM iobench.run(file_size => '512TB', files => 2);
 
 -- more workers than background worker slots (max_worker_processes = 32)
+SET iobench.max_workers_per_run = 60;
+SET iobench.max_workers_total = 60;
 SELECT run_id FROM iobench.run(workers => 60, duration => '1s', file_size => '1MB');
+RESET iobench.max_workers_per_run;
+RESET iobench.max_workers_total;
+
+-- by default half of max_worker_processes (32) is for iobench
+SELECT run_id FROM iobench.run(workers => 17);
+-- the cluster-wide caps, here on one run (the counters are in shared memory)
+SET iobench.max_workers_total = 2;
+SELECT run_id FROM iobench.run(workers => 3);
+RESET iobench.max_workers_total;
+SET iobench.max_buffer_memory_total = '1MB';
+SELECT run_id FROM iobench.run(workers => 2, iodepth => 64, block_size => '64kB', engine => 'io_uring');
+RESET iobench.max_buffer_memory_total;
 \set VERBOSITY default
 
 -- nothing was stored, and nothing is left behind

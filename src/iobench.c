@@ -15,13 +15,14 @@
 #include "utils/guc.h"
 
 #include "iobench.h"
+#include "run_limits.h"
 #include "wait_collector.h"
 
 PG_MODULE_MAGIC;
 
 bool		iobench_progress = true;
 bool		iobench_force_psync = false;
-int			iobench_max_workers_per_run = 64;
+int			iobench_wait_snapshots_keep = 100;
 
 void		_PG_init(void);
 
@@ -47,15 +48,16 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
-	DefineCustomIntVariable("iobench.max_workers_per_run",
-							"Upper bound for the workers argument of a benchmark run.",
-							"Each worker is a background worker process; the server's max_worker_processes also limits them.",
-							&iobench_max_workers_per_run,
-							64, 1, 1024,
+	DefineCustomIntVariable("iobench.wait_snapshots_keep",
+							"Number of wait snapshots snapshot_waits() keeps; older ones are removed.",
+							"0 keeps every snapshot.",
+							&iobench_wait_snapshots_keep,
+							100, 0, 1000000,
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
 
+	iobench_run_limits_init();
 	iobench_waits_init();
 
 	MarkGUCPrefixReserved("iobench");

@@ -20,8 +20,11 @@ extern bool iobench_progress;
 /* iobench.force_psync: pretend io_uring is unavailable (tests the fallback) */
 extern bool iobench_force_psync;
 
-/* iobench.max_workers_per_run: upper bound for the "workers" argument */
+/* iobench.max_workers_per_run: upper bound for the "workers" argument (-1: half of max_worker_processes; read it through iob_max_workers_per_run()) */
 extern int	iobench_max_workers_per_run;
+
+/* iobench.wait_snapshots_keep: snapshots snapshot_waits() keeps (0: all) */
+extern int	iobench_wait_snapshots_keep;
 
 /* Human-readable size, as pg_size_pretty() prints it */
 extern char *iob_size_pretty(int64 bytes);

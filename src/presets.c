@@ -43,6 +43,7 @@
 #include "results.h"
 #include "run.h"
 #include "run_options.h"
+#include "run_limits.h"
 
 PG_FUNCTION_INFO_V1(iobench_pgiosim);
 PG_FUNCTION_INFO_V1(iobench_suite);
@@ -119,7 +120,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
 	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);
 	params.workers = iob_int_arg(fcinfo, PG_ARG_WORKERS, "workers", 1,
-								 iobench_max_workers_per_run);
+								 iob_max_workers_per_run());
 	params.rewrite_pct = iob_int_arg(fcinfo, PG_ARG_WRITE_PCT, "write_pct", 0, 100);
 	iob_require_arg(fcinfo, PG_ARG_FSYNC, "fsync");
 	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);
@@ -478,7 +479,7 @@ suite_test_params(const char *suite, const SuiteTest *test,
 	*params = *common;
 	params->rw = test->rw;
 	params->block_size = (uint32) test->block_size;
-	params->workers = Min(test->workers, iobench_max_workers_per_run);
+	params->workers = Min(test->workers, iob_max_workers_per_run());
 	params->iodepth = test->iodepth;
 	params->files = test->files;
 	params->fsync_every = test->fsync_every;
@@ -491,7 +492,7 @@ suite_test_params(const char *suite, const SuiteTest *test,
 	if (params->workers < test->workers)
 		*workers_note = psprintf("ran with %d of its %d workers: iobench.max_workers_per_run is %d",
 								 params->workers, test->workers,
-								 iobench_max_workers_per_run);
+								 iob_max_workers_per_run());
 
 	error_context_stack = callback.previous;
 }

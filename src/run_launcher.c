@@ -52,6 +52,7 @@
 #include "results.h"
 #include "run.h"
 #include "run_shared.h"
+#include "run_limits.h"
 #include "run_store.h"
 #include "wait_run.h"
 
@@ -82,6 +83,7 @@ typedef struct RunContext
 	IobRunShared *run;
 	IobRunStoreInfo *info;		/* the launcher's facts, for whoever stores */
 	bool		store_attempted;	/* the run was stored, or tried to be */
+	bool		limits_held;	/* workers and buffers counted (run_limits.c) */
 	IobWorkerState *workers;
 	IobSecondSlot *seconds;
 	BackgroundWorkerHandle **handles;
@@ -331,6 +333,14 @@ cleanup_run(RunContext *ctx)
 			waited_ms += 10;
 		}
 	}
+
+	if (ctx->limits_held)
+	{
+		const IobRunParams *p = &ctx->run->params;
+
+		iob_limits_release(p->workers, (uint64) p->workers * p->iodepth * p->block_size);
+		ctx->limits_held = false;
+	}
 }
 
 /* PG_ENSURE_ERROR_CLEANUP callback: runs on ERROR and on process exit */
@@ -368,7 +378,7 @@ launch_workers(RunContext *ctx, const IobRunParams *params)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("could not register background worker for the benchmark run"),
-					 errdetail("%d of %d workers were registered before all background worker slots were in use.",
+					 errdetail("Only %d background worker slots were free for the %d workers of the run.",
 							   i, params->workers),
 					 errhint("Raise max_worker_processes (currently %d) or run with fewer workers.",
 							 max_worker_processes)));
@@ -674,6 +684,9 @@ iob_execute_run(const IobRunParams *params, const char *label)
 	create_segment(ctx, params, dir, resolve_engine(params), label);
 	ctx->info->storage = storage;
 	ctx->info->started_at = GetCurrentTimestamp();
+	iob_limits_reserve(params->workers,
+					   (uint64) params->workers * params->iodepth * params->block_size);
+	ctx->limits_held = true;
 
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	{

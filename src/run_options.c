@@ -26,6 +26,7 @@
 
 #include "iobench.h"
 #include "run_options.h"
+#include "run_limits.h"
 
 /* Argument positions of iobench.run() */
 enum
@@ -435,7 +436,7 @@ iob_validate_params(const IobRunParams *params)
 				 errmsg("block_size %u is not a multiple of %d bytes",
 						params->block_size, IOB_MIN_BLOCK_SIZE),
 				 errdetail("Storage transfers whole sectors; direct I/O refuses anything else.")));
-	check_range("workers", params->workers, 1, iobench_max_workers_per_run);
+	check_range("workers", params->workers, 1, iob_max_workers_per_run());
 	check_range("iodepth", params->iodepth, 1, IOB_MAX_IODEPTH);
 	check_range("files", params->files, 1, IOB_MAX_FILES);
 	check_us_range("duration", params->duration_us, 0,
@@ -517,7 +518,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
 											   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
 	params->workers = iob_int_arg(fcinfo, ARG_WORKERS, "workers", 1,
-								  iobench_max_workers_per_run);
+								  iob_max_workers_per_run());
 	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
 	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration", 0,
 										   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);

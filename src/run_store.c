@@ -142,11 +142,18 @@ iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why
 	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
 	worker.bgw_notify_pid = MyProcPid;
 
-	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+	/* the run's workers just exited: their slots may take a moment to free */
+	while (!RegisterDynamicBackgroundWorker(&worker, &handle))
 	{
-		*why = "no background worker slot was free for the process that stores it";
-		return 0;
+		if (waited_ms >= 1000)
+		{
+			*why = "no background worker slot was free for the process that stores it";
+			return 0;
+		}
+		pg_usleep(10 * 1000L);
+		waited_ms += 10;
 	}
+	waited_ms = 0;
 
 	/*
 	 * Wait without CHECK_FOR_INTERRUPTS: this runs while an error is being
