@@ -30,6 +30,8 @@ SELECT run_id FROM iobench.run(workers => 8, iodepth => 128, block_size => '8MB'
 -- time
 SELECT run_id FROM iobench.run(duration => '0s');
 SELECT run_id FROM iobench.run(duration => '-1s');
+SELECT run_id FROM iobench.run(duration => '1 microsecond');
+SELECT run_id FROM iobench.run(duration => '99ms');
 SELECT run_id FROM iobench.run(duration => '8 days');
 SELECT run_id FROM iobench.run(warmup => '-1s');
 -- months and hours whose microseconds overflow 64 bits and would wrap to 1s

@@ -441,6 +441,13 @@ iob_validate_params(const IobRunParams *params)
 	check_range("files", params->files, 1, IOB_MAX_FILES);
 	check_us_range("duration", params->duration_us, 0,
 				   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
+	if (params->duration_us < IOB_MIN_DURATION_US)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration of " INT64_FORMAT " microseconds is too short to measure",
+						params->duration_us),
+				 errdetail("Valid values are at least %d milliseconds: a shorter run completes too few I/Os, or none, for a meaningful rate.",
+						   (int) (IOB_MIN_DURATION_US / 1000))));
 	check_us_range("warmup", params->warmup_us, 0,
 				   (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
 	check_range("read_pct", params->read_pct, 0, 100);
