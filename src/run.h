@@ -18,9 +18,11 @@
 /*
  * Run the benchmark described by *params: create the files, start the
  * workers, wait for them while reporting progress, store the result.
- * Returns the stored iobench.runs row as a composite Datum.  Cancel stops
- * the run and stores it as "cancelled"; any other error removes everything
- * the run made and is re-thrown.
+ * Returns the stored iobench.runs row as a composite Datum.  An error once
+ * measuring began (cancel included) stops the workers, stores the partial
+ * run as "cancelled" from a process that commits on its own (run_store.c),
+ * removes everything the run made and is re-thrown with a DETAIL naming
+ * the stored run.
  */
 extern Datum iob_execute_run(const IobRunParams *params, const char *label);
 
