@@ -170,6 +170,8 @@ SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '16MB');
 ROLLBACK TO checked;
 UPDATE iobench.suite_tests SET block_size = '128kB', iodepth = 1024, workers = 64
  WHERE suite = 'bad' AND test_no = 2;
+SET LOCAL iobench.max_workers_per_run = 64;
+SET LOCAL iobench.max_workers_total = 64;
 SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
 ROLLBACK TO checked;
 UPDATE iobench.suite_tests SET block_size = '8kB', files = 5000 WHERE suite = 'bad' AND test_no = 2;

@@ -25,6 +25,8 @@ extern int	iobench_max_workers_per_run;
 
 /* iobench.wait_snapshots_keep: snapshots snapshot_waits() keeps (0: all) */
 extern int	iobench_wait_snapshots_keep;
+/* The highest iobench.max_workers_per_run may be set to (also a SQL CHECK) */
+#define IOB_MAX_WORKERS_PER_RUN	1024
 
 /* Human-readable size, as pg_size_pretty() prints it */
 extern char *iob_size_pretty(int64 bytes);

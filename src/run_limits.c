@@ -92,13 +92,13 @@ iobench_run_limits_init(void)
 							"Upper bound for the workers argument of a benchmark run.",
 							"-1 means half of max_worker_processes, leaving the other half to the server's own workers (parallel query, logical replication).",
 							&iobench_max_workers_per_run,
-							-1, -1, 1024,
+							-1, -1, IOB_MAX_WORKERS_PER_RUN,
 							PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("iobench.max_workers_total",
 							"Upper bound for the workers of all benchmark runs in progress together.",
 							"-1 means half of max_worker_processes.  Counted across runs only when iobench is preloaded; otherwise it bounds each run alone.",
 							&iobench_max_workers_total,
-							-1, -1, 1024,
+							-1, -1, IOB_MAX_WORKERS_PER_RUN,
 							PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("iobench.max_buffer_memory_total",
 							"Upper bound for the I/O buffer memory of all benchmark runs in progress together.",

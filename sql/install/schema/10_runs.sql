@@ -76,7 +76,8 @@ CREATE TABLE iobench.runs (
     cpu_user_pct      double precision,
     cpu_sys_pct       double precision,
     stall_count       bigint,
-    offset_digest     text
+    offset_digest     text,
+    cold_reads        boolean NOT NULL DEFAULT false
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 

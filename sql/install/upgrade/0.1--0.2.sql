@@ -14,3 +14,16 @@
 
 -- 0.2 pins search_path in every SQL and PL/pgSQL function: the code files
 -- that follow replace them all.
+
+-- run() gained rewrite_pct, cold_reads, stall_threshold and
+-- progress_interval (what pgiosim() needed, now settings of every run): a
+-- new argument list, so the 0.1 function goes and 10_run.sql creates the new
+-- one (grants a DBA gave on run() must be given again).
+DROP FUNCTION iobench.run(name, text, text, integer, integer, interval, interval,
+                          text, integer, integer, integer, text, boolean, text,
+                          integer, bigint, text);
+
+-- Runs record whether their buffered reads were kept cold.  In 0.1 only
+-- pgiosim() did that, and only pgiosim() set a stall_threshold.
+ALTER TABLE iobench.runs ADD COLUMN cold_reads boolean NOT NULL DEFAULT false;
+UPDATE iobench.runs SET cold_reads = true WHERE stall_threshold IS NOT NULL;
