@@ -25,6 +25,7 @@ iob_wait_for_workers($node, 2);
 my ($victim) = iob_worker_pids($node);
 kill 'KILL', $victim;
 # the caller's connection dies in the crash restart, with an error
+iob_wait_stderr($h, qr/connection|crash/);
 eval { $h->quit; };
 like($h->{stderr}, qr/terminating connection because of crash of another server process|server closed the connection unexpectedly/,
 	"the caller's error");

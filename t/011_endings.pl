@@ -31,6 +31,7 @@ truncate($files[0], 0) or die "truncate: $!";
 ok($node->poll_query_until('postgres',
 		"SELECT count(*) = 1 FROM iobench.runs WHERE label = 'worker error'"),
 	'the failed run is stored');
+iob_wait_stderr($h, qr/DETAIL/);
 $h->quit;
 like($h->{stderr}, qr/ERROR:  XX001: iobench worker \d failed: could not read file .*: read 0 of 8192 bytes/,
 	"the worker's SQLSTATE and message");
@@ -49,6 +50,7 @@ SELECT run_id FROM iobench.run(duration => '20s', file_size => '8MB', workers =>
 iob_wait_for_workers($node, 2);
 $node->safe_psql('postgres',
 	"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%caller terminated%' AND pid <> pg_backend_pid() AND backend_type = 'client backend'");
+iob_wait_stderr($c, qr/terminating/);
 eval { $c->quit; };
 like($c->{stderr}, qr/terminating connection due to administrator command/,
 	'the caller is terminated');

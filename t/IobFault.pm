@@ -17,7 +17,8 @@ use Test::More;
 use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(iob_node iob_assert_clean iob_leftover_files iob_sql_value
-  iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql);
+  iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
+  iob_wait_stderr);
 use Exporter 'import';
 
 # A started node with iobench preloaded and the extension created
@@ -74,6 +75,18 @@ sub iob_wait_for_workers
 		"SELECT count(*) >= $n FROM pg_stat_activity WHERE backend_type = 'iobench worker'")
 	  or die "the workers did not start";
 	usleep(500_000);
+}
+
+# Wait (up to 10 s) until a background psql's stderr matches
+sub iob_wait_stderr
+{
+	my ($h, $re) = @_;
+	for (my $i = 0; $i < 1000 && $h->{stderr} !~ $re; $i++)
+	{
+		eval { $h->{run}->pump_nb; };
+		usleep(10_000);
+	}
+	return $h->{stderr} =~ $re;
 }
 
 # Free bytes of the file system under a directory, as an unprivileged
