@@ -219,11 +219,13 @@ stop_workers(RunContext *ctx)
 /*
  * A run that ends in an error: once measuring began, stop the workers and
  * store what they measured from a process that commits on its own
- * (run_store.c).  Returns the stored run id, or 0 with *why set (NULL when
+ * (run_store.c), as "cancelled" when an operator stopped it (SQLSTATE
+ * class 57: cancel, statement_timeout, termination) and as "failed"
+ * otherwise.  Returns the stored run id, or 0 with *why set (NULL when
  * nothing was measured, so nothing is stored).
  */
 static int64
-store_failed_run(RunContext *ctx, const char **why)
+store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 {
 	ctx->store_attempted = true;
 	*why = NULL;
@@ -231,6 +233,9 @@ store_failed_run(RunContext *ctx, const char **why)
 		return 0;
 	stop_workers(ctx);
 	ctx->info->completed = false;
+	strlcpy(ctx->info->status,
+			ERRCODE_TO_CATEGORY(sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ?
+			"cancelled" : "failed", sizeof(ctx->info->status));
 	ctx->info->nworkers = ctx->nlaunched;
 	ctx->info->finished_at = GetCurrentTimestamp();
 	return iob_store_run_detached(ctx->seg, ctx->info, why);
@@ -255,7 +260,7 @@ cleanup_run(RunContext *ctx)
 	if (proc_exit_inprogress && !ctx->store_attempted)
 	{
 		const char *why = NULL;
-		int64		run_id = store_failed_run(ctx, &why);
+		int64		run_id = store_failed_run(ctx, ERRCODE_ADMIN_SHUTDOWN, &why);
 
 		if (run_id > 0)
 			ereport(LOG,
@@ -499,11 +504,11 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
 
-		run_id = store_failed_run(ctx, &why);
+		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
 		if (run_id > 0)
-			edata->detail = psprintf("%s%sThe partial run is stored as run " INT64_FORMAT " with status \"cancelled\".",
+			edata->detail = psprintf("%s%sThe partial run is stored as run " INT64_FORMAT " with status \"%s\".",
 									 edata->detail ? edata->detail : "",
-									 edata->detail ? " " : "", run_id);
+									 edata->detail ? " " : "", run_id, ctx->info->status);
 		else if (why)
 			edata->detail = psprintf("%s%sThe partial run could not be stored: %s.",
 									 edata->detail ? edata->detail : "",

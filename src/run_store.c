@@ -92,7 +92,7 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	*params = run->params;
 	s->params = params;
 	s->label = info->has_label ? pstrdup(info->label) : NULL;
-	s->status = info->completed ? "completed" : "cancelled";
+	s->status = info->completed ? "completed" : pstrdup(info->status);
 	s->engine = run->engine;
 	s->storage = info->storage;
 	s->started_at = info->started_at;

@@ -43,6 +43,7 @@ typedef struct IobRunStoreInfo
 	int			nworkers;		/* workers launched */
 	int64		stopped_ns;		/* when the run was told to stop, or 0 */
 	bool		completed;
+	char		status[16];		/* when not completed: "cancelled", "failed" */
 	bool		has_label;
 
 	/* written by the storer */

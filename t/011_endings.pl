@@ -29,13 +29,13 @@ my @files = iob_leftover_files($node);
 ok(@files >= 1, 'the run has files');
 truncate($files[0], 0) or die "truncate: $!";
 ok($node->poll_query_until('postgres',
-		"SELECT count(*) = 1 FROM iobench.runs WHERE label = 'worker error'"),
+		"SELECT count(*) = 1 FROM iobench.runs WHERE label = 'worker error' AND status = 'failed'"),
 	'the failed run is stored');
 iob_wait_stderr($h, qr/DETAIL/);
 $h->quit;
 like($h->{stderr}, qr/ERROR:  XX001: iobench worker \d failed: could not read file .*: read 0 of 8192 bytes/,
 	"the worker's SQLSTATE and message");
-like($h->{stderr}, qr/DETAIL:  The partial run is stored as run \d+ with status "cancelled"/,
+like($h->{stderr}, qr/DETAIL:  The partial run is stored as run \d+ with status "failed"/,
 	'the DETAIL names the stored run');
 my $id = iob_sql_value($node, "SELECT run_id FROM iobench.runs WHERE label = 'worker error'");
 is(iob_sql_value($node, IobFault::iob_adds_up_sql($id)), 't', 'worker error: the run adds up');

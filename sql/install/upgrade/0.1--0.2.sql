@@ -27,3 +27,7 @@ DROP FUNCTION iobench.run(name, text, text, integer, integer, interval, interval
 -- pgiosim() did that, and only pgiosim() set a stall_threshold.
 ALTER TABLE iobench.runs ADD COLUMN cold_reads boolean NOT NULL DEFAULT false;
 UPDATE iobench.runs SET cold_reads = true WHERE stall_threshold IS NOT NULL;
+
+-- 0.2 stores a run that a worker's error ended, with status "failed"
+ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
+    ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'cancelled', 'failed'));
