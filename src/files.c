@@ -295,10 +295,10 @@ fill_random(pg_prng_state *prng, char *buf, size_t len)
 }
 
 /*
- * Fill every file of the run (made by iob_allocate_files) with incompressible data, so
- * reads never hit holes; then sync it and drop it from the page cache, so
- * the first reads of the run go to the device.  Honours cancel between
- * chunks.  A file left half-written by an error is removed by the caller's
+ * Fill every file of the run (made by iob_allocate_files) with
+ * incompressible data, so reads never hit holes; then sync it and drop it
+ * from the page cache, so the first reads of the run go to the device.
+ * Honours cancel between chunks.  A file left half-written by an error is removed by the caller's
  * clean-up (iob_remove_files).
  */
 void
