@@ -40,8 +40,10 @@ OBJS = \
 #                              privileges last (90_privileges.sql)
 #   sql/install/upgrade/A--B.sql  the steps from release A that CREATE OR
 #                              REPLACE cannot take
+#   sql/install/upgrade/finish.sql  the last step of every upgrade (grants
+#                              of replaced functions carried over)
 # iobench--$(EXTVERSION).sql = schema + code; iobench--0.1--$(EXTVERSION).sql
-# = upgrade + code.  C limits reach SQL from one place: a placeholder
+# = upgrade + code + finish.  C limits reach SQL from one place: a placeholder
 # @IOB_NAME@ in these sources is replaced by the value "#define IOB_NAME"
 # has in $(LIMIT_HEADERS) (tools/sql_limits.sh), so the CHECKs of
 # sql/install/schema/20_suites.sql are the limits the C code enforces.  Released install scripts (sql/iobench--0.1.sql) are
@@ -92,10 +94,10 @@ iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL) $(LIMIT_HEADERS)
 	  printf '%s\n' '\echo Use "CREATE EXTENSION iobench" to load this file. \quit'; \
 	  cat $(SCHEMA_SQL) $(CODE_SQL); } | tools/sql_limits.sh $(LIMIT_HEADERS) > $@
 
-iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) $(LIMIT_HEADERS)
+iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) sql/install/upgrade/finish.sql $(LIMIT_HEADERS)
 	{ echo '/* $@ — upgrade from 0.1 to $(EXTVERSION), built from sql/install/ */'; \
 	  printf '%s\n' '\echo Use "ALTER EXTENSION iobench UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
-	  cat sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL); } | \
+	  cat sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) sql/install/upgrade/finish.sql; } | \
 	  tools/sql_limits.sh $(LIMIT_HEADERS) > $@
 
 # A script that failed half-way is not left behind as if it were built.
