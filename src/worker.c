@@ -10,6 +10,12 @@
  * around its I/O like a real backend.  Everything the I/O path needs is
  * allocated before "go": the loop itself never allocates.
  *
+ * However the worker ends (the run's end, a stop, an ERROR, which becomes
+ * FATAL in a background worker, or a FATAL such as pg_terminate_backend),
+ * it leaves through proc_exit(): an exit callback makes its figures final
+ * there, and a log hook keeps the error's SQLSTATE and message for the
+ * launcher, so the caller fails with the worker's real error.
+ *
  * The file is a little over 700 lines: the loop and the per-I/O accounting
  * it calls (stalls, cold reads, the per-second series) stay in one file so
  * that those static helpers inline into the hot path.
