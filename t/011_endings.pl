@@ -81,6 +81,10 @@ foreach my $rid (split /\n/,
 	is(iob_sql_value($node, IobFault::iob_adds_up_sql($rid)), 't', "rapid cancel run $rid adds up");
 }
 iob_assert_clean($node, '20 rapid cancels', $since);
+# nothing stays counted against the cluster-wide caps either
+my ($r, $o, $e) = $node->psql('postgres',
+	"SELECT status FROM iobench.run(duration => '300ms', file_size => '1MB', workers => 8, engine => 'psync')");
+is($o, 'completed', 'after the cancels a run may take every iobench worker slot') or diag($e);
 
 $node->stop;
 done_testing();
