@@ -70,9 +70,10 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 												 "stall_threshold", 0,
 												 (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC,
 												 true);
-	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration", 0,
-										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-										  true);
+	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration",
+											   IOB_MIN_DURATION_US,
+											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+											   false);
 	params.file_size = iob_size_arg(fcinfo, PG_ARG_FILE_SIZE, "file_size",
 									PGIOSIM_BLOCK_SIZE, IOB_MAX_FILE_SIZE);
 	if (params.file_size % PGIOSIM_BLOCK_SIZE != 0)

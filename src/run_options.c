@@ -268,10 +268,10 @@ iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						DatumGetCString(DirectFunctionCall1(interval_out, PointerGetDatum(span))),
 						name),
 				 min_exclusive ?
-				 errdetail("Valid values are greater than %lld seconds and at most %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC)) :
-				 errdetail("Valid values are between %lld and %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC))));
+				 errdetail("Valid values are greater than %g seconds and at most %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC) :
+				 errdetail("Valid values are between %g and %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC)));
 	return us;
 }
 
@@ -398,10 +398,10 @@ check_us_range(const char *name, int64 us, int64 min_us, int64 max_us,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s of " INT64_FORMAT " microseconds is out of range", name, us),
 				 min_exclusive ?
-				 errdetail("Valid values are greater than %lld seconds and at most %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC)) :
-				 errdetail("Valid values are between %lld and %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC))));
+				 errdetail("Valid values are greater than %g seconds and at most %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC) :
+				 errdetail("Valid values are between %g and %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC)));
 }
 
 /*
@@ -438,15 +438,8 @@ check_each_setting(const IobRunParams *params)
 	check_range("workers", params->workers, 1, iob_max_workers_per_run());
 	check_range("iodepth", params->iodepth, 1, IOB_MAX_IODEPTH);
 	check_range("files", params->files, 1, IOB_MAX_FILES);
-	check_us_range("duration", params->duration_us, 0,
-				   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
-	if (params->duration_us < IOB_MIN_DURATION_US)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("duration of " INT64_FORMAT " microseconds is too short to measure",
-						params->duration_us),
-				 errdetail("Valid values are at least %d milliseconds: a shorter run completes too few I/Os, or none, for a meaningful rate.",
-						   (int) (IOB_MIN_DURATION_US / 1000))));
+	check_us_range("duration", params->duration_us, IOB_MIN_DURATION_US,
+				   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, false);
 	check_us_range("warmup", params->warmup_us, 0,
 				   (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
 	check_range("read_pct", params->read_pct, 0, 100);
@@ -567,8 +560,10 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 	params->workers = iob_int_arg(fcinfo, ARG_WORKERS, "workers", 1,
 								  iob_max_workers_per_run());
 	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
-	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration", 0,
-										   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
+	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration",
+											   IOB_MIN_DURATION_US,
+											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+											   false);
 	params->warmup_us = iob_interval_arg(fcinfo, ARG_WARMUP, "warmup", 0,
 										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
 	params->file_size = iob_size_arg(fcinfo, ARG_FILE_SIZE, "file_size",

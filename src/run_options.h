@@ -47,8 +47,9 @@ typedef enum IobPattern
 #define IOB_MAX_FILES			1024
 #define IOB_MAX_FILE_SIZE		(INT64CONST(1) << 50)	/* 1024 TB per file */
 #define IOB_MAX_DURATION_S		(7 * 24 * 3600) /* a week of per-second rows */
-#define IOB_MIN_DURATION_US		(100 * 1000)	/* below this a run may see no
-												 * completed I/O at all */
+#define IOB_MIN_DURATION_US		(100 * 1000)	/* 100 ms: a shorter run may
+												 * complete no I/O at all, and
+												 * stores no meaningful rate */
 #define IOB_MAX_WARMUP_S		(24 * 3600)	/* a day */
 #define IOB_MAX_STALL_THRESHOLD_S	3600	/* an hour: longer is no stall */
 #define IOB_MAX_PROGRESS_INTERVAL_S 3600	/* an hour */

@@ -442,9 +442,10 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 	suite->tablespaces = tablespaces_arg(fcinfo, &suite->ntablespaces);
 	suite->repeat = iob_int_arg(fcinfo, SU_ARG_REPEAT, "repeat", 1, SUITE_MAX_REPEAT);
 
-	common->duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration", 0,
-										   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-										   true);
+	common->duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration",
+											   IOB_MIN_DURATION_US,
+											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+											   false);
 	common->warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
 										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
 	common->progress_interval_s = 1;
