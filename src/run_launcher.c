@@ -532,7 +532,6 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	/* everything that can be checked before a byte is written */
 	PreventCommandIfReadOnly("iobench.run()");
 	PreventCommandDuringRecovery("iobench.run()");
-	iob_check_fd_limit(params->files);
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &storage);
 	iob_check_free_space(dir, params->file_size * (uint64) params->files);

@@ -24,6 +24,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "files.h"
 #include "iobench.h"
 #include "run_options.h"
 #include "run_limits.h"
@@ -539,6 +540,8 @@ iob_validate_params(const IobRunParams *params)
 						params->file_size, params->block_size)));
 
 	check_pattern_rules(params);
+	/* every worker keeps every file open: they must fit its descriptors */
+	iob_check_fd_limit(params->files);
 }
 
 /*

@@ -118,7 +118,8 @@ extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
  * memory per worker and per run, file_size a multiple of block_size,
  * read_pct only for the mixed patterns, fsync_every only with writes,
  * rewrite_pct only with reads, cold_reads only with buffered I/O, rate_iops
- * at least one per worker).  iobench.run(), iobench.pgiosim() and
+ * at least one per worker, files within what a worker may keep open).
+ * iobench.run(), iobench.pgiosim() and
  * iobench.suite() (for each of its tests) call it before anything is
  * created; raises an ERROR for the first rule broken.
  */
