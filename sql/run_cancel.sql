@@ -68,14 +68,17 @@ BEGIN
     PERFORM dblink_send_query('runner',
         format('SELECT run_id FROM iobench.run(duration => %L, file_size => %L, workers => 2, engine => %L, label => %L)',
                '10s', '8MB', 'psync', how));
-    -- both workers running, and measuring for a while
-    FOR i IN 1..100 LOOP
+    -- both workers running, one seen in its I/O loop, and measuring a while
+    FOR i IN 1..400 LOOP
         PERFORM pg_stat_clear_snapshot();
         EXIT WHEN (SELECT count(*) FROM pg_stat_activity
-                    WHERE backend_type = 'iobench worker') = 2;
-        PERFORM pg_sleep(0.05);
+                    WHERE backend_type = 'iobench worker') = 2
+              AND EXISTS (SELECT FROM pg_stat_activity
+                           WHERE backend_type = 'iobench worker'
+                             AND wait_event = 'DataFileRead');
+        PERFORM pg_sleep(0.025);
     END LOOP;
-    PERFORM pg_sleep(0.5);
+    PERFORM pg_sleep(0.3);
     PERFORM pg_stat_clear_snapshot();
     IF how = 'worker cancelled' THEN
         PERFORM pg_cancel_backend(min(pid)) FROM pg_stat_activity WHERE backend_type = 'iobench worker';

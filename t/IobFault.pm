@@ -71,10 +71,13 @@ sub iob_worker_pids
 sub iob_wait_for_workers
 {
 	my ($node, $n) = @_;
-	$node->poll_query_until('postgres',
-		"SELECT count(*) >= $n FROM pg_stat_activity WHERE backend_type = 'iobench worker'")
+	# a worker seen in its I/O loop (it reports the data-file wait events
+	# there only) is measuring
+	$node->poll_query_until('postgres', qq{
+		SELECT count(*) >= $n AND bool_or(wait_event IN ('DataFileRead', 'DataFileWrite', 'DataFileSync'))
+		  FROM pg_stat_activity WHERE backend_type = 'iobench worker'})
 	  or die "the workers did not start";
-	usleep(500_000);
+	usleep(300_000);
 }
 
 # Wait (up to 10 s) until a background psql's stderr matches
