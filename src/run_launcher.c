@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "access/xact.h"
+#include "executor/executor.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -85,6 +86,7 @@ typedef struct RunContext
 	IobRunStoreInfo *info;		/* the launcher's facts, for whoever stores */
 	bool		store_attempted;	/* the run was stored, or tried to be */
 	bool		limits_held;	/* workers and buffers counted (run_limits.c) */
+	char	   *carried_waits;	/* a failed run's wait rows as jsonb, or NULL */
 	IobWorkerState *workers;
 	IobSecondSlot *seconds;
 	BackgroundWorkerHandle **handles;
@@ -175,6 +177,7 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	ctx->info->has_label = (label != NULL);
 	if (label)
 		strcpy(ctx->info->label, label);
+	ctx->info->waits_handle = DSM_HANDLE_INVALID;
 	pg_atomic_init_u32(&ctx->info->done, 0);
 	shm_toc_insert(toc, IOB_KEY_STORE, ctx->info);
 
@@ -217,6 +220,55 @@ stop_workers(RunContext *ctx)
 }
 
 /*
+ * The wait statistics of a failed run, for the storer: store the run and
+ * its waits in a subtransaction as a completed run would be stored, keep
+ * the wait rows as jsonb and the run id, and roll the subtransaction back.
+ * The id stays taken (sequences are not transactional), so the storer
+ * stores the run under it and the wait rows point to it.  An error here
+ * (another cancel) only loses the waits.  Needs a transaction that can
+ * still run SQL: not while the backend exits.
+ */
+static void
+carry_waits(RunContext *ctx)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		IobRunSummary summary;
+		Datum		row;
+		bool		isnull;
+		int64		run_id;
+
+		iob_summarize_run(&summary, ctx->toc);
+		row = iob_store_run(&summary);
+		iob_wait_run_store(ctx->waits, row, &summary);
+		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
+												  "run_id", &isnull));
+		ctx->carried_waits = iob_export_run_waits(run_id);
+		ctx->info->fixed_run_id = run_id;
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		ctx->carried_waits = NULL;
+		ctx->info->fixed_run_id = 0;
+	}
+	PG_END_TRY();
+	ctx->waits = NULL;
+}
+
+/*
  * A run that ends in an error: once measuring began, stop the workers and
  * store what they measured from a process that commits on its own
  * (run_store.c), as "cancelled" when an operator stopped it (SQLSTATE
@@ -227,6 +279,9 @@ stop_workers(RunContext *ctx)
 static int64
 store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 {
+	dsm_segment *waits_seg = NULL;
+	int64		run_id;
+
 	ctx->store_attempted = true;
 	*why = NULL;
 	if (ctx->run->start_ns == 0)
@@ -238,7 +293,23 @@ store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 			"cancelled" : "failed", sizeof(ctx->info->status));
 	ctx->info->nworkers = ctx->nlaunched;
 	ctx->info->finished_at = GetCurrentTimestamp();
-	return iob_store_run_detached(ctx->seg, ctx->info, why);
+	if (ctx->waits != NULL && !proc_exit_inprogress)
+		carry_waits(ctx);
+	if (ctx->carried_waits != NULL)
+	{
+		Size		len = strlen(ctx->carried_waits) + 1;
+
+		waits_seg = dsm_create(len, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+		if (waits_seg != NULL)
+		{
+			memcpy(dsm_segment_address(waits_seg), ctx->carried_waits, len);
+			ctx->info->waits_handle = dsm_segment_handle(waits_seg);
+		}
+	}
+	run_id = iob_store_run_detached(ctx->seg, ctx->info, why);
+	if (waits_seg != NULL)
+		dsm_detach(waits_seg);
+	return run_id;
 }
 
 /*

@@ -14,7 +14,9 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -24,9 +26,11 @@
 #include "storage/shm_toc.h"
 #include "tcop/tcopprot.h"
 #include "utils/memutils.h"
+#include "utils/builtins.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
+#include "owner_spi.h"
 #include "run_store.h"
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
@@ -182,10 +186,65 @@ iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why
 	return info->run_id;
 }
 
+/* See run_store.h; runs as the schema owner */
+char *
+iob_export_run_waits(int64 run_id)
+{
+	IobOwnerScope scope;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	bool		isnull;
+	char	   *json;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	values[0] = Int64GetDatum(run_id);
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT pg_catalog.jsonb_build_object("
+				   "'run_waits', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]') "
+				   "  FROM iobench.run_waits w WHERE w.run_id = $1), "
+				   "'run_wait_sampling', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s)), '[]') "
+				   "  FROM iobench.run_wait_sampling s WHERE s.run_id = $1))::pg_catalog.text",
+				   1, types, values, NULL, SPI_OK_SELECT);
+	json = MemoryContextStrdup(cxt,
+							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+																 SPI_tuptable->tupdesc,
+																 1, &isnull)));
+	iob_owner_end(&scope);
+	return json;
+}
+
+/* Insert the wait rows the launcher exported (iob_export_run_waits) */
+static void
+import_run_waits(dsm_handle handle)
+{
+	dsm_segment *seg = dsm_attach(handle);
+	IobOwnerScope scope;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map dynamic shared memory segment of the run's wait statistics")));
+	values[0] = CStringGetTextDatum((char *) dsm_segment_address(seg));
+	iob_owner_begin(&scope);
+	iob_owner_exec("INSERT INTO iobench.run_waits SELECT * FROM "
+				   "pg_catalog.jsonb_populate_recordset(NULL::iobench.run_waits, "
+				   "$1::pg_catalog.jsonb -> 'run_waits')",
+				   1, types, values, NULL, SPI_OK_INSERT);
+	iob_owner_exec("INSERT INTO iobench.run_wait_sampling SELECT * FROM "
+				   "pg_catalog.jsonb_populate_recordset(NULL::iobench.run_wait_sampling, "
+				   "$1::pg_catalog.jsonb -> 'run_wait_sampling')",
+				   1, types, values, NULL, SPI_OK_INSERT);
+	iob_owner_end(&scope);
+	dsm_detach(seg);
+}
+
 /* Store the run of the segment's toc in a transaction of its own */
 static int64
 store_in_own_transaction(shm_toc *toc)
 {
+	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 	IobRunSummary summary;
 	Datum		row;
 	bool		isnull;
@@ -197,9 +256,12 @@ store_in_own_transaction(shm_toc *toc)
 	pgstat_report_activity(STATE_RUNNING, "storing a benchmark run");
 
 	iob_summarize_run(&summary, toc);
+	summary.run_id = info->fixed_run_id;
 	row = iob_store_run(&summary);
 	run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
 											  "run_id", &isnull));
+	if (info->waits_handle != DSM_HANDLE_INVALID)
+		import_run_waits(info->waits_handle);
 
 	PopActiveSnapshot();
 	CommitTransactionCommand();

@@ -10,7 +10,11 @@
  * the statement fail, so its transaction cannot keep the partial figures:
  * the launcher then starts an "iobench storer" background worker, which
  * attaches the run's segment, stores the run in a transaction of its own
- * and commits, and hands back the run id for the error's DETAIL.
+ * and commits, and hands back the run id for the error's DETAIL.  The wait
+ * statistics of the run live in the launcher (wait_run.c): it stores them
+ * once in a subtransaction that it rolls back, and hands their rows to
+ * the storer as jsonb (not possible when the caller is exiting: then the
+ * run is stored without them).
  *
  * Everything the storer needs lies in the run's segment: IobRunShared, the
  * workers' states, the time series, and IobRunStoreInfo (IOB_KEY_STORE)
@@ -46,6 +50,16 @@ typedef struct IobRunStoreInfo
 	char		status[16];		/* when not completed: "cancelled", "failed" */
 	bool		has_label;
 
+	/*
+	 * Written by the launcher for a run that failed while its caller could
+	 * still run SQL: the id the run is stored under, taken from the
+	 * sequence in a subtransaction of the caller that stored the run and
+	 * its wait statistics and then rolled back, and those wait rows as a
+	 * jsonb text in a segment of their own (DSM_HANDLE_INVALID: none).
+	 */
+	int64		fixed_run_id;
+	dsm_handle	waits_handle;
+
 	/* written by the storer */
 	int64		run_id;			/* 0: not stored */
 	char		error_message[256]; /* why not, when not */
@@ -56,6 +70,9 @@ typedef struct IobRunStoreInfo
 
 /* Merge the workers' final figures of the run in "toc" into *s */
 extern void iob_summarize_run(IobRunSummary *s, shm_toc *toc);
+
+/* The stored wait rows of run "run_id" as jsonb text, for the storer */
+extern char *iob_export_run_waits(int64 run_id);
 
 /*
  * Store the run of segment "seg" from a background worker that commits on
