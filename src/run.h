@@ -33,4 +33,11 @@
 extern Datum iob_execute_run(const IobRunParams *params, const char *label,
 							 IobProgressStyle progress_style);
 
+/*
+ * The id under which the last run of this backend that ended in an error
+ * was stored (by the storer, see run_store.h), or 0 when it stored nothing
+ * or none failed since the last call of iob_execute_run().
+ */
+extern int64 iob_failed_run_id(void);
+
 #endif							/* IOBENCH_RUN_H */

@@ -74,6 +74,9 @@ PG_FUNCTION_INFO_V1(iobench_run);
 /* How long clean-up waits for workers to exit after terminating them */
 #define CLEANUP_WAIT_MS		5000
 
+/* What iob_failed_run_id() returns */
+static int64 failed_run_id = 0;
+
 /* Counter that makes file names unique across runs of one backend */
 static uint32 run_counter = 0;
 
@@ -177,7 +180,7 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	ctx->info->has_label = (label != NULL);
 	if (label)
 		strcpy(ctx->info->label, label);
-	ctx->info->waits_handle = DSM_HANDLE_INVALID;
+	ctx->info->rows_handle = DSM_HANDLE_INVALID;
 	pg_atomic_init_u32(&ctx->info->done, 0);
 	shm_toc_insert(toc, IOB_KEY_STORE, ctx->info);
 
@@ -303,10 +306,10 @@ store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 		if (waits_seg != NULL)
 		{
 			memcpy(dsm_segment_address(waits_seg), ctx->carried_waits, len);
-			ctx->info->waits_handle = dsm_segment_handle(waits_seg);
+			ctx->info->rows_handle = dsm_segment_handle(waits_seg);
 		}
 	}
-	run_id = iob_store_run_detached(ctx->seg, ctx->info, why);
+	run_id = iob_store_detached(ctx->seg, ctx->info, why) ? ctx->info->run_id : 0;
 	if (waits_seg != NULL)
 		dsm_detach(waits_seg);
 	return run_id;
@@ -576,6 +579,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		CurrentResourceOwner = oldowner;
 
 		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
+		failed_run_id = run_id;
 		if (run_id > 0)
 			edata->detail = psprintf("%s%sThe partial run is stored as run " INT64_FORMAT " with status \"%s\".",
 									 edata->detail ? edata->detail : "",
@@ -599,6 +603,8 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	IobStorageInfo storage;
 	char		dir[MAXPGPATH];
 	Datum		result;
+
+	failed_run_id = 0;
 
 	/* everything that can be checked before a byte is written */
 	PreventCommandIfReadOnly("iobench.run()");
@@ -635,4 +641,11 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	result = iob_store_run(&summary);
 	iob_wait_run_store(ctx->waits, result, &summary);
 	return result;
+}
+
+/* See run.h */
+int64
+iob_failed_run_id(void)
+{
+	return failed_run_id;
 }

@@ -17,6 +17,7 @@
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "executor/spi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -126,8 +127,8 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 }
 
 /* See run_store.h */
-int64
-iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
+bool
+iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
 {
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
@@ -145,6 +146,7 @@ iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why
 	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
 	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
 	worker.bgw_notify_pid = MyProcPid;
+	info->launcher_procno = MyProc->pgprocno;
 
 	/* the run's workers just exited: their slots may take a moment to free */
 	while (!RegisterDynamicBackgroundWorker(&worker, &handle))
@@ -152,7 +154,7 @@ iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why
 		if (waited_ms >= 1000)
 		{
 			*why = "no background worker slot was free for the process that stores it";
-			return 0;
+			return false;
 		}
 		pg_usleep(10 * 1000L);
 		waited_ms += 10;
@@ -178,12 +180,48 @@ iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why
 			"the process that stores it exited without storing it";
 		if (waited_ms >= STORE_WAIT_MS)
 			TerminateBackgroundWorker(handle);
-		return 0;
+		return false;
 	}
 	pg_read_barrier();
-	if (info->run_id == 0)
-		*why = info->error_message;
-	return info->run_id;
+	if (info->error_message[0] != '\0')
+	{
+		/* a copy: the segment may go before the caller reads it */
+		*why = pstrdup(info->error_message);
+		return false;
+	}
+	return true;
+}
+
+/* See run_store.h */
+bool
+iob_store_rows_detached(const char *json, const char **why)
+{
+	shm_toc_estimator e;
+	dsm_segment *seg;
+	dsm_segment *rows;
+	shm_toc    *toc;
+	IobRunStoreInfo *info;
+	Size		len = strlen(json) + 1;
+	bool		stored;
+
+	shm_toc_initialize_estimator(&e);
+	shm_toc_estimate_chunk(&e, sizeof(IobRunStoreInfo) + 1);
+	shm_toc_estimate_keys(&e, 1);
+	seg = dsm_create(shm_toc_estimate(&e), 0);
+	toc = shm_toc_create(IOB_STORE_MAGIC, dsm_segment_address(seg), shm_toc_estimate(&e));
+	info = shm_toc_allocate(toc, sizeof(IobRunStoreInfo) + 1);
+	memset(info, 0, sizeof(IobRunStoreInfo) + 1);
+	pg_atomic_init_u32(&info->done, 0);
+	shm_toc_insert(toc, IOB_KEY_STORE, info);
+
+	rows = dsm_create(len, 0);
+	memcpy(dsm_segment_address(rows), json, len);
+	info->rows_handle = dsm_segment_handle(rows);
+
+	stored = iob_store_detached(seg, info, why);
+	dsm_detach(rows);
+	dsm_detach(seg);
+	return stored;
 }
 
 /* See run_store.h; runs as the schema owner */
@@ -213,29 +251,100 @@ iob_export_run_waits(int64 run_id)
 	return json;
 }
 
-/* Insert the wait rows the launcher exported (iob_export_run_waits) */
-static void
-import_run_waits(dsm_handle handle)
+/*
+ * See run_store.h.  The rows of a suite that an error ended, as
+ * iob_store_rows_detached() takes them: the suite, the runs done before with all their children,
+ * and its suite_runs rows; not the run that failed (failed_run_id), which
+ * its storer has already committed.  Read as the schema owner.
+ */
+char *
+iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 {
+	static const char *const children[] = {
+		"run_seconds", "run_latency", "run_stalls", "run_waits", "run_wait_sampling"
+	};
+	StringInfoData sql;
+	IobOwnerScope scope;
+	Oid			types[2] = {INT8OID, INT8OID};
+	Datum		values[2];
+	bool		isnull;
+	char	   *json;
+	MemoryContext cxt = CurrentMemoryContext;
+	int			i;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "WITH r AS (SELECT sr.run_id FROM iobench.suite_runs sr "
+						   "  WHERE sr.suite_id = $1 AND sr.run_id <> $2) "
+						   "SELECT pg_catalog.jsonb_build_object("
+						   "'suites', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						   "  FROM iobench.suites x WHERE x.suite_id = $1), "
+						   "'suite_runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						   "  FROM iobench.suite_runs x WHERE x.suite_id = $1), "
+						   "'runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						   "  FROM iobench.runs x WHERE x.run_id IN (SELECT r.run_id FROM r))");
+	for (i = 0; i < lengthof(children); i++)
+		appendStringInfo(&sql,
+						 ", '%s', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						 "  FROM iobench.%s x WHERE x.run_id IN (SELECT r.run_id FROM r))",
+						 children[i], children[i]);
+	appendStringInfoString(&sql, ")::pg_catalog.text");
+
+	values[0] = Int64GetDatum(suite_id);
+	values[1] = Int64GetDatum(failed_run_id);
+	iob_owner_begin(&scope);
+	iob_owner_exec(sql.data, 2, types, values, NULL, SPI_OK_SELECT);
+	json = MemoryContextStrdup(cxt,
+							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+																 SPI_tuptable->tupdesc,
+																 1, &isnull)));
+	iob_owner_end(&scope);
+	return json;
+}
+
+/*
+ * Insert the rows of iob_store_rows_detached()'s format from segment
+ * "handle", table by table in an order that satisfies the foreign keys.
+ */
+static void
+import_rows(dsm_handle handle)
+{
+	static const char *const tables[] = {
+		"suites", "runs", "run_seconds", "run_latency", "run_stalls",
+		"run_waits", "run_wait_sampling", "suite_runs"
+	};
 	dsm_segment *seg = dsm_attach(handle);
 	IobOwnerScope scope;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
+	int			i;
 
 	if (seg == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not map dynamic shared memory segment of the run's wait statistics")));
+				 errmsg("could not map dynamic shared memory segment of the rows to store")));
 	values[0] = CStringGetTextDatum((char *) dsm_segment_address(seg));
 	iob_owner_begin(&scope);
-	iob_owner_exec("INSERT INTO iobench.run_waits SELECT * FROM "
-				   "pg_catalog.jsonb_populate_recordset(NULL::iobench.run_waits, "
-				   "$1::pg_catalog.jsonb -> 'run_waits')",
-				   1, types, values, NULL, SPI_OK_INSERT);
-	iob_owner_exec("INSERT INTO iobench.run_wait_sampling SELECT * FROM "
-				   "pg_catalog.jsonb_populate_recordset(NULL::iobench.run_wait_sampling, "
-				   "$1::pg_catalog.jsonb -> 'run_wait_sampling')",
-				   1, types, values, NULL, SPI_OK_INSERT);
+	for (i = 0; i < lengthof(tables); i++)
+	{
+		char	   *cols;
+		bool		isnull;
+
+		/* the table's columns but generated ones, which take no value */
+		iob_owner_exec(psprintf("SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) "
+								"FROM pg_catalog.pg_attribute a "
+								"WHERE a.attrelid = 'iobench.%s'::pg_catalog.regclass "
+								"AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''",
+								tables[i]),
+					   0, NULL, NULL, NULL, SPI_OK_SELECT);
+		cols = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+												 SPI_tuptable->tupdesc, 1, &isnull));
+		iob_owner_exec(psprintf("INSERT INTO iobench.%s (%s) SELECT %s FROM "
+								"pg_catalog.jsonb_populate_recordset(NULL::iobench.%s, "
+								"COALESCE($1::pg_catalog.jsonb -> '%s', '[]'))",
+								tables[i], cols, cols, tables[i], tables[i]),
+					   1, types, values, NULL, SPI_OK_INSERT);
+	}
 	iob_owner_end(&scope);
 	dsm_detach(seg);
 }
@@ -255,13 +364,19 @@ store_in_own_transaction(shm_toc *toc)
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, "storing a benchmark run");
 
-	iob_summarize_run(&summary, toc);
-	summary.run_id = info->fixed_run_id;
-	row = iob_store_run(&summary);
-	run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
-											  "run_id", &isnull));
-	if (info->waits_handle != DSM_HANDLE_INVALID)
-		import_run_waits(info->waits_handle);
+	/* a segment of iob_store_rows_detached() has no run */
+	if (shm_toc_lookup(toc, IOB_KEY_RUN, true) != NULL)
+	{
+		iob_summarize_run(&summary, toc);
+		summary.run_id = info->fixed_run_id;
+		row = iob_store_run(&summary);
+		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
+												  "run_id", &isnull));
+	}
+	else
+		run_id = 0;
+	if (info->rows_handle != DSM_HANDLE_INVALID)
+		import_rows(info->rows_handle);
 
 	PopActiveSnapshot();
 	CommitTransactionCommand();
@@ -275,7 +390,6 @@ iobench_store_main(Datum main_arg)
 {
 	dsm_segment *seg;
 	shm_toc    *toc;
-	IobRunShared *run;
 	IobRunStoreInfo *info;
 	Oid			dboid;
 
@@ -291,12 +405,14 @@ iobench_store_main(Datum main_arg)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
+	/* a run's segment, or one of iob_store_rows_detached() */
 	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		toc = shm_toc_attach(IOB_STORE_MAGIC, dsm_segment_address(seg));
 	if (toc == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("bad magic number in dynamic shared memory segment of the benchmark run")));
-	run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
 	info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 
 	PG_TRY();
@@ -312,14 +428,14 @@ iobench_store_main(Datum main_arg)
 		strlcpy(info->error_message, edata->message, sizeof(info->error_message));
 		pg_write_barrier();
 		pg_atomic_write_u32(&info->done, 1);
-		SetLatch(&GetPGProcByNumber(run->launcher_procno)->procLatch);
+		SetLatch(&GetPGProcByNumber(info->launcher_procno)->procLatch);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 
 	pg_write_barrier();
 	pg_atomic_write_u32(&info->done, 1);
-	SetLatch(&GetPGProcByNumber(run->launcher_procno)->procLatch);
+	SetLatch(&GetPGProcByNumber(info->launcher_procno)->procLatch);
 	dsm_detach(seg);
 	proc_exit(0);
 }

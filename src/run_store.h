@@ -31,6 +31,7 @@
 
 #include "port/atomics.h"
 #include "storage/dsm.h"
+#include "storage/shm_toc.h"
 
 #include "files.h"
 #include "results.h"
@@ -38,9 +39,13 @@
 
 #define IOB_KEY_STORE		4
 
+/* The segment of iob_store_rows_detached(): an IobRunStoreInfo only */
+#define IOB_STORE_MAGIC		0x10BE5702
+
 typedef struct IobRunStoreInfo
 {
 	/* written by the launcher */
+	int			launcher_procno;	/* to wake when done */
 	IobStorageInfo storage;
 	TimestampTz started_at;
 	TimestampTz finished_at;
@@ -55,10 +60,11 @@ typedef struct IobRunStoreInfo
 	 * still run SQL: the id the run is stored under, taken from the
 	 * sequence in a subtransaction of the caller that stored the run and
 	 * its wait statistics and then rolled back, and those wait rows as a
-	 * jsonb text in a segment of their own (DSM_HANDLE_INVALID: none).
+	 * jsonb text in a segment of their own (DSM_HANDLE_INVALID: none; see
+	 * iob_store_rows_detached() for the format).
 	 */
 	int64		fixed_run_id;
-	dsm_handle	waits_handle;
+	dsm_handle	rows_handle;
 
 	/* written by the storer */
 	int64		run_id;			/* 0: not stored */
@@ -75,11 +81,28 @@ extern void iob_summarize_run(IobRunSummary *s, shm_toc *toc);
 extern char *iob_export_run_waits(int64 run_id);
 
 /*
- * Store the run of segment "seg" from a background worker that commits on
- * its own; waits (boundedly, not interruptible) for it.  Returns the run
- * id, or 0 with *why set to the reason it could not be stored.
+ * The rows of suite "suite_id" (the suite, its suite_runs, its runs but
+ * failed_run_id with their children) as jsonb text, for the storer
  */
-extern int64 iob_store_run_detached(dsm_segment *seg, IobRunStoreInfo *info,
-									const char **why);
+extern char *iob_export_suite_rows(int64 suite_id, int64 failed_run_id);
+
+/*
+ * Store the run of segment "seg" (and the rows of info->rows_handle) from a
+ * background worker that commits on its own; waits (boundedly, not
+ * interruptible) for it.  Returns true when stored (the run id in
+ * info->run_id), else false with *why set to the reason.
+ */
+extern bool iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info,
+							   const char **why);
+
+/*
+ * Store rows of iobench's tables from a process that commits on its own:
+ * "json" is a jsonb object whose keys are table names of iobench (suites,
+ * runs, run_seconds, run_latency, run_stalls, run_waits,
+ * run_wait_sampling, suite_runs) and whose values are arrays of rows as
+ * to_jsonb() makes them; they are inserted in that order.  Returns false
+ * with *why set when they could not be stored.
+ */
+extern bool iob_store_rows_detached(const char *json, const char **why);
 
 #endif							/* IOBENCH_RUN_STORE_H */
