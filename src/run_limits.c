@@ -2,7 +2,7 @@
  *
  * run_limits.c
  *	  Cluster-wide caps on the workers and buffer memory of concurrent
- *	  runs (see run_limits.h), and their settings.
+ *	  runs (see run_limits.h); their settings are in iobench.c.
  *
  * Shared state, when preloaded: two atomic counters, the workers and the
  * buffer bytes held by runs in progress.  A run adds its share with a
@@ -24,11 +24,6 @@
 
 #include "iobench.h"
 #include "run_limits.h"
-
-/* -1: half of max_worker_processes, leaving the rest to the server */
-int			iobench_max_workers_per_run = -1;
-int			iobench_max_workers_total = -1;
-int			iobench_max_buffer_memory_total = 4096;	/* MB */
 
 typedef struct IobRunLimits
 {
@@ -84,29 +79,10 @@ limits_shmem_startup(void)
 	LWLockRelease(AddinShmemInitLock);
 }
 
-/* Define the settings; when preloading, ask for the shared counters */
+/* When preloading, ask for the shared counters */
 void
-iobench_run_limits_init(void)
+iob_run_limits_init(void)
 {
-	DefineCustomIntVariable("iobench.max_workers_per_run",
-							"Upper bound for the workers argument of a benchmark run.",
-							"-1 means half of max_worker_processes, leaving the other half to the server's own workers (parallel query, logical replication).",
-							&iobench_max_workers_per_run,
-							-1, -1, IOB_MAX_WORKERS_PER_RUN,
-							PGC_SUSET, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("iobench.max_workers_total",
-							"Upper bound for the workers of all benchmark runs in progress together.",
-							"-1 means half of max_worker_processes.  Counted across runs only when iobench is preloaded; otherwise it bounds each run alone.",
-							&iobench_max_workers_total,
-							-1, -1, IOB_MAX_WORKERS_PER_RUN,
-							PGC_SUSET, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("iobench.max_buffer_memory_total",
-							"Upper bound for the I/O buffer memory of all benchmark runs in progress together.",
-							"Counted across runs only when iobench is preloaded; otherwise it bounds each run alone.",
-							&iobench_max_buffer_memory_total,
-							4096, 1, INT_MAX,
-							PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
-
 	if (!process_shared_preload_libraries_in_progress)
 		return;
 	prev_shmem_request_hook = shmem_request_hook;

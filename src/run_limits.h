@@ -19,7 +19,7 @@
 
 #include "postgres.h"
 
-extern void iobench_run_limits_init(void);
+extern void iob_run_limits_init(void);
 extern int	iob_max_workers_per_run(void);
 extern void iob_limits_reserve(int workers, uint64 buffer_bytes);
 extern void iob_limits_release(int workers, uint64 buffer_bytes);
