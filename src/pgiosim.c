@@ -22,7 +22,6 @@
 #include "iobench.h"
 #include "run.h"
 #include "run_options.h"
-#include "run_limits.h"
 
 PG_FUNCTION_INFO_V1(iobench_pgiosim);
 
@@ -61,8 +60,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	memset(&params, 0, sizeof(params));
 	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
 	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);
-	params.workers = iob_int_arg(fcinfo, PG_ARG_WORKERS, "workers", 1,
-								 iob_max_workers_per_run());
+	params.workers = iob_workers_arg(fcinfo, PG_ARG_WORKERS);
 	params.rewrite_pct = iob_int_arg(fcinfo, PG_ARG_WRITE_PCT, "write_pct", 0, 100);
 	iob_require_arg(fcinfo, PG_ARG_FSYNC, "fsync");
 	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);

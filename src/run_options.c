@@ -129,6 +129,29 @@ iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int m
 }
 
 /*
+ * Read the "workers" argument: 1 to iob_max_workers_per_run(), with a hint
+ * saying which settings bound it, since by default the bound follows
+ * max_worker_processes rather than a number a user sees anywhere.
+ */
+int
+iob_workers_arg(FunctionCallInfo fcinfo, int argno)
+{
+	int			max = iob_max_workers_per_run();
+	int			value;
+
+	iob_require_arg(fcinfo, argno, "workers");
+	value = PG_GETARG_INT32(argno);
+	if (value < 1 || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d is out of range for argument \"workers\"", value),
+				 errdetail("Valid values are between 1 and %d.", max),
+				 errhint("The settings iobench.max_workers_per_run and iobench.max_workers_total bound it; each defaults to half of max_worker_processes (%d here), leaving the rest to the server's own workers.",
+						 max_worker_processes)));
+	return value;
+}
+
+/*
  * The number of bytes a size text ("8kB", "1.5 GB", "4096") stands for, as
  * a double, or -1 when it is not a size pg_size_bytes() takes: a decimal
  * number, optional spaces, an optional unit.  Checked here first so that a
@@ -560,8 +583,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 											 lengthof(pattern_names));
 	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
 											   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
-	params->workers = iob_int_arg(fcinfo, ARG_WORKERS, "workers", 1,
-								  iob_max_workers_per_run());
+	params->workers = iob_workers_arg(fcinfo, ARG_WORKERS);
 	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
 	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration",
 											   IOB_MIN_DURATION_US,

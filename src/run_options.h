@@ -132,6 +132,7 @@ extern void iob_validate_params(const IobRunParams *params);
 extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
 extern int	iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						int min, int max);
+extern int	iob_workers_arg(FunctionCallInfo fcinfo, int argno);
 extern uint64 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						   int64 min, int64 max);
 extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
