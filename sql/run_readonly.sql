@@ -21,6 +21,12 @@ SELECT count(*) FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100
                                    file_size => '1MB');
 ROLLBACK;
 
+-- a cancelled run is not kept either: the error says so
+BEGIN READ ONLY;
+SET LOCAL statement_timeout = '2s';
+SELECT run_id FROM iobench.run(duration => '20s', file_size => '1MB', engine => 'psync');
+ROLLBACK;
+
 -- the same with default_transaction_read_only
 SET default_transaction_read_only = on;
 SELECT run_id IS NULL AS not_stored, status

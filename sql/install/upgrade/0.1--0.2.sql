@@ -40,6 +40,10 @@ DROP FUNCTION iobench.plant_waits(integer, double precision);
 ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
     ADD ATTRIBUTE count_exact boolean;
 
+-- 0.2 stores a run that a worker's error ended, with status "failed"
+ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
+    ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'cancelled', 'failed'));
+
 -- 0.2 names binary throughput as binary: runs gains *_mib_per_s (2^20
 -- bytes per second) beside the decimal *_mb_per_s of 0.1, which keep their
 -- names and meaning; 0.1's rows get theirs from the stored bytes.
