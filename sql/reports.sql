@@ -147,6 +147,21 @@ SELECT test, base_tablespace, tablespace, iops_ratio, mb_per_s_ratio, p99_ratio
 SELECT run_id, tablespace, baseline_run, base_iops, iops, iops_ratio, p99_ratio
   FROM iobench.compare_runs(ARRAY[1000101, 1000103, 1000105], baseline => 1000103);
 
+-- the summary: a dozen rounded columns with units
+\pset format aligned
+\pset tuples_only off
+\x on
+SELECT * FROM iobench.run_summary WHERE run_id = 1000001;
+\x off
+SELECT iobench.format_rate(69800000) AS mib, iobench.format_rate(2e9) AS gib,
+       iobench.format_rate(NULL) AS unknown;
+
+-- the settings lines are indented alike, also with syncs but no rewrites
+UPDATE iobench.runs SET fsync_every = 4 WHERE run_id = 1000101;
+SELECT n, line FROM iobench.report(1000101) WITH ORDINALITY AS t(line, n)
+ WHERE n BETWEEN 2 AND 5 ORDER BY n;
+UPDATE iobench.runs SET fsync_every = 0 WHERE run_id = 1000101;
+
 -- every argument is checked
 \set VERBOSITY default
 \set SHOW_CONTEXT never
@@ -173,3 +188,9 @@ DELETE FROM iobench.suites WHERE suite_id = 1000001;
 DELETE FROM iobench.runs WHERE run_id BETWEEN 1000001 AND 1000200;
 SELECT (SELECT count(*) FROM iobench.suite_runs WHERE suite_id = 1000001) AS members,
        (SELECT count(*) FROM iobench.run_stalls WHERE run_id = 1000001) AS stalls;
+
+-- the helpers take NaN and the infinities
+SELECT iobench.format_us('NaN') AS nan, iobench.format_us('Infinity') AS inf,
+       iobench.format_us('-Infinity') AS minus_inf, iobench.format_us(-5) AS negative;
+SELECT iobench.sparkline('{NaN,1}') AS nan_first, iobench.sparkline('{Infinity,1,2}') AS inf,
+       iobench.sparkline('{NaN}') AS only_nan;

@@ -10,6 +10,13 @@ SELECT run_id FROM iobench.run(block_size => '256');
 SELECT run_id FROM iobench.run(block_size => '32MB');
 SELECT run_id FROM iobench.run(block_size => '1000');
 SELECT run_id FROM iobench.run(block_size => 'eight kB');
+SELECT run_id FROM iobench.run(block_size => '');
+SELECT run_id FROM iobench.run(block_size => 'abc');
+SELECT run_id FROM iobench.run(block_size => '99999999999999999999 PB');
+SELECT run_id FROM iobench.run(block_size => '-8kB');
+SELECT run_id FROM iobench.run(block_size => 'NaN');
+SELECT run_id FROM iobench.run(file_size => '');
+SELECT run_id FROM iobench.run(file_size => '1 microsecond');
 SELECT run_id FROM iobench.run(workers => 0);
 SELECT run_id FROM iobench.run(workers => 100000);
 SELECT run_id FROM iobench.run(workers => NULL);
@@ -23,6 +30,8 @@ SELECT run_id FROM iobench.run(workers => 8, iodepth => 128, block_size => '8MB'
 -- time
 SELECT run_id FROM iobench.run(duration => '0s');
 SELECT run_id FROM iobench.run(duration => '-1s');
+SELECT run_id FROM iobench.run(duration => '1 microsecond');
+SELECT run_id FROM iobench.run(duration => '99ms');
 SELECT run_id FROM iobench.run(duration => '8 days');
 SELECT run_id FROM iobench.run(warmup => '-1s');
 -- months and hours whose microseconds overflow 64 bits and would wrap to 1s
@@ -73,17 +82,28 @@ SELECT run_id FROM iobench.run(tablespace => 'no_such_tablespace');
 SELECT run_id FROM iobench.run(tablespace => 'pg_global');
 SELECT run_id FROM iobench.run(tablespace => NULL);
 
--- a read-only transaction could not store the result: refused up front
-BEGIN READ ONLY;
-SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB');
-ROLLBACK;
+-- (a read-only transaction runs and stores nothing: test run_readonly)
 
 -- the file system cannot hold the files (sizes differ between machines)
 \set VERBOSITY terse
 SELECT run_id FROM iobench.run(file_size => '512TB', files => 2);
 
 -- more workers than background worker slots (max_worker_processes = 32)
+SET iobench.max_workers_per_run = 60;
+SET iobench.max_workers_total = 60;
 SELECT run_id FROM iobench.run(workers => 60, duration => '1s', file_size => '1MB');
+RESET iobench.max_workers_per_run;
+RESET iobench.max_workers_total;
+
+-- by default half of max_worker_processes (32) is for iobench
+SELECT run_id FROM iobench.run(workers => 17);
+-- the cluster-wide caps, here on one run (the counters are in shared memory)
+SET iobench.max_workers_total = 2;
+SELECT run_id FROM iobench.run(workers => 3);
+RESET iobench.max_workers_total;
+SET iobench.max_buffer_memory_total = '1MB';
+SELECT run_id FROM iobench.run(workers => 2, iodepth => 64, block_size => '64kB', engine => 'io_uring');
+RESET iobench.max_buffer_memory_total;
 \set VERBOSITY default
 
 -- nothing was stored, and nothing is left behind
@@ -94,3 +114,31 @@ SELECT leftover_files(), running_workers();
 SELECT status, ops > 0 AS has_ops
   FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
 SELECT leftover_files(), running_workers();
+
+-- the free-space error names the tablespace and its location, not the
+-- internal path of its temporary directory, and sizes as typed (512 TB)
+CREATE FUNCTION pg_temp.space_error(ts name) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    msg text;
+    detail text;
+BEGIN
+    PERFORM iobench.run(tablespace => ts, file_size => '512TB', files => 2);
+    RETURN 'no error';
+EXCEPTION WHEN disk_full THEN
+    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+    -- the margin and the free space depend on the machine
+    RETURN msg || E'\n' || regexp_replace(detail, ' and .* are kept free as a safety margin, but only .* are available',
+                                          ' and ... are kept free as a safety margin, but only ... are available');
+END
+$$;
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set ts_dir :abs_builddir '/testtablespace'
+CREATE TABLESPACE iob_err_ts LOCATION :'ts_dir';
+SELECT pg_temp.space_error('pg_default') =
+       E'not enough free space in tablespace "pg_default" for the benchmark files\n'
+       'The files need 1024 TB (2 files of 512 TB) and ... are kept free as a safety margin, '
+       'but only ... are available at the data directory, ' || current_setting('data_directory') || '.'
+       AS names_data_directory;
+SELECT replace(pg_temp.space_error('iob_err_ts'), :'ts_dir', '<testtablespace>') AS error;
+DROP TABLESPACE iob_err_ts;

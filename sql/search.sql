@@ -54,7 +54,7 @@ SELECT * FROM iobench.latency_search(latency_percentile => 100.5);
 SELECT * FROM iobench.latency_search(max_iodepth => 0);
 SELECT * FROM iobench.latency_search(max_iodepth => 2000);
 SELECT * FROM iobench.latency_search(max_workers => 0);
-SELECT * FROM iobench.latency_search(max_workers => 40);  -- max_worker_processes is 32
+SELECT * FROM iobench.latency_search(max_workers => 40);  -- more than iobench.max_workers_per_run
 SELECT * FROM iobench.latency_search(rw => 'trim');
 SELECT * FROM iobench.latency_search(step_duration => '0s');
 SELECT * FROM iobench.latency_search(max_iodepth => 1024, block_size => '16MB');

@@ -44,6 +44,9 @@
 /* How often the recorder looks at the run */
 #define RECORDER_TICK_MS	200
 
+/* How long the launcher waits for the recorder to store the rest */
+#define RECORDER_FINISH_WAIT_MS	30000
+
 static const char *const op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
 
 /* What the recorder knows of its run */
@@ -91,18 +94,18 @@ void
 iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run)
 {
 	pid_t		pid;
+	int			waited_ms = 0;
 
 	if (handle == NULL)
 		return;
 	pg_write_barrier();
 	pg_atomic_write_u32(&run->recorder_stop, 1);
-
-	while (GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED)
+	/* bounded and without interrupts: this also runs while an error is handled */
+	while (GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED &&
+		   waited_ms < RECORDER_FINISH_WAIT_MS)
 	{
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 50L, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
+		pg_usleep(10 * 1000L);
+		waited_ms += 10;
 	}
 }
 

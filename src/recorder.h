@@ -35,7 +35,8 @@ extern BackgroundWorkerHandle *iob_recorder_launch(dsm_segment *seg);
 
 /*
  * Once the workers are gone: tell the recorder to store the rest, and wait
- * (interruptibly) until it has and exited.  A NULL handle (the run stopped
+ * (bounded, without taking interrupts) until it has and exited.  A NULL
+ * handle (nothing is stored, or the run stopped
  * before its recorder started) does nothing.
  */
 extern void iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run);

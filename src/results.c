@@ -105,6 +105,7 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 	{
 		json_int(buf, KEY("bytes"), (int64) bytes);
 		json_num(buf, KEY("mb_per_s"), (double) bytes / 1e6 / measured_s, timed);
+		json_num(buf, KEY("mib_per_s"), (double) bytes / 1048576.0 / measured_s, timed);
 	}
 	json_num(buf, KEY("iops"), (double) h->count / measured_s, timed);
 	json_num(buf, KEY("lat_avg_us"), iob_hist_mean(h) / 1000.0, any);
@@ -207,7 +208,9 @@ summary_json(const IobRunSummary *s)
 /*
  * The per-second time series: the recorder stored it in
  * iobench.live_seconds as the run went (recorder.h); move it into
- * iobench.run_seconds and remove the run's live rows, in this transaction.
+ * iobench.run_seconds, and the device's seconds (diskstats.h) into
+ * iobench.run_disk_seconds, and remove the run's live rows, in this
+ * transaction.
  */
 static void
 store_seconds(int64 run_id)
@@ -220,7 +223,6 @@ store_seconds(int64 run_id)
 				   "SELECT l.run_id, l.second, l.op, l.ops, l.bytes, l.lat_mean_us, l.lat_max_us "
 				   "FROM iobench.live_seconds l WHERE l.run_id = $1",
 				   1, types, values, NULL, SPI_OK_INSERT);
-	/* the device's seconds (diskstats.h), likewise */
 	iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
 							"SELECT l.run_id, %s FROM iobench.live_disk_seconds l WHERE l.run_id = $1",
 							iob_disk_columns(), iob_disk_columns()),
@@ -378,9 +380,11 @@ iob_store_run(const IobRunSummary *s)
 	iob_owner_begin(&scope);
 	iob_owner_exec("INSERT INTO iobench.runs "
 			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
-			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', $2)) AS r "
+			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
+			 "  COALESCE($2, "
+			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)))) AS r "
 			 "RETURNING *",
-			 2, types, values, NULL, SPI_OK_INSERT_RETURNING);
+			 2, types, values, s->run_id > 0 ? NULL : " n", SPI_OK_INSERT_RETURNING);
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 										 SPI_tuptable->tupdesc, 1, &isnull));
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
@@ -391,6 +395,29 @@ iob_store_run(const IobRunSummary *s)
 	disk_row = store_disk_summary(run_id);
 	if (disk_row)
 		row = disk_row;
+	iob_owner_end(&scope);
+	return PointerGetDatum(row);
+}
+
+/*
+ * The iobench.runs row of a run that is not stored (on a hot standby or in
+ * a read-only transaction), with run_id NULL; see results.h.
+ */
+Datum
+iob_unstored_run(const IobRunSummary *s)
+{
+	IobOwnerScope scope;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	HeapTupleHeader row;
+
+	values[0] = CStringGetTextDatum(summary_json(s));
+
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
+				   "  $1::pg_catalog.jsonb) AS r",
+				   1, types, values, NULL, SPI_OK_SELECT);
+	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }

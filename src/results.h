@@ -28,7 +28,9 @@ typedef struct IobRunSummary
 {
 	const IobRunParams *params;
 	const char *label;
-	const char *status;			/* "completed" or "cancelled" */
+	const char *status;			/* "completed", "cancelled" or "failed" */
+	int64		run_id;			/* the id to store it under (reserved when the
+								 * run started); 0: the next one */
 	IobEngineKind engine;		/* engine used */
 	IobStorageInfo storage;
 	TimestampTz started_at;
@@ -39,13 +41,12 @@ typedef struct IobRunSummary
 	double		cpu_user_s;
 	double		cpu_sys_s;
 	uint64		offset_digest;
-	int64		run_id;			/* reserved when the run starts */
+	bool		steady_reached; /* params.steady_state: reached, ending the run */
+	int			steady_at_s;	/* second of the measured period it was reached */
 	uint64		stall_count;	/* every stall seen (params.stall_threshold_us) */
 	int			nstall_events;	/* stall events kept by the workers */
 	IobStallEvent *stall_events;	/* [nstall_events] */
 	int		   *stall_workers;	/* worker of each event */
-	bool		steady_reached; /* params.steady_state: reached, ending the run */
-	int			steady_at_s;	/* second of the measured period it was reached */
 } IobRunSummary;
 
 /*
@@ -54,6 +55,12 @@ typedef struct IobRunSummary
  * iobench.runs row as a composite Datum.
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
+
+/*
+ * The same row without storing anything, run_id NULL: for a run on a hot
+ * standby or in a read-only transaction, where nothing can be written.
+ */
+extern Datum iob_unstored_run(const IobRunSummary *summary);
 
 /*
  * The run_id of a new run, taken from iobench.runs' sequence when the run

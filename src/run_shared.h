@@ -15,6 +15,8 @@
  *					run's recorder (recorder.h) drains into the tables
  *					as the run goes, so its size does not depend on the
  *					duration
+ *	IOB_KEY_STORE	IobRunStoreInfo (run_store.h): the launcher's facts
+ *					about the run, for whoever stores it
  *
  * Ownership and locking rules:
  *	- The launcher writes IobRunShared before any worker starts; after that
@@ -35,8 +37,14 @@
  *	  stall_head (write barrier); the recorder reads entries it has not seen,
  *	  up to IOB_STALL_RING behind the head.
  *
+ *	- Each worker makes its figures final (last second flushed, CPU read)
+ *	  on every exit, normal, ERROR or FATAL, before counting itself in
+ *	  "nfinished" (worker.c, finish_worker).
+ *
  * The segment is owned by the launcher's resource owner: an error in the
- * launcher detaches it, and it disappears when the last worker exits.
+ * launcher detaches it, and it disappears when the last process attached
+ * (a worker, or the storer of a failed run, which the launcher waits for)
+ * detaches.
  *
  *-------------------------------------------------------------------------
  */
@@ -83,7 +91,9 @@ typedef struct IobRunShared
 	int			nseconds;		/* seconds of the measured period (the last
 								 * one may be partial); the ring holds the
 								 * latest IOB_SECOND_RING of them */
-	int64		run_id;			/* the iobench.runs row the run will be */
+	int64		run_id;			/* the iobench.runs row the run will be, or
+								 * 0 when nothing can be stored (standby,
+								 * read-only): then no recorder */
 	bool		disk_sampled;	/* a block device to sample (diskstats.h) */
 
 	/* clock marks (iob_now_ns), valid once phase >= IOB_PHASE_RUN */
@@ -163,7 +173,7 @@ typedef struct IobSecondSlot
 	pg_atomic_uint64 lat_max_ns;
 } IobSecondSlot;
 
-/* Slot of second "sec" and op kind "kind" in the ring of seconds */
+/* Slot of second "sec" and op kind "kind" in the seconds array */
 static inline IobSecondSlot *
 iob_second_slot(IobSecondSlot *seconds, int sec, IobOpKind kind)
 {

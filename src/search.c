@@ -37,6 +37,7 @@
 #include "iobench.h"
 #include "owner_spi.h"
 #include "run.h"
+#include "run_limits.h"
 #include "run_options.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
@@ -138,7 +139,7 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 										  IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
 	s->max_iodepth = iob_int_arg(fcinfo, LS_ARG_MAX_IODEPTH, "max_iodepth", 1, IOB_MAX_IODEPTH);
 	s->max_workers = iob_int_arg(fcinfo, LS_ARG_MAX_WORKERS, "max_workers", 1,
-								 iobench_max_workers_per_run);
+								 iob_max_workers_per_run());
 	/* refused before it starts rather than failing at its last step */
 	if (s->max_workers + 1 > max_worker_processes)
 		ereport(ERROR,
