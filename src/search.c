@@ -36,6 +36,7 @@
 #include "engine.h"
 #include "iobench.h"
 #include "owner_spi.h"
+#include "privileges.h"
 #include "run.h"
 #include "run_limits.h"
 #include "run_options.h"
@@ -336,6 +337,7 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 	Datum		values[1];
 	uint64		i;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	memset(&s, 0, sizeof(s));
 	read_search_args(fcinfo, &s);
 	plan_steps(&s, s.base.engine != IOB_ENGINE_PSYNC &&
