@@ -26,6 +26,7 @@ OBJS = \
 	src/run_progress.o \
 	src/recorder.o \
 	src/steady_state.o \
+	src/tablespace_group.o \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \

@@ -132,6 +132,20 @@ summary_json(const IobRunSummary *s)
 	json_str(&buf, "started_at", timestamptz_to_str(s->started_at));
 	json_str(&buf, "finished_at", timestamptz_to_str(s->finished_at));
 	json_str(&buf, "tablespace", NameStr(p->tablespace));
+	if (p->ngroup > 0)
+	{
+		int			g;
+
+		json_key(&buf, "tablespaces");
+		appendStringInfoChar(&buf, '[');
+		for (g = 0; g < p->ngroup; g++)
+		{
+			if (g > 0)
+				appendStringInfoChar(&buf, ',');
+			escape_json(&buf, NameStr(p->group_names[g]));
+		}
+		appendStringInfoChar(&buf, ']');
+	}
 	json_str(&buf, "device", s->storage.device);
 	json_str(&buf, "filesystem", s->storage.filesystem);
 	json_str(&buf, "mount_point", s->storage.mount_point);
@@ -276,6 +290,56 @@ iob_reserve_run_id(void)
 	return id;
 }
 
+/*
+ * Insert the figures of each tablespace of a group (iobench.run_tablespaces),
+ * the same columns as the run's own figures in iobench.runs.
+ */
+static void
+store_group(int64 run_id, const IobRunSummary *s)
+{
+	const IobRunParams *p = s->params;
+	Oid			types[2] = {TEXTOID, INT8OID};
+	Datum		values[2];
+	int			g;
+
+	for (g = 0; g < p->ngroup; g++)
+	{
+		const IobGroupStats *gs = &s->group[g];
+		IobHistogram *data = palloc(sizeof(IobHistogram));
+		IobStorageInfo storage;
+		StringInfoData buf;
+		char		dir[MAXPGPATH];
+
+		TempTablespacePath(dir, p->group_oids[g]);
+		iob_describe_storage(dir, &storage);
+		initStringInfo(&buf);
+		appendStringInfoChar(&buf, '{');
+		json_str(&buf, "tablespace", NameStr(p->group_names[g]));
+		json_int(&buf, "position", g + 1);
+		json_str(&buf, "device", storage.device);
+		json_str(&buf, "filesystem", storage.filesystem);
+		json_str(&buf, "mount_point", storage.mount_point);
+		json_int(&buf, "files", iob_group_files(p, g));
+		iob_hist_reset(data);
+		iob_hist_merge(data, &gs->hist[IOB_OP_READ]);
+		iob_hist_merge(data, &gs->hist[IOB_OP_WRITE]);
+		json_figures(&buf, "", data, gs->bytes[IOB_OP_READ] + gs->bytes[IOB_OP_WRITE],
+					 s->measured_s, true);
+		json_figures(&buf, "read_", &gs->hist[IOB_OP_READ], gs->bytes[IOB_OP_READ],
+					 s->measured_s, true);
+		json_figures(&buf, "write_", &gs->hist[IOB_OP_WRITE], gs->bytes[IOB_OP_WRITE],
+					 s->measured_s, true);
+		json_figures(&buf, "fsync_", &gs->hist[IOB_OP_FSYNC], 0, s->measured_s, false);
+		appendStringInfoChar(&buf, '}');
+		values[0] = CStringGetTextDatum(buf.data);
+		values[1] = Int64GetDatum(run_id);
+		iob_owner_exec("INSERT INTO iobench.run_tablespaces "
+					   "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.run_tablespaces, "
+					   "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', $2)) AS r",
+					   2, types, values, NULL, SPI_OK_INSERT);
+	}
+}
+
 /* Insert the non-empty histogram buckets of the run */
 static void
 store_latency(int64 run_id, const IobRunSummary *s)
@@ -392,6 +456,8 @@ iob_store_run(const IobRunSummary *s)
 	store_seconds(run_id);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
+	if (s->group)
+		store_group(run_id, s);
 	disk_row = store_disk_summary(run_id);
 	if (disk_row)
 		row = disk_row;

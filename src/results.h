@@ -22,6 +22,7 @@
 #include "files.h"
 #include "histogram.h"
 #include "run_shared.h"
+#include "tablespace_group.h"
 
 /* Everything known about a run once its workers are gone */
 typedef struct IobRunSummary
@@ -41,6 +42,7 @@ typedef struct IobRunSummary
 	double		cpu_user_s;
 	double		cpu_sys_s;
 	uint64		offset_digest;
+	IobGroupStats *group;		/* [params->ngroup] per tablespace, or NULL */
 	bool		steady_reached; /* params.steady_state: reached, ending the run */
 	int			steady_at_s;	/* second of the measured period it was reached */
 	uint64		stall_count;	/* every stall seen (params.stall_threshold_us) */

@@ -63,6 +63,7 @@
 #include "run_limits.h"
 #include "run_store.h"
 #include "steady_state.h"
+#include "tablespace_group.h"
 #include "wait_run.h"
 
 PG_FUNCTION_INFO_V1(iobench_run);
@@ -132,6 +133,8 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	Size		info_size = add_size(offsetof(IobRunStoreInfo, label),
 									 label ? strlen(label) + 1 : 1);
 	Size		workers_size = mul_size(sizeof(IobWorkerState), params->workers);
+	Size		group_size = mul_size(sizeof(IobGroupStats),
+									  mul_size(params->workers, Max(params->ngroup, 1)));
 	int			nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
 	Size		seconds_size = mul_size(sizeof(IobSecondSlot),
 										IOB_SECOND_RING * IOB_NUM_OP_KINDS);
@@ -144,7 +147,9 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	shm_toc_estimate_chunk(&e, workers_size);
 	shm_toc_estimate_chunk(&e, seconds_size);
 	shm_toc_estimate_chunk(&e, info_size);
-	shm_toc_estimate_keys(&e, 4);
+	if (params->ngroup > 0)
+		shm_toc_estimate_chunk(&e, group_size);
+	shm_toc_estimate_keys(&e, 5);
 
 	ctx->seg = dsm_create(shm_toc_estimate(&e), 0);
 	toc = shm_toc_create(IOB_SHM_MAGIC, dsm_segment_address(ctx->seg),
@@ -200,6 +205,21 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	ctx->info->rows_handle = DSM_HANDLE_INVALID;
 	pg_atomic_init_u32(&ctx->info->done, 0);
 	shm_toc_insert(toc, IOB_KEY_STORE, ctx->info);
+
+	/* a group: the tablespaces' directories and figures */
+	for (i = 0; i < params->ngroup; i++)
+		iob_temp_dir_for_tablespace(params->group_oids[i], run->group_dirs[i]);
+	if (params->ngroup > 0)
+	{
+		IobGroupStats *g = shm_toc_allocate(toc, group_size);
+		int			k;
+
+		memset(g, 0, group_size);
+		for (i = 0; i < params->workers * params->ngroup; i++)
+			for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+				iob_hist_reset(&g[i].hist[k]);
+		shm_toc_insert(toc, IOB_KEY_GROUP, g);
+	}
 
 	ctx->toc = toc;
 	ctx->run = run;
@@ -674,7 +694,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	store = !XactReadOnly;
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &storage);
-	iob_check_free_space(params, dir);
+	iob_check_group_free_space(params, dir);
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->progress_style = progress_style;

@@ -28,6 +28,7 @@
 #include "iobench.h"
 #include "privileges.h"
 #include "run_options.h"
+#include "tablespace_group.h"
 #include "run_limits.h"
 
 /* Argument positions of iobench.run() */
@@ -56,7 +57,8 @@ enum
 	ARG_PROGRESS_INTERVAL,
 	ARG_STEADY_STATE,
 	ARG_STEADY_BAND,
-	ARG_STEADY_WINDOW
+	ARG_STEADY_WINDOW,
+	ARG_TABLESPACES
 };
 
 /* Names as the arguments spell them, in the order of their enums */
@@ -660,6 +662,7 @@ iob_validate_params(const IobRunParams *params)
 						params->file_size, params->block_size)));
 
 	check_pattern_rules(params);
+	iob_check_group(params);
 	/* every worker keeps every file open: they must fit its descriptors */
 	iob_check_fd_limit(params->files);
 }
@@ -742,6 +745,8 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 						  (int64) IOB_MIN_STEADY_WINDOW_S * USECS_PER_SEC,
 						  (int64) IOB_MAX_STEADY_WINDOW_S * USECS_PER_SEC,
 						  false) / USECS_PER_SEC);
+
+	iob_tablespace_group_arg(fcinfo, ARG_TABLESPACES, params);
 
 	iob_validate_params(params);
 }

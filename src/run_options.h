@@ -88,6 +88,7 @@ typedef enum IobSteadyMetric
 	IOB_STEADY_LATENCY			/* mean latency of data I/O per second */
 } IobSteadyMetric;
 
+#define IOB_MAX_GROUP			8	/* tablespaces of a group */
 #define IOB_MIN_STEADY_WINDOW_S	2	/* a single second cannot be steady */
 #define IOB_MAX_STEADY_WINDOW_S	180 /* the window's seconds stay in the ring
 									 * of seconds (run_shared.h) */
@@ -125,6 +126,15 @@ typedef struct IobRunParams
 	double		steady_band_pct;	/* every second within this % of the
 									 * window's mean */
 	int			steady_window_s;	/* over this many seconds */
+
+	/*
+	 * A tablespace group (tablespace_group.h): file i lies in tablespace
+	 * group_oids[i % ngroup]; 0 for a run on one tablespace.  tablespace
+	 * and tablespace_oid are then the group's first.
+	 */
+	int			ngroup;
+	Oid			group_oids[IOB_MAX_GROUP];
+	NameData	group_names[IOB_MAX_GROUP];
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);

@@ -85,6 +85,8 @@ typedef struct IobRunShared
 	IobRunParams params;
 	IobEngineKind engine;		/* engine the workers use (auto resolved) */
 	char		dir[MAXPGPATH]; /* the tablespace's temporary-file directory */
+	char		group_dirs[IOB_MAX_GROUP][MAXPGPATH];	/* of each tablespace of
+														 * a group (ngroup) */
 	char		file_prefix[64];	/* files are dir/file_prefix.N */
 	int			launcher_procno;
 	int			launcher_pid;

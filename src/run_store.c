@@ -79,6 +79,34 @@ summarize_workers(IobRunSummary *s, IobWorkerState *workers, int nworkers)
 	}
 }
 
+/* Merge the workers' figures of each tablespace of a group */
+static void
+summarize_group(IobRunSummary *s, shm_toc *toc, int nworkers)
+{
+	int			n = s->params->ngroup;
+	IobGroupStats *all;
+	int			g;
+	int			i;
+	int			k;
+
+	s->group = NULL;
+	if (n == 0)
+		return;
+	all = shm_toc_lookup(toc, IOB_KEY_GROUP, false);
+	s->group = palloc0(sizeof(IobGroupStats) * n);
+	for (g = 0; g < n; g++)
+	{
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			iob_hist_reset(&s->group[g].hist[k]);
+		for (i = 0; i < nworkers; i++)
+			for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			{
+				iob_hist_merge(&s->group[g].hist[k], &all[i * n + g].hist[k]);
+				s->group[g].bytes[k] += all[i * n + g].bytes[k];
+			}
+	}
+}
+
 /* See run_store.h; the summary is a copy, valid once the segment is gone */
 void
 iob_summarize_run(IobRunSummary *s, shm_toc *toc)
@@ -100,6 +128,7 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	s->started_at = info->started_at;
 	s->finished_at = info->finished_at;
 	summarize_workers(s, workers, info->nworkers);
+	summarize_group(s, toc, info->nworkers);
 
 	/* the measured period: all of it, or up to the stop */
 	if (run->start_ns == 0)

@@ -47,6 +47,7 @@
 #include "engine.h"
 #include "files.h"
 #include "run_shared.h"
+#include "tablespace_group.h"
 #include "worker.h"
 #include "workload.h"
 
@@ -59,6 +60,7 @@ typedef struct WorkerContext
 	IobRunShared *run;
 	IobWorkerState *state;
 	IobSecondSlot *seconds;
+	IobGroupStats *group;		/* [ngroup] this worker's, or NULL */
 	IobEngine	engine;
 	IobWorkload workload;
 	IobIo	   *ios;			/* one request per slot of the queue */
@@ -296,6 +298,13 @@ account_io(WorkerContext *wc, IobIo *io)
 	lat = (uint64) (io->end_ns - io->start_ns);
 	iob_hist_record(&wc->state->hist[io->kind], lat);
 	wc->state->bytes[io->kind] += io->len;
+	if (wc->group)
+	{
+		IobGroupStats *g = &wc->group[io->file_index % run->params.ngroup];
+
+		iob_hist_record(&g->hist[io->kind], lat);
+		g->bytes[io->kind] += io->len;
+	}
 
 	sec = (int) ((io->end_ns - run->measure_start_ns) / IOB_NS_PER_SEC);
 	if (sec >= run->nseconds)
@@ -781,6 +790,9 @@ iobench_worker_main(Datum main_arg)
 	wc.run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
 	wc.state = &((IobWorkerState *) shm_toc_lookup(toc, IOB_KEY_WORKERS, false))[worker_index];
 	wc.seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
+	if (wc.run->params.ngroup > 0)
+		wc.group = (IobGroupStats *) shm_toc_lookup(toc, IOB_KEY_GROUP, false) +
+			worker_index * wc.run->params.ngroup;
 	wc.state->pid = MyProcPid;
 	wc.state->procno = MyProc->pgprocno;
 	wc.cur_second = -1;

@@ -24,7 +24,8 @@ CREATE OR REPLACE FUNCTION iobench.run(
     progress_interval interval DEFAULT '1s',
     steady_state text     DEFAULT NULL,
     steady_band  double precision DEFAULT 10,
-    steady_window interval DEFAULT '5s')
+    steady_window interval DEFAULT '5s',
+    tablespaces  name[]   DEFAULT NULL)
 RETURNS iobench.runs
 AS 'MODULE_PATHNAME', 'iobench_run'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

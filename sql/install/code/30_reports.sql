@@ -392,6 +392,23 @@ BEGIN
                        coalesce(round(r.cpu_user_pct::numeric, 1)::text, '-'),
                        coalesce(round(r.cpu_sys_pct::numeric, 1)::text, '-'));
 
+    -- a tablespace group: each tablespace's share
+    IF r.tablespaces IS NOT NULL THEN
+        RETURN NEXT '';
+        RETURN NEXT format('Tablespace group (%s): files spread one by one, every worker on all of them',
+                           array_to_string(r.tablespaces, ', '));
+        RETURN NEXT format('  %-16s %-12s %5s %10s %9s %9s %9s %9s %9s',
+                           'tablespace', 'device', 'files', 'IOPS', 'MB/s', 'avg', 'p50', 'p99', 'p99.9');
+        FOR w IN SELECT * FROM iobench.run_tablespaces t WHERE t.run_id = r.run_id ORDER BY t.position LOOP
+            RETURN NEXT format('  %-16s %-12s %5s %10s %9s %9s %9s %9s %9s',
+                               w.tablespace, coalesce(w.device, '?'), w.files,
+                               round(coalesce(w.iops, 0)::numeric, 1),
+                               coalesce(round(w.mb_per_s::numeric, 2)::text, ''),
+                               iobench.format_us(w.lat_avg_us), iobench.format_us(w.lat_p50_us),
+                               iobench.format_us(w.lat_p99_us), iobench.format_us(w.lat_p999_us));
+        END LOOP;
+    END IF;
+
     -- what the block device saw (iostat's columns)
     RETURN NEXT '';
     IF r.disk IS NULL THEN

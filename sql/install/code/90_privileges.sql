@@ -76,7 +76,7 @@ TO PUBLIC, iobench_user;
 -- Reading results
 GRANT USAGE ON SCHEMA iobench TO pg_monitor;
 GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency,
-    iobench.run_disk_seconds TO pg_monitor, iobench_user;
+    iobench.run_disk_seconds, iobench.run_tablespaces TO pg_monitor, iobench_user;
 REVOKE ALL ON FUNCTION
     iobench.compare(bigint, name),
     iobench.compare_runs(bigint[], bigint),

@@ -97,7 +97,10 @@ CREATE TABLE iobench.runs (
     steady_at_s       integer,
     mib_per_s         double precision,
     read_mib_per_s    double precision,
-    write_mib_per_s   double precision
+    write_mib_per_s   double precision,
+    -- a tablespace group: its tablespaces (tablespace is the first); NULL
+    -- for a run on one tablespace (iobench.run_tablespaces)
+    tablespaces       name[]
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 -- The units of the columns whose names leave them open (0.2)
@@ -204,3 +207,59 @@ CREATE TABLE iobench.run_disk_seconds (
 );
 COMMENT ON TABLE iobench.run_disk_seconds IS 'per-second /proc/diskstats of the block device under each run''s tablespace, with iostat''s figures';
 
+
+-- Each tablespace of a tablespace group (run(tablespaces => ...)): where
+-- its files lay and its figures, the same columns as the run's own in
+-- iobench.runs (which are the aggregate), from per-tablespace histograms.
+CREATE TABLE iobench.run_tablespaces (
+    run_id      bigint NOT NULL REFERENCES iobench.runs ON DELETE CASCADE,
+    tablespace  name NOT NULL,
+    position    integer NOT NULL,            -- in the group, from 1
+    device      text,
+    filesystem  text,
+    mount_point text,
+    files       integer NOT NULL,
+    ops bigint,
+    bytes bigint,
+    mb_per_s double precision,
+    mib_per_s double precision,
+    iops double precision,
+    lat_avg_us double precision,
+    lat_p50_us double precision,
+    lat_p90_us double precision,
+    lat_p99_us double precision,
+    lat_p999_us double precision,
+    lat_max_us double precision,
+    read_ops bigint,
+    read_bytes bigint,
+    read_mb_per_s double precision,
+    read_mib_per_s double precision,
+    read_iops double precision,
+    read_lat_avg_us double precision,
+    read_lat_p50_us double precision,
+    read_lat_p90_us double precision,
+    read_lat_p99_us double precision,
+    read_lat_p999_us double precision,
+    read_lat_max_us double precision,
+    write_ops bigint,
+    write_bytes bigint,
+    write_mb_per_s double precision,
+    write_mib_per_s double precision,
+    write_iops double precision,
+    write_lat_avg_us double precision,
+    write_lat_p50_us double precision,
+    write_lat_p90_us double precision,
+    write_lat_p99_us double precision,
+    write_lat_p999_us double precision,
+    write_lat_max_us double precision,
+    fsync_ops bigint,
+    fsync_iops double precision,
+    fsync_lat_avg_us double precision,
+    fsync_lat_p50_us double precision,
+    fsync_lat_p90_us double precision,
+    fsync_lat_p99_us double precision,
+    fsync_lat_p999_us double precision,
+    fsync_lat_max_us double precision,
+    PRIMARY KEY (run_id, tablespace)
+);
+COMMENT ON TABLE iobench.run_tablespaces IS 'per-tablespace figures of runs on a tablespace group';
