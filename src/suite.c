@@ -56,6 +56,7 @@
 #include "run_options.h"
 #include "run_limits.h"
 #include "run_store.h"
+#include "tablespace_group.h"
 #include "wal_pattern.h"
 
 PG_FUNCTION_INFO_V1(iobench_suite);
@@ -243,7 +244,7 @@ tablespaces_arg(FunctionCallInfo fcinfo, int *ntablespaces)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
 								NameStr(names[i]))));
-		(void) iob_check_tablespace(NameStr(names[i]));
+		iob_check_contender(NameStr(names[i]));
 	}
 	*ntablespaces = n;
 	return names;
@@ -603,8 +604,10 @@ run_suite_test(Suite *suite, int t, int r, int s)
 	bool		isnull;
 	char	   *status;
 
-	params->tablespace_oid = get_tablespace_oid(NameStr(suite->tablespaces[s]), false);
-	params->tablespace = suite->tablespaces[s];
+	/* a tablespace, or a group 'a+b' (tablespace_group.h) */
+	params->files = test->files;
+	iob_contender_params(NameStr(suite->tablespaces[s]), params);
+	iob_validate_params(params);
 	if (!suite->seed_given)
 		params->seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
 	run_label = psprintf("%s #" INT64_FORMAT ": %s", suite->name, suite->suite_id,

@@ -41,6 +41,16 @@ typedef struct IobGroupStats
 extern void iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno,
 									 IobRunParams *params);
 
+/*
+ * A contender of iobench.suite(): a tablespace, or a group written as its
+ * tablespaces joined by "+" ('raid1a+raid1b') when no tablespace has that
+ * name.  iob_check_contender() raises the errors iobench.run() raises for
+ * its tablespace or tablespaces; iob_contender_params() sets *params to
+ * run on it, with at least one file per tablespace of a group.
+ */
+extern void iob_check_contender(const char *contender);
+extern void iob_contender_params(const char *contender, IobRunParams *params);
+
 /* iob_validate_params(): a group needs a file per tablespace at least */
 extern void iob_check_group(const IobRunParams *params);
 

@@ -33,6 +33,8 @@ mkdir "$tmpfs/ts_group" or die "mkdir: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE disk_a LOCATION '$loop_dir/ts_group'");
 $node->safe_psql('postgres', "CREATE TABLESPACE ram_b LOCATION '$tmpfs/ts_group'");
 
+my ($ret, $out, $err);
+
 # buffered, so that tmpfs takes it on every kernel; reads kept cold
 my $run = $node->safe_psql('postgres', q{
 	SELECT run_id FROM iobench.run(tablespaces => ARRAY['disk_a', 'ram_b'], rw => 'randrw',
@@ -71,8 +73,32 @@ is( $node->safe_psql('postgres', q{
 		                WHERE f LIKE '%iobench%')}),
 	'0', 'the files are gone from both');
 
+# A group is one contender of a suite, written 'disk_a+ram_b'
+$node->safe_psql('postgres', q{
+	INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+	VALUES ('group test', 1, '8 kB random read', 'randread', '8kB', 2, 1, 1)});
+is( $node->safe_psql('postgres', q{
+		SELECT string_agg(format('%s:%s', tablespace, runs), ' ' ORDER BY tablespace_no)
+		  FROM iobench.suite('group test', ARRAY['disk_a', 'disk_a+ram_b'], duration => '1s',
+		                     file_size => '4MB', direct => false)}),
+	'disk_a:1 disk_a+ram_b:1', 'a suite runs a group as one contender');
+is( $node->safe_psql('postgres', q{
+		SELECT r.tablespaces = ARRAY['disk_a', 'ram_b']::name[] AND r.files = 2
+		   AND (SELECT count(*) FROM iobench.run_tablespaces t WHERE t.run_id = r.run_id) = 2
+		  FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+		 WHERE sr.tablespace = 'disk_a+ram_b'}),
+	't', 'its run spreads the files over the group, one file per tablespace at least');
+is( $node->safe_psql('postgres', q{
+		SELECT string_agg(format('%s/%s', tablespace, base_tablespace), ' ' ORDER BY tablespace)
+		  FROM iobench.compare((SELECT max(suite_id) FROM iobench.suites), baseline => 'disk_a+ram_b')}),
+	'disk_a/disk_a+ram_b disk_a+ram_b/disk_a+ram_b', 'compare() takes the group as baseline');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT * FROM iobench.suite('group test', ARRAY['disk_a+disk_a'])});
+like($err, qr/ERROR:  tablespace "disk_a" appears more than once in tablespace group "disk_a\+disk_a"/,
+	'a group with a tablespace twice is refused');
+
 # bad input, refused before anything is made
-my ($ret, $out, $err) = $node->psql('postgres',
+($ret, $out, $err) = $node->psql('postgres',
 	q{SELECT iobench.run(tablespaces => ARRAY['disk_a', 'ram_b'], files => 1)});
 like($err, qr/ERROR:  files 1 is fewer than the 2 tablespaces of argument "tablespaces"/,
 	'a group needs a file per tablespace');
