@@ -10,6 +10,8 @@
  * a long positional INSERT.  The time series and the histogram go in as
  * arrays through unnest.  All statements run as the owner of the iobench
  * schema: callers of iobench.run() need no write access to the tables.
+ * jsonb_populate_record fills a missing key with NULL, not the column's
+ * default: every NOT NULL column is given here (run_uuid in the INSERT).
  *
  *-------------------------------------------------------------------------
  */
@@ -140,6 +142,7 @@ summary_json(const IobRunSummary *s)
 	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
 	json_str(&buf, "system_identifier", num);
 	json_str(&buf, "pg_version", PG_VERSION);
+	json_str(&buf, "tool", "iobench");
 
 	json_str(&buf, "rw", iob_pattern_name(p->rw));
 	json_int(&buf, "block_size", p->block_size);
@@ -344,7 +347,8 @@ iob_store_run(const IobRunSummary *s)
 	iob_owner_exec("INSERT INTO iobench.runs "
 			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
 			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
-			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass))) AS r "
+			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass), "
+			 "  'run_uuid', pg_catalog.gen_random_uuid())) AS r "
 			 "RETURNING *",
 			 1, types, values, NULL, SPI_OK_INSERT_RETURNING);
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],

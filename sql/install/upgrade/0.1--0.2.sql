@@ -14,3 +14,60 @@
 
 -- 0.2 pins search_path in every SQL and PL/pgSQL function: the code files
 -- that follow replace them all.
+
+-- 0.2 identifies runs across servers and keeps their origin (issue 12).
+ALTER TABLE iobench.runs
+    ADD COLUMN run_uuid uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
+    ADD COLUMN origin_run_id bigint,
+    ADD COLUMN server text,
+    ADD COLUMN imported_at timestamptz,
+    ADD COLUMN tool text NOT NULL DEFAULT 'iobench',
+    ADD COLUMN start_at timestamptz,
+    ADD COLUMN go_at timestamptz,
+    ADD CONSTRAINT runs_run_uuid_key UNIQUE (run_uuid);
+
+-- Runs on many servers (issue 12): the tables of sql/install/schema/40_fleet.sql.
+CREATE TABLE iobench.fleets (
+    fleet_id     bigserial PRIMARY KEY,
+    suite        text,
+    settings     jsonb NOT NULL,
+    servers      text[] NOT NULL,
+    concurrent   boolean NOT NULL,
+    start_delay  interval,
+    status       text NOT NULL CHECK (status IN ('completed', 'cancelled')),
+    label        text,
+    started_at   timestamptz NOT NULL,
+    finished_at  timestamptz NOT NULL
+);
+COMMENT ON TABLE iobench.fleets IS 'one row per run of a workload or suite on many servers';
+CREATE TABLE iobench.fleet_runs (
+    fleet_id      bigint NOT NULL REFERENCES iobench.fleets ON DELETE CASCADE,
+    server        text NOT NULL,
+    test_no       integer NOT NULL,
+    test          text NOT NULL,
+    run_id        bigint REFERENCES iobench.runs ON DELETE SET NULL,
+    remote_run_id bigint,
+    start_at      timestamptz,
+    go_at         timestamptz,
+    skew_us       double precision,
+    error         text,
+    sqlstate      text,
+    PRIMARY KEY (fleet_id, server, test_no)
+);
+COMMENT ON TABLE iobench.fleet_runs IS 'per fleet call, server and test: the gathered run or the error';
+CREATE TYPE iobench.fleet_result AS (
+    fleet_id      bigint,
+    server        text,
+    test_no       integer,
+    test          text,
+    status        text,
+    run_id        bigint,
+    remote_run_id bigint,
+    iops          numeric,
+    mb_per_s      numeric,
+    lat_p99_us    numeric,
+    start_at      timestamptz,
+    go_at         timestamptz,
+    skew_ms       numeric,
+    error         text);
+COMMENT ON TYPE iobench.fleet_result IS 'per server and test of a fleet call: the gathered run''s figures or the error';

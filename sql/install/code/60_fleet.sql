@@ -1,0 +1,471 @@
+-- Running on many servers from one session: a workload (fleet_run) or a
+-- suite (fleet_suite) on a list of foreign servers, all at once or one
+-- after another, through contrib dblink; each run is stored on its own
+-- server and gathered here with export_runs() / import_runs().
+--
+-- Servers are named as foreign servers (CREATE SERVER ... FOREIGN DATA
+-- WRAPPER postgres_fdw or dblink_fdw), so passwords stay in the user
+-- mappings.  Everything runs as the caller: dblink connects with the
+-- caller's user mapping, and the remote server checks the remote role's
+-- own rights; nothing here widens them.
+
+-- Store a fleet call and its rows (as the owner: callers of fleet_run()
+-- need no write access to the tables); returns the new fleet_id.
+CREATE OR REPLACE FUNCTION iobench.fleet_store(fleet jsonb, results jsonb)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    id bigint;
+BEGIN
+    IF fleet_store.fleet IS NULL OR fleet_store.results IS NULL THEN
+        RAISE EXCEPTION 'arguments "fleet" and "results" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    INSERT INTO iobench.fleets
+    SELECT f.* FROM jsonb_populate_record(NULL::iobench.fleets,
+        fleet_store.fleet || jsonb_build_object('fleet_id', nextval('iobench.fleets_fleet_id_seq'::regclass))) AS f
+    RETURNING fleets.fleet_id INTO id;
+    INSERT INTO iobench.fleet_runs (fleet_id, server, test_no, test, run_id, remote_run_id,
+                                    start_at, go_at, skew_us, error, sqlstate)
+    SELECT id, x.server, x.test_no, x.test, x.run_id, x.remote_run_id,
+           x.start_at, x.go_at, x.skew_us, x.error, x.sqlstate
+      FROM jsonb_populate_recordset(NULL::iobench.fleet_runs, fleet_store.results) AS x
+     WHERE x.run_id IS NULL OR EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = x.run_id);
+    RETURN id;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_store(jsonb, jsonb) IS 'store a fleet call and its rows (used by fleet_run() and fleet_suite())';
+
+-- Check the servers of a fleet call before anything is sent: each is a
+-- foreign server the caller may use and has a user mapping for.  Returns
+-- the schema of dblink, through which the calls go.
+CREATE OR REPLACE FUNCTION iobench.fleet_check(servers text[])
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s text;
+    dbl name;
+BEGIN
+    IF fleet_check.servers IS NULL OR cardinality(fleet_check.servers) = 0 THEN
+        RAISE EXCEPTION 'argument "servers" must name at least one foreign server'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF array_position(fleet_check.servers, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "servers" must not contain nulls'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT u.s INTO s FROM unnest(fleet_check.servers) u(s) GROUP BY u.s HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'server "%" is named more than once in argument "servers"', s
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT n.nspname INTO dbl
+      FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname = 'dblink';
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'extension "dblink" is not installed'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Runs on other servers go through dblink: CREATE EXTENSION dblink.';
+    END IF;
+    FOREACH s IN ARRAY fleet_check.servers LOOP
+        IF NOT EXISTS (SELECT FROM pg_foreign_server f WHERE f.srvname = s) THEN
+            RAISE EXCEPTION 'foreign server "%" does not exist', s
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Servers are named as foreign servers: CREATE SERVER ... FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host ..., dbname ...).';
+        END IF;
+        IF NOT has_server_privilege(s, 'USAGE') THEN
+            RAISE EXCEPTION 'permission denied for foreign server %', s
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF NOT EXISTS (SELECT FROM pg_user_mappings m
+                        WHERE m.srvname = s AND m.usename IN (current_user, 'public')) THEN
+            RAISE EXCEPTION 'user mapping not found for user "%", server "%"', current_user, s
+                USING ERRCODE = 'undefined_object',
+                      HINT = format('CREATE USER MAPPING FOR %I SERVER %I OPTIONS (user ..., password ...).', current_user, s);
+        END IF;
+    END LOOP;
+    RETURN dbl;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_check(text[]) IS 'check the foreign servers of a fleet call; returns dblink''s schema';
+
+-- The iobench.run() arguments of a workload as named notation for the
+-- remote call: every key must be an argument of run() (start_at is the
+-- fleet's own), every value a JSON scalar.
+CREATE OR REPLACE FUNCTION iobench.fleet_arguments(settings jsonb)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    k text;
+    args text[];
+BEGIN
+    IF fleet_arguments.settings IS NULL OR jsonb_typeof(fleet_arguments.settings) <> 'object' THEN
+        RAISE EXCEPTION 'argument "settings" must be a JSON object of iobench.run() arguments'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'For example {"rw": "randread", "block_size": "8kB", "duration": "10s"}.';
+    END IF;
+    SELECT p.proargnames INTO args FROM pg_proc p
+     WHERE p.oid = 'iobench.run'::regproc;
+    SELECT e.key INTO k FROM jsonb_each(fleet_arguments.settings) e
+     WHERE NOT e.key = ANY (args) OR e.key = 'start_at' OR jsonb_typeof(e.value) IN ('object', 'array')
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"%" is not a valid key of argument "settings"', k
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Keys are arguments of iobench.run() other than start_at, values JSON strings, numbers, booleans or null.',
+                  HINT = format('Valid keys are %s.', (SELECT string_agg(a, ', ') FROM unnest(args) a WHERE a <> 'start_at'));
+    END IF;
+    RETURN coalesce((SELECT string_agg(format('%I => %L', e.key, e.value #>> '{}'), ', ' ORDER BY e.key)
+                       FROM jsonb_each(fleet_arguments.settings) e), '');
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_arguments(jsonb) IS 'the run() arguments of a fleet workload as named notation, checked';
+
+-- The engine of fleet_run() and fleet_suite(): each test of "tests" (a
+-- JSON array of {test_no, test, settings}) on every server, concurrently
+-- (all servers start their workers at one start_at, start_delay after the
+-- test is sent) or one server after another; the runs are gathered and
+-- stored here, the call with fleet_store().  A server that cannot be
+-- reached or fails a test gives a row with its error.  A cancel while
+-- waiting cancels the runs on every server; their partial runs are
+-- gathered and the call is stored as cancelled.
+CREATE OR REPLACE FUNCTION iobench.fleet_execute(suite text, tests jsonb, servers text[],
+                                                 concurrent boolean, start_delay interval,
+                                                 label text, settings jsonb)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    dbl name := iobench.fleet_check(fleet_execute.servers);
+    n integer := cardinality(fleet_execute.servers);
+    conn text[];
+    connected boolean[];
+    pending boolean[];
+    rid bigint[];
+    go timestamptz[];
+    err text[];
+    state text[];
+    sent timestamptz[];
+    rows jsonb := '[]';
+    t record;
+    batch integer[];
+    b integer;
+    i integer;
+    busy integer;
+    q text;
+    v text;
+    doc jsonb;
+    run jsonb;
+    local_id bigint;
+    t_start timestamptz;
+    first_go timestamptz;
+    next_note timestamptz;
+    cancel_at timestamptz;
+    cancelled boolean := false;
+    began timestamptz := clock_timestamp();
+    fid bigint;
+    ntests integer := jsonb_array_length(fleet_execute.tests);
+    code text;
+BEGIN
+    IF fleet_execute.concurrent IS NULL THEN
+        RAISE EXCEPTION 'argument "concurrent" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF fleet_execute.concurrent AND (fleet_execute.start_delay IS NULL
+       OR fleet_execute.start_delay < '0s' OR fleet_execute.start_delay > '1h') THEN
+        RAISE EXCEPTION '"%" is out of range for argument "start_delay"', fleet_execute.start_delay
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Valid values are between 0 seconds and 1 hour.';
+    END IF;
+    FOR i IN 1 .. n LOOP
+        conn[i] := format('iobench_fleet_%s', i);
+        connected[i] := false;
+    END LOOP;
+
+    BEGIN
+    <<tests>>
+    FOR t IN SELECT (x.value ->> 'test_no')::integer AS no, x.value ->> 'test' AS name,
+                    iobench.fleet_arguments(x.value -> 'settings') AS args
+               FROM jsonb_array_elements(fleet_execute.tests) x ORDER BY 1 LOOP
+        EXIT tests WHEN cancelled;
+        -- concurrent: one batch of every server; otherwise one batch per server
+        FOR b IN 1 .. CASE WHEN fleet_execute.concurrent THEN 1 ELSE n END LOOP
+            EXIT WHEN cancelled;
+            batch := CASE WHEN fleet_execute.concurrent THEN (SELECT array_agg(g) FROM generate_series(1, n) g)
+                          ELSE ARRAY[b] END;
+            -- connect (again, after a failure), then send with one start time
+            FOREACH i IN ARRAY batch LOOP
+                rid[i] := NULL; go[i] := NULL; err[i] := NULL; pending[i] := false;
+                BEGIN
+                    IF NOT connected[i] THEN
+                        IF conn[i] = ANY (coalesce(iobench.dblink_connections(dbl), '{}')) THEN
+                            EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn[i];
+                        END IF;
+                        EXECUTE format('SELECT %I.dblink_connect($1, $2)', dbl) USING conn[i], fleet_execute.servers[i];
+                        connected[i] := true;
+                        EXECUTE format('SELECT %I.dblink_exec($1, $2)', dbl)
+                            USING conn[i], 'SET search_path = pg_catalog, pg_temp';
+                        EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', dbl)
+                            USING conn[i], 'SELECT extversion FROM pg_catalog.pg_extension WHERE extname = ''iobench''' INTO v;
+                        IF v IS NULL THEN
+                            RAISE EXCEPTION 'extension "iobench" is not installed there' USING ERRCODE = 'undefined_object';
+                        END IF;
+                    END IF;
+                EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    PERFORM iobench.fleet_drop(dbl, conn[i]);
+                    connected[i] := false;
+                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                                                       'test', t.name, 'error', err[i], 'sqlstate', code);
+                END;
+            END LOOP;
+            t_start := CASE WHEN fleet_execute.concurrent THEN clock_timestamp() + fleet_execute.start_delay END;
+            FOREACH i IN ARRAY batch LOOP
+                CONTINUE WHEN NOT connected[i];
+                BEGIN
+                    q := format('SELECT r.run_id, r.status, r.go_at FROM iobench.run(%s) AS r',
+                                concat_ws(', ', nullif(t.args, ''),
+                                          CASE WHEN t_start IS NOT NULL THEN format('start_at => %L', t_start) END));
+                    EXECUTE format('SELECT %I.dblink_send_query($1, $2)', dbl) USING conn[i], q INTO busy;
+                    IF busy <> 1 THEN
+                        EXECUTE format('SELECT %I.dblink_error_message($1)', dbl) USING conn[i] INTO v;
+                        RAISE EXCEPTION '%', v USING ERRCODE = 'connection_failure';
+                    END IF;
+                    pending[i] := true;
+                    sent[i] := clock_timestamp();
+                EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    PERFORM iobench.fleet_drop(dbl, conn[i]);
+                    connected[i] := false;
+                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                                                       'test', t.name, 'start_at', t_start,
+                                                       'error', err[i], 'sqlstate', code);
+                END;
+            END LOOP;
+
+            -- wait for the batch, a progress NOTICE a second, cancel passed on
+            next_note := clock_timestamp() + '1s';
+            WHILE EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]) LOOP
+                FOREACH i IN ARRAY batch LOOP
+                    CONTINUE WHEN NOT pending[i];
+                    BEGIN
+                        EXECUTE format('SELECT %I.dblink_is_busy($1)', dbl) USING conn[i] INTO busy;
+                        IF busy = 0 THEN
+                            pending[i] := false;
+                            EXECUTE format('SELECT t.run_id, t.go_at FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                USING conn[i] INTO rid[i], go[i];
+                            EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                USING conn[i] INTO busy;
+                        ELSIF cancel_at IS NOT NULL AND clock_timestamp() > cancel_at + '10s' THEN
+                            RAISE EXCEPTION 'the server did not stop within 10 s of the cancel' USING ERRCODE = 'query_canceled';
+                        END IF;
+                    EXCEPTION WHEN OTHERS THEN
+                        GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                        pending[i] := false;
+                        rid[i] := NULL;
+                        PERFORM iobench.fleet_drop(dbl, conn[i]);
+                        connected[i] := false;
+                        rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                                                           'test', t.name, 'start_at', t_start,
+                                                           'error', err[i], 'sqlstate', code);
+                    END;
+                END LOOP;
+                EXIT WHEN NOT EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]);
+                BEGIN
+                    IF clock_timestamp() >= next_note THEN
+                        next_note := next_note + '1s';
+                        RAISE NOTICE '%', format('fleet test %s of %s "%s": %s', t.no, ntests, t.name,
+                            (SELECT string_agg(format('%s %s', fleet_execute.servers[x.k],
+                                CASE WHEN err[x.k] IS NOT NULL THEN 'failed'
+                                     WHEN NOT pending[x.k] THEN 'done'
+                                     WHEN cancel_at IS NOT NULL THEN 'cancelling'
+                                     WHEN t_start IS NOT NULL AND clock_timestamp() < t_start THEN 'preparing'
+                                     ELSE format('running %s s', round(extract(epoch FROM clock_timestamp()
+                                                 - coalesce(t_start, sent[x.k]))::numeric, 1)) END), ', ')
+                               FROM unnest(batch) x(k)));
+                    END IF;
+                    PERFORM pg_sleep(0.02);
+                EXCEPTION WHEN query_canceled THEN
+                    IF cancel_at IS NULL THEN
+                        cancel_at := clock_timestamp();
+                        cancelled := true;
+                        FOREACH i IN ARRAY batch LOOP
+                            IF pending[i] THEN
+                                EXECUTE format('SELECT %I.dblink_cancel_query($1)', dbl) USING conn[i] INTO v;
+                            END IF;
+                        END LOOP;
+                    END IF;
+                END;
+            END LOOP;
+
+            -- gather the runs of the batch and record their start skew
+            SELECT min(go[x.k]) INTO first_go FROM unnest(batch) x(k) WHERE rid[x.k] IS NOT NULL;
+            FOREACH i IN ARRAY batch LOOP
+                CONTINUE WHEN rid[i] IS NULL;
+                BEGIN
+                    EXECUTE format('SELECT t.doc FROM %I.dblink($1, $2) AS t(doc jsonb)', dbl)
+                        USING conn[i], format('SELECT iobench.export_runs(ARRAY[%s]::bigint[])', rid[i]) INTO doc;
+                    SELECT m.run_id INTO local_id FROM iobench.import_runs(doc, fleet_execute.servers[i]) m;
+                    run := doc -> 'runs' -> 0 -> 'run';
+                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                        'test', t.name, 'run_id', local_id, 'remote_run_id', rid[i],
+                        'start_at', t_start, 'go_at', go[i],
+                        'skew_us', extract(epoch FROM go[i] - first_go) * 1e6);
+                EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                        'test', t.name, 'remote_run_id', rid[i], 'start_at', t_start, 'go_at', go[i],
+                        'error', format('could not gather run %s: %s', rid[i], err[i]), 'sqlstate', code);
+                END;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    EXCEPTION WHEN query_canceled THEN
+        -- cancelled outside the wait: stop every server, then give up
+        FOR i IN 1 .. n LOOP
+            IF pending[i] THEN
+                EXECUTE format('SELECT %I.dblink_cancel_query($1)', dbl) USING conn[i] INTO v;
+            END IF;
+            PERFORM iobench.fleet_drop(dbl, conn[i]);
+        END LOOP;
+        RAISE;
+    END;
+
+    FOR i IN 1 .. n LOOP
+        PERFORM iobench.fleet_drop(dbl, conn[i]);
+    END LOOP;
+    IF cancelled THEN
+        RAISE WARNING 'fleet call cancelled'
+            USING DETAIL = 'The runs on every server were cancelled; their partial runs were gathered with status "cancelled" and the tests not begun were skipped.';
+    END IF;
+    fid := iobench.fleet_store(jsonb_build_object(
+               'suite', fleet_execute.suite, 'settings', fleet_execute.settings,
+               'servers', to_jsonb(fleet_execute.servers), 'concurrent', fleet_execute.concurrent,
+               'start_delay', CASE WHEN fleet_execute.concurrent THEN fleet_execute.start_delay END,
+               'status', CASE WHEN cancelled THEN 'cancelled' ELSE 'completed' END,
+               'label', fleet_execute.label, 'started_at', began, 'finished_at', clock_timestamp()),
+           rows);
+    RETURN QUERY
+    SELECT fid, x.server, x.test_no, x.test,
+           CASE WHEN x.error IS NOT NULL THEN 'failed' ELSE r.status END,
+           x.run_id, x.remote_run_id,
+           round(r.iops::numeric, 1), round(r.mb_per_s::numeric, 2), round(r.lat_p99_us::numeric, 1),
+           x.start_at, x.go_at, round((x.skew_us / 1000)::numeric, 3), x.error
+      FROM jsonb_populate_recordset(NULL::iobench.fleet_runs, rows) x
+      LEFT JOIN iobench.runs r ON r.run_id = x.run_id
+     ORDER BY x.test_no, array_position(fleet_execute.servers, x.server);
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb) IS 'run tests on many servers and gather the runs (the engine of fleet_run() and fleet_suite())';
+
+-- Close a dblink connection of a fleet call if it is open.
+CREATE OR REPLACE FUNCTION iobench.fleet_drop(dbl name, conn text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF fleet_drop.conn = ANY (coalesce(iobench.dblink_connections(fleet_drop.dbl), '{}')) THEN
+        EXECUTE format('SELECT %I.dblink_disconnect($1)', fleet_drop.dbl) USING fleet_drop.conn;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection of a fleet call if it is open';
+
+-- The names of this session's open dblink connections.
+CREATE OR REPLACE FUNCTION iobench.dblink_connections(dbl name)
+RETURNS text[]
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    names text[];
+BEGIN
+    EXECUTE format('SELECT %I.dblink_get_connections()', dblink_connections.dbl) INTO names;
+    RETURN names;
+END
+$$;
+COMMENT ON FUNCTION iobench.dblink_connections(name) IS 'the names of this session''s open dblink connections';
+
+-- One workload on many servers; settings are iobench.run()'s arguments
+-- as a JSON object.  One row per server.
+CREATE OR REPLACE FUNCTION iobench.fleet_run(
+    servers      text[],
+    settings     jsonb    DEFAULT '{}',
+    concurrent   boolean  DEFAULT true,
+    start_delay  interval DEFAULT '5s',
+    label        text     DEFAULT NULL)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s jsonb := coalesce(fleet_run.settings, 'null'::jsonb);
+BEGIN
+    PERFORM iobench.fleet_arguments(s);
+    IF fleet_run.label IS NOT NULL THEN
+        s := s || jsonb_build_object('label', fleet_run.label);
+    END IF;
+    RETURN QUERY SELECT * FROM iobench.fleet_execute(NULL, jsonb_build_array(jsonb_build_object(
+        'test_no', 1, 'test', coalesce(s ->> 'label', s ->> 'rw', 'randread'), 'settings', s)),
+        fleet_run.servers, fleet_run.concurrent, fleet_run.start_delay, fleet_run.label, s);
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text) IS 'run one workload on many servers, all at once or one after another, and gather the runs';
+
+-- A named suite (iobench.suite_tests, as defined here) on many servers,
+-- test by test: with concurrent, every server runs each test at once.
+-- One row per server and test.
+CREATE OR REPLACE FUNCTION iobench.fleet_suite(
+    name         text,
+    servers      text[],
+    tablespace   name     DEFAULT 'pg_default',
+    duration     interval DEFAULT '30s',
+    warmup       interval DEFAULT '0s',
+    file_size    text     DEFAULT '1GB',
+    direct       boolean  DEFAULT true,
+    engine       text     DEFAULT 'auto',
+    seed         bigint   DEFAULT NULL,
+    concurrent   boolean  DEFAULT true,
+    start_delay  interval DEFAULT '5s',
+    label        text     DEFAULT NULL)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    common jsonb;
+    tests jsonb;
+BEGIN
+    IF NOT EXISTS (SELECT FROM iobench.suite_tests t WHERE t.suite = fleet_suite.name) THEN
+        RAISE EXCEPTION 'suite "%" does not exist', fleet_suite.name
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = format('Suites are %s.', (SELECT string_agg(DISTINCT format('"%s"', t.suite), ', ')
+                                                    FROM iobench.suite_tests t));
+    END IF;
+    common := jsonb_strip_nulls(jsonb_build_object(
+        'tablespace', fleet_suite.tablespace, 'duration', fleet_suite.duration,
+        'warmup', fleet_suite.warmup, 'file_size', fleet_suite.file_size,
+        'direct', fleet_suite.direct, 'engine', fleet_suite.engine, 'seed', fleet_suite.seed));
+    SELECT jsonb_agg(jsonb_build_object(
+               'test_no', t.test_no, 'test', t.test,
+               'settings', common || jsonb_build_object(
+                   'rw', t.rw, 'block_size', t.block_size, 'workers', t.workers,
+                   'iodepth', t.iodepth, 'files', t.files, 'fsync_every', t.fsync_every,
+                   'sync_method', t.sync_method,
+                   'label', concat_ws(': ', coalesce(fleet_suite.label, fleet_suite.name), t.test)))
+           ORDER BY t.test_no)
+      INTO tests
+      FROM iobench.suite_tests t WHERE t.suite = fleet_suite.name;
+    RETURN QUERY SELECT * FROM iobench.fleet_execute(fleet_suite.name, tests, fleet_suite.servers,
+        fleet_suite.concurrent, fleet_suite.start_delay, fleet_suite.label, common);
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint, boolean, interval, text) IS 'run a named suite on many servers, test by test, and gather the runs';
