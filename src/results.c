@@ -143,6 +143,10 @@ summary_json(const IobRunSummary *s)
 	json_str(&buf, "system_identifier", num);
 	json_str(&buf, "pg_version", PG_VERSION);
 	json_str(&buf, "tool", "iobench");
+	if (p->start_at != 0)
+		json_str(&buf, "start_at", timestamptz_to_str(p->start_at));
+	if (s->go_at != 0)
+		json_str(&buf, "go_at", timestamptz_to_str(s->go_at));
 
 	json_str(&buf, "rw", iob_pattern_name(p->rw));
 	json_int(&buf, "block_size", p->block_size);

@@ -85,6 +85,7 @@ typedef struct RunContext
 	uint64		last_progress_bytes;
 	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
+	TimestampTz go_at;			/* wall clock of "go" (0: never given) */
 } RunContext;
 
 /* SQL entry point: iobench.run(...) */
@@ -345,6 +346,26 @@ wait_until_ready(RunContext *ctx)
 	pg_read_barrier();
 }
 
+/*
+ * With start_at, wait for it once the workers are ready (files made and
+ * opened), so runs on several servers start their workers together.  The
+ * last stretch sleeps the exact remainder, rounded up to a millisecond.
+ */
+static void
+wait_for_start_at(RunContext *ctx)
+{
+	TimestampTz start_at = ctx->run->params.start_at;
+	TimestampTz now;
+
+	if (start_at == 0)
+		return;
+	while ((now = GetCurrentTimestamp()) < start_at)
+	{
+		check_workers(ctx);
+		launcher_sleep(Min((start_at - now + 999) / 1000, LAUNCHER_TICK_MS));
+	}
+}
+
 /* Wait statistics: start sampling the ready workers (wait_run.c) */
 static void
 start_wait_sampling(RunContext *ctx)
@@ -366,6 +387,7 @@ give_go(RunContext *ctx)
 	int			i;
 
 	run->start_ns = iob_now_ns();
+	ctx->go_at = GetCurrentTimestamp();
 	run->measure_start_ns = run->start_ns + run->params.warmup_us * 1000;
 	run->end_ns = run->measure_start_ns + run->params.duration_us * 1000;
 	pg_write_barrier();
@@ -546,6 +568,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
 		wait_until_ready(ctx);
+		wait_for_start_at(ctx);
 		start_wait_sampling(ctx);
 		give_go(ctx);
 		wait_for_workers(ctx);
@@ -690,6 +713,7 @@ iob_execute_run(const IobRunParams *params, const char *label)
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	summary.finished_at = GetCurrentTimestamp();
+	summary.go_at = ctx->go_at;
 
 	dsm_detach(ctx->seg);
 	ctx->seg = NULL;

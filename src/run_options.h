@@ -13,6 +13,7 @@
 
 #include "postgres.h"
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
 
 #include "engine.h"
@@ -40,6 +41,7 @@ typedef enum IobPattern
 #define IOB_MAX_FILE_SIZE		(INT64CONST(1) << 50)	/* 1024 TB per file */
 #define IOB_MAX_DURATION_S		(7 * 24 * 3600) /* a week of per-second rows */
 #define IOB_MAX_WARMUP_S		(24 * 3600)	/* a day */
+#define IOB_MAX_START_AT_S		3600	/* start_at within an hour of the call */
 #define IOB_DIRECT_ALIGN		4096	/* O_DIRECT buffer and offset alignment */
 
 /*
@@ -87,6 +89,9 @@ typedef struct IobRunParams
 	bool		cold_reads;		/* buffered: drop each block from the page
 								 * cache once read (and each file once
 								 * synced), so every read goes to the device */
+	TimestampTz start_at;		/* the workers, once ready, wait for this
+								 * wall-clock time (a common start on many
+								 * servers); 0 = start at once */
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);

@@ -17,7 +17,8 @@ CREATE OR REPLACE FUNCTION iobench.run(
     engine       text     DEFAULT 'auto',
     rate_iops    integer  DEFAULT 0,
     seed         bigint   DEFAULT NULL,
-    label        text     DEFAULT NULL)
+    label        text     DEFAULT NULL,
+    start_at     timestamptz DEFAULT NULL)
 RETURNS iobench.runs
 AS 'MODULE_PATHNAME', 'iobench_run'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

@@ -69,7 +69,7 @@ COMMENT ON FUNCTION iobench.export_runs(bigint[], timestamptz) IS 'runs with the
 -- does not (a run copied on keeps its first name).  Runs as the owner:
 -- callers need EXECUTE only.
 CREATE OR REPLACE FUNCTION iobench.import_runs(doc jsonb, server text DEFAULT NULL)
-RETURNS TABLE (run_id bigint, run_uuid uuid, server text, imported boolean)
+RETURNS TABLE (run_id bigint, run_uuid uuid, imported boolean)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -116,7 +116,7 @@ BEGIN
                 UPDATE iobench.runs r SET server = name
                  WHERE r.run_id = id AND r.server IS NULL AND r.imported_at IS NULL
                    AND import_runs.server IS NOT NULL;
-                RETURN QUERY SELECT r.run_id, r.run_uuid, r.server, false
+                RETURN QUERY SELECT r.run_id, r.run_uuid, false
                                FROM iobench.runs r WHERE r.run_id = id;
                 CONTINUE;
             END IF;
@@ -126,13 +126,13 @@ BEGIN
                     'run_id', nextval('iobench.runs_run_id_seq'::regclass),
                     'origin_run_id', coalesce((rr ->> 'origin_run_id')::bigint, (rr ->> 'run_id')::bigint),
                     'server', name,
-                    'imported_at', coalesce(rr -> 'imported_at', to_jsonb(now())),
+                    'imported_at', coalesce(nullif(rr -> 'imported_at', 'null'), to_jsonb(now())),
                     'tool', coalesce(rr ->> 'tool', 'iobench'))) AS p
             ON CONFLICT ON CONSTRAINT runs_run_uuid_key DO NOTHING
             RETURNING runs.run_id INTO id;
             IF id IS NULL THEN
                 -- a concurrent import stored it first
-                RETURN QUERY SELECT r.run_id, r.run_uuid, r.server, false
+                RETURN QUERY SELECT r.run_id, r.run_uuid, false
                                FROM iobench.runs r WHERE r.run_uuid = uid;
                 CONTINUE;
             END IF;
@@ -158,12 +158,12 @@ BEGIN
                  OR unique_violation OR invalid_text_representation OR datatype_mismatch
                  OR invalid_datetime_format OR datetime_field_overflow
                  OR numeric_value_out_of_range OR string_data_right_truncation
-                 OR invalid_interval_format THEN
+                 OR interval_field_overflow THEN
             RAISE EXCEPTION 'run % of argument "doc" could not be imported', e.n
                 USING ERRCODE = 'invalid_parameter_value',
                       DETAIL = format('%s (run_uuid %s).', SQLERRM, coalesce(rr ->> 'run_uuid', 'missing'));
         END;
-        RETURN QUERY SELECT r.run_id, r.run_uuid, r.server, true FROM iobench.runs r WHERE r.run_id = id;
+        RETURN QUERY SELECT r.run_id, r.run_uuid, true FROM iobench.runs r WHERE r.run_id = id;
     END LOOP;
 END
 $$;
@@ -304,13 +304,19 @@ WITH per_server AS (
       FROM iobench.runs r
      WHERE r.status = 'completed'
      GROUP BY 1, r.rw, r.block_size, r.workers, r.iodepth, r.read_pct, r.fsync_every, r.sync_method, r.direct
-), fleet AS (
-    SELECT p.*,
-           count(*) OVER w AS servers,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY p.iops) OVER w AS median_iops
+), medians AS (
+    SELECT p.rw, p.block_size, p.workers, p.iodepth, p.read_pct, p.fsync_every, p.sync_method, p.direct,
+           count(*) AS servers,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY p.iops) AS median_iops
       FROM per_server p
-    WINDOW w AS (PARTITION BY p.rw, p.block_size, p.workers, p.iodepth, p.read_pct,
-                              p.fsync_every, p.sync_method, p.direct)
+     GROUP BY p.rw, p.block_size, p.workers, p.iodepth, p.read_pct, p.fsync_every, p.sync_method, p.direct
+), fleet AS (
+    SELECT p.*, m.servers, m.median_iops
+      FROM per_server p
+      JOIN medians m
+        ON m.rw = p.rw AND m.block_size = p.block_size AND m.workers = p.workers
+       AND m.iodepth = p.iodepth AND m.read_pct IS NOT DISTINCT FROM p.read_pct
+       AND m.fsync_every = p.fsync_every AND m.sync_method = p.sync_method AND m.direct = p.direct
 )
 SELECT f.rw, f.block_size, f.workers, f.iodepth, f.read_pct, f.fsync_every, f.sync_method, f.direct,
        f.server, f.runs,

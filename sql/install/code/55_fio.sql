@@ -11,7 +11,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN m IS NULL THEN NULL
-                ELSE m[1]::numeric * 1024::numeric ^ coalesce(nullif(strpos('kmgtp', lower(m[2])), 0), 0)
+                ELSE m[1]::numeric * 1024::numeric ^ CASE WHEN m[2] = '' THEN 0 ELSE strpos('kmgtp', lower(m[2])) END
            END::bigint
       FROM (SELECT regexp_match(btrim(size), '^([0-9]+)([kKmMgGtTpP]?)(i?[bB])?$') AS m) AS x
 $$;
@@ -121,6 +121,7 @@ BEGIN
             'engine', coalesce(o ->> 'ioengine', 'psync'),
             'rate_iops', coalesce(iobench.fio_size(split_part(o ->> 'rate_iops', ',', 1)), 0),
             'seed', coalesce((o ->> 'randseed')::numeric, 0),
+            'rewrite_pct', 0,
             'measured_s', run_s,
             'cpu_user_pct', j.v -> 'usr_cpu',
             'cpu_sys_pct', j.v -> 'sys_cpu')) AS p

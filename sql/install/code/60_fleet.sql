@@ -71,6 +71,13 @@ BEGIN
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'Runs on other servers go through dblink: CREATE EXTENSION dblink.';
     END IF;
+    -- storing here: checked before anything is sent
+    IF NOT has_function_privilege('iobench.fleet_store(jsonb, jsonb)', 'EXECUTE')
+       OR NOT has_function_privilege('iobench.import_runs(jsonb, text)', 'EXECUTE') THEN
+        RAISE EXCEPTION 'permission denied to store the runs of a fleet call'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'The owner of iobench grants EXECUTE on iobench.fleet_store(jsonb, jsonb) and iobench.import_runs(jsonb, text) with fleet_run() and fleet_suite().';
+    END IF;
     FOREACH s IN ARRAY fleet_check.servers LOOP
         IF NOT EXISTS (SELECT FROM pg_foreign_server f WHERE f.srvname = s) THEN
             RAISE EXCEPTION 'foreign server "%" does not exist', s
@@ -173,6 +180,7 @@ DECLARE
     fid bigint;
     ntests integer := jsonb_array_length(fleet_execute.tests);
     code text;
+    msg text;
 BEGIN
     IF fleet_execute.concurrent IS NULL THEN
         RAISE EXCEPTION 'argument "concurrent" must not be null'
@@ -219,7 +227,8 @@ BEGIN
                         END IF;
                     END IF;
                 EXCEPTION WHEN OTHERS THEN
-                    GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    err[i] := msg;
                     PERFORM iobench.fleet_drop(dbl, conn[i]);
                     connected[i] := false;
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
@@ -241,7 +250,8 @@ BEGIN
                     pending[i] := true;
                     sent[i] := clock_timestamp();
                 EXCEPTION WHEN OTHERS THEN
-                    GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    err[i] := msg;
                     PERFORM iobench.fleet_drop(dbl, conn[i]);
                     connected[i] := false;
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
@@ -260,14 +270,17 @@ BEGIN
                         IF busy = 0 THEN
                             pending[i] := false;
                             EXECUTE format('SELECT t.run_id, t.go_at FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
-                                USING conn[i] INTO rid[i], go[i];
+                                USING conn[i] INTO local_id, first_go;
+                            rid[i] := local_id;
+                            go[i] := first_go;
                             EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
                                 USING conn[i] INTO busy;
                         ELSIF cancel_at IS NOT NULL AND clock_timestamp() > cancel_at + '10s' THEN
                             RAISE EXCEPTION 'the server did not stop within 10 s of the cancel' USING ERRCODE = 'query_canceled';
                         END IF;
                     EXCEPTION WHEN OTHERS THEN
-                        GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                        GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    err[i] := msg;
                         pending[i] := false;
                         rid[i] := NULL;
                         PERFORM iobench.fleet_drop(dbl, conn[i]);
@@ -306,6 +319,7 @@ BEGIN
             END LOOP;
 
             -- gather the runs of the batch and record their start skew
+            first_go := NULL;
             SELECT min(go[x.k]) INTO first_go FROM unnest(batch) x(k) WHERE rid[x.k] IS NOT NULL;
             FOREACH i IN ARRAY batch LOOP
                 CONTINUE WHEN rid[i] IS NULL;
@@ -319,7 +333,8 @@ BEGIN
                         'start_at', t_start, 'go_at', go[i],
                         'skew_us', extract(epoch FROM go[i] - first_go) * 1e6);
                 EXCEPTION WHEN OTHERS THEN
-                    GET STACKED DIAGNOSTICS err[i] = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    err[i] := msg;
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
                         'test', t.name, 'remote_run_id', rid[i], 'start_at', t_start, 'go_at', go[i],
                         'error', format('could not gather run %s: %s', rid[i], err[i]), 'sqlstate', code);
@@ -422,7 +437,8 @@ COMMENT ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text) IS
 
 -- A named suite (iobench.suite_tests, as defined here) on many servers,
 -- test by test: with concurrent, every server runs each test at once.
--- One row per server and test.
+-- One row per server and test.  With engine psync the tests that need
+-- io_uring (a queue deeper than 1) are left out, as suite() skips them.
 CREATE OR REPLACE FUNCTION iobench.fleet_suite(
     name         text,
     servers      text[],
@@ -463,7 +479,9 @@ BEGIN
                    'label', concat_ws(': ', coalesce(fleet_suite.label, fleet_suite.name), t.test)))
            ORDER BY t.test_no)
       INTO tests
-      FROM iobench.suite_tests t WHERE t.suite = fleet_suite.name;
+      FROM iobench.suite_tests t
+     WHERE t.suite = fleet_suite.name
+       AND NOT (t.needs_uring AND fleet_suite.engine = 'psync');
     RETURN QUERY SELECT * FROM iobench.fleet_execute(fleet_suite.name, tests, fleet_suite.servers,
         fleet_suite.concurrent, fleet_suite.start_delay, fleet_suite.label, common);
 END

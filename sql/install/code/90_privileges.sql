@@ -15,6 +15,21 @@ REVOKE ALL ON FUNCTION
     iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text)
 FROM PUBLIC;
 
+-- Runs on many servers, and storing runs made elsewhere: the definer
+-- functions (import_runs, import_fio, fleet_store) write the result
+-- tables; fleet_run and fleet_suite run on other servers with the rights
+-- the caller's user mappings give there.  The helpers they call check or
+-- do nothing a caller could not do with dblink itself.
+REVOKE ALL ON FUNCTION
+    iobench.import_runs(jsonb, text),
+    iobench.import_fio(jsonb, text, text),
+    iobench.fleet_store(jsonb, jsonb),
+    iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
+    iobench.fleet_run(text[], jsonb, boolean, interval, text),
+    iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint,
+                        boolean, interval, text)
+FROM PUBLIC;
+
 -- Reading results
 GRANT USAGE ON SCHEMA iobench TO pg_monitor;
 GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency TO pg_monitor;
@@ -26,7 +41,11 @@ REVOKE ALL ON FUNCTION
     iobench.report(bigint),
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint)
+    iobench.run_json(bigint),
+    iobench.export_runs(bigint[], timestamptz),
+    iobench.merged_latency(bigint[], text),
+    iobench.fleet_compare(bigint, text),
+    iobench.fleet_report(bigint)
 FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.compare(bigint, name),
@@ -36,7 +55,11 @@ GRANT EXECUTE ON FUNCTION
     iobench.report(bigint),
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint)
+    iobench.run_json(bigint),
+    iobench.export_runs(bigint[], timestamptz),
+    iobench.merged_latency(bigint[], text),
+    iobench.fleet_compare(bigint, text),
+    iobench.fleet_report(bigint)
 TO pg_monitor;
 GRANT SELECT ON
     iobench.run_stalls,
@@ -44,7 +67,10 @@ GRANT SELECT ON
     iobench.suites,
     iobench.suite_runs,
     iobench.suite_results,
-    iobench.suite_comparison
+    iobench.suite_comparison,
+    iobench.fleets,
+    iobench.fleet_runs,
+    iobench.fleet_comparison
 TO pg_monitor;
 
 -- Wait statistics
