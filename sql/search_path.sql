@@ -188,6 +188,12 @@ SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_nowhere'],
 CREATE TEMP TABLE out_fleet_suite AS
 SELECT * FROM iobench.fleet_suite('oltp', ARRAY['iob_loop_a'], duration => '100ms', file_size => '1MB',
                                   engine => 'psync', concurrent => false, label => 'search_path');
+SET statement_timeout = '1s';
+CREATE TEMP TABLE out_fleet_cancel AS
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a'],
+                                '{"duration": "60s", "file_size": "1MB", "engine": "psync", "label": "search_path cancel"}',
+                                start_delay => '100ms');
+RESET statement_timeout;
 CREATE TEMP TABLE out_fleet_compare AS SELECT * FROM iobench.fleet_compare((SELECT fleet_id FROM out_fleet LIMIT 1));
 CREATE TEMP TABLE out_fleet_report AS SELECT * FROM iobench.fleet_report((SELECT fleet_id FROM out_fleet LIMIT 1));
 CREATE TEMP TABLE out_fleet_comparison AS SELECT * FROM iobench.fleet_comparison;
@@ -222,7 +228,8 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_fleet_suite WHERE status = 'completed') = 3 AS fleet_suite,
        (SELECT count(*) FROM out_fleet_compare) = 2 AS fleet_compare,
        (SELECT count(*) FROM out_fleet_report) > 3 AS fleet_report,
-       (SELECT count(*) FROM out_fleet_comparison) > 0 AS fleet_comparison;
+       (SELECT count(*) FROM out_fleet_comparison) > 0 AS fleet_comparison,
+       (SELECT status <> 'completed' FROM out_fleet_cancel) AS fleet_cancel;
 SELECT * FROM out_format;
 
 -- every SQL and PL/pgSQL function of the extension was called above
@@ -242,7 +249,7 @@ SELECT p.oid::regprocedure AS not_called
                          'export_runs', 'import_runs', 'import_fio', 'fio_size', 'latency_bucket',
                          'merged_latency', 'fleet_run', 'fleet_suite', 'fleet_execute', 'fleet_check',
                          'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',
-                         'fleet_compare', 'fleet_report')
+                         'fleet_compare', 'fleet_report', 'fleet_cancel')
  ORDER BY 1;
 
 -- every SQL and PL/pgSQL function pins its search_path
@@ -260,9 +267,10 @@ DELETE FROM iobench.wait_snapshots WHERE snapshot_name LIKE 'search_path %';
 DELETE FROM iobench.runs
  WHERE run_id IN (SELECT run_id FROM iobench.suite_runs WHERE suite_id IN (SELECT suite_id FROM s));
 DELETE FROM iobench.suites WHERE suite_id IN (SELECT suite_id FROM s);
-DELETE FROM iobench.fleets WHERE fleet_id IN (SELECT fleet_id FROM out_fleet UNION SELECT fleet_id FROM out_fleet_suite);
+DELETE FROM iobench.fleets WHERE fleet_id IN (SELECT fleet_id FROM out_fleet UNION SELECT fleet_id FROM out_fleet_suite
+                                              UNION SELECT fleet_id FROM out_fleet_cancel);
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM out_fleet UNION SELECT run_id FROM out_fleet_suite
-                                          UNION SELECT run_id FROM out_fio);
+                                          UNION SELECT run_id FROM out_fio UNION SELECT run_id FROM out_fleet_cancel);
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM r UNION SELECT run_id FROM p);
 DROP FUNCTION public.unpinned_probe(bigint);
 DROP TABLE public.planted_calls;

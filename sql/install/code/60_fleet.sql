@@ -181,6 +181,7 @@ DECLARE
     ntests integer := jsonb_array_length(fleet_execute.tests);
     code text;
     msg text;
+    ctxt text;
 BEGIN
     IF fleet_execute.concurrent IS NULL THEN
         RAISE EXCEPTION 'argument "concurrent" must not be null'
@@ -268,19 +269,29 @@ BEGIN
                     BEGIN
                         EXECUTE format('SELECT %I.dblink_is_busy($1)', dbl) USING conn[i] INTO busy;
                         IF busy = 0 THEN
-                            pending[i] := false;
                             EXECUTE format('SELECT t.run_id, t.go_at FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
                                 USING conn[i] INTO local_id, first_go;
-                            rid[i] := local_id;
-                            go[i] := first_go;
                             EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
                                 USING conn[i] INTO busy;
+                            rid[i] := local_id;
+                            go[i] := first_go;
+                            pending[i] := false;
                         ELSIF cancel_at IS NOT NULL AND clock_timestamp() > cancel_at + '10s' THEN
-                            RAISE EXCEPTION 'the server did not stop within 10 s of the cancel' USING ERRCODE = 'query_canceled';
+                            RAISE EXCEPTION 'the server did not stop within 10 s of the cancel' USING ERRCODE = 'connection_exception';
                         END IF;
-                    EXCEPTION WHEN OTHERS THEN
-                        GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
-                    err[i] := msg;
+                    EXCEPTION WHEN OTHERS OR query_canceled THEN
+                        GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE,
+                                                ctxt = PG_EXCEPTION_CONTEXT;
+                        IF code = '57014' AND strpos(ctxt, 'on dblink connection named') = 0 THEN
+                            -- our own cancel, not the server's error: cancel them all
+                            IF cancel_at IS NULL THEN
+                                cancel_at := clock_timestamp();
+                                cancelled := true;
+                                PERFORM iobench.fleet_cancel(dbl, ARRAY(SELECT conn[x.k] FROM unnest(batch) x(k) WHERE pending[x.k]));
+                            END IF;
+                            CONTINUE;
+                        END IF;
+                        err[i] := msg;
                         pending[i] := false;
                         rid[i] := NULL;
                         PERFORM iobench.fleet_drop(dbl, conn[i]);
@@ -309,11 +320,7 @@ BEGIN
                     IF cancel_at IS NULL THEN
                         cancel_at := clock_timestamp();
                         cancelled := true;
-                        FOREACH i IN ARRAY batch LOOP
-                            IF pending[i] THEN
-                                EXECUTE format('SELECT %I.dblink_cancel_query($1)', dbl) USING conn[i] INTO v;
-                            END IF;
-                        END LOOP;
+                        PERFORM iobench.fleet_cancel(dbl, ARRAY(SELECT conn[x.k] FROM unnest(batch) x(k) WHERE pending[x.k]));
                     END IF;
                 END;
             END LOOP;
@@ -331,7 +338,9 @@ BEGIN
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
                         'test', t.name, 'run_id', local_id, 'remote_run_id', rid[i],
                         'start_at', t_start, 'go_at', go[i],
-                        'skew_us', extract(epoch FROM go[i] - first_go) * 1e6);
+                        'skew_us', extract(epoch FROM go[i] - first_go) * 1e6,
+                        'status', run -> 'status', 'iops', run -> 'iops',
+                        'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
                     err[i] := msg;
@@ -343,11 +352,12 @@ BEGIN
         END LOOP;
     END LOOP;
     EXCEPTION WHEN query_canceled THEN
-        -- cancelled outside the wait: stop every server, then give up
+        -- cancelled outside the wait (connecting, sending, gathering): stop
+        -- every server still running (once), then give up
+        IF cancel_at IS NULL THEN
+            PERFORM iobench.fleet_cancel(dbl, ARRAY(SELECT conn[k] FROM generate_series(1, n) k WHERE pending[k]));
+        END IF;
         FOR i IN 1 .. n LOOP
-            IF pending[i] THEN
-                EXECUTE format('SELECT %I.dblink_cancel_query($1)', dbl) USING conn[i] INTO v;
-            END IF;
             PERFORM iobench.fleet_drop(dbl, conn[i]);
         END LOOP;
         RAISE;
@@ -367,14 +377,19 @@ BEGIN
                'status', CASE WHEN cancelled THEN 'cancelled' ELSE 'completed' END,
                'label', fleet_execute.label, 'started_at', began, 'finished_at', clock_timestamp()),
            rows);
+    -- the figures come with the gathered documents: callers need not read
+    -- iobench.runs
     RETURN QUERY
     SELECT fid, x.server, x.test_no, x.test,
-           CASE WHEN x.error IS NOT NULL THEN 'failed' ELSE r.status END,
+           CASE WHEN x.error IS NOT NULL THEN 'failed' ELSE x.status END,
            x.run_id, x.remote_run_id,
-           round(r.iops::numeric, 1), round(r.mb_per_s::numeric, 2), round(r.lat_p99_us::numeric, 1),
+           round(x.iops::numeric, 1), round(x.mb_per_s::numeric, 2), round(x.lat_p99_us::numeric, 1),
            x.start_at, x.go_at, round((x.skew_us / 1000)::numeric, 3), x.error
-      FROM jsonb_populate_recordset(NULL::iobench.fleet_runs, rows) x
-      LEFT JOIN iobench.runs r ON r.run_id = x.run_id
+      FROM jsonb_to_recordset(rows) AS x(server text, test_no integer, test text, status text,
+                                         run_id bigint, remote_run_id bigint, iops double precision,
+                                         mb_per_s double precision, lat_p99_us double precision,
+                                         start_at timestamptz, go_at timestamptz,
+                                         skew_us double precision, error text)
      ORDER BY x.test_no, array_position(fleet_execute.servers, x.server);
 END
 $$;
@@ -393,6 +408,24 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection of a fleet call if it is open';
+
+-- Cancel the statements running on some dblink connections of a fleet
+-- call (a cancel request each, as pg_cancel_backend() there would).
+CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, conns text[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c text;
+    v text;
+BEGIN
+    FOREACH c IN ARRAY coalesce(fleet_cancel.conns, '{}') LOOP
+        EXECUTE format('SELECT %I.dblink_cancel_query($1)', fleet_cancel.dbl) USING c INTO v;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_cancel(name, text[]) IS 'cancel the statements running on dblink connections of a fleet call';
 
 -- The names of this session's open dblink connections.
 CREATE OR REPLACE FUNCTION iobench.dblink_connections(dbl name)
