@@ -17,10 +17,12 @@ set -euo pipefail
 # What the Makefile and tools/*.sh use.  gcc only recommends libc6-dev, and we
 # install without recommends, so it is named too.  postgresql-server-dev-15
 # brings clang and llvm (PGXS builds JIT bitcode); postgresql-15 brings psql.
+# The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run.
 PACKAGES=(
 	make gcc libc6-dev
 	postgresql-15 postgresql-server-dev-15
 	liburing-dev
+	libipc-run-perl
 )
 
 NO_MAIN_CLUSTER_CONF=/etc/postgresql-common/createcluster.d/zz-iobench-no-main-cluster.conf

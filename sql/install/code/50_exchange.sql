@@ -63,6 +63,36 @@ END
 $$;
 COMMENT ON FUNCTION iobench.export_runs(bigint[], timestamptz) IS 'runs with their seconds, histograms, stalls and waits as one JSON document, for import_runs()';
 
+-- Insert one iobench.runs row from a JSON object keyed by column name,
+-- unless a run with its run_uuid is stored already; returns the new run_id
+-- or NULL.  Keys that are no column (a newer version's) are ignored, and a
+-- column missing or null in the object gets its default, so documents of
+-- other versions import.  Called by the import functions as the owner.
+CREATE OR REPLACE FUNCTION iobench.insert_run(r jsonb)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    cols text;
+    vals text;
+    id bigint;
+BEGIN
+    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum),
+           string_agg('p.' || quote_ident(a.attname), ', ' ORDER BY a.attnum)
+      INTO cols, vals
+      FROM pg_attribute a
+     WHERE a.attrelid = 'iobench.runs'::regclass AND a.attnum > 0 AND NOT a.attisdropped
+       AND a.attgenerated = '' AND jsonb_typeof(insert_run.r -> a.attname::text) <> 'null';
+    EXECUTE format('INSERT INTO iobench.runs (%s) SELECT %s '
+                   'FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, $1) AS p '
+                   'ON CONFLICT ON CONSTRAINT runs_run_uuid_key DO NOTHING RETURNING run_id', cols, vals)
+        USING insert_run.r INTO id;
+    RETURN id;
+END
+$$;
+COMMENT ON FUNCTION iobench.insert_run(jsonb) IS 'insert a run from a JSON object keyed by column name (the import functions)';
+
 -- Store the runs of an iobench.export_runs() document.  A run already
 -- stored here (same run_uuid) is left as it is and returned with imported
 -- false; "server" names the server the runs come from when the document
@@ -120,16 +150,10 @@ BEGIN
                                FROM iobench.runs r WHERE r.run_id = id;
                 CONTINUE;
             END IF;
-            INSERT INTO iobench.runs
-            SELECT p.* FROM jsonb_populate_record(NULL::iobench.runs,
-                rr || jsonb_build_object(
-                    'run_id', nextval('iobench.runs_run_id_seq'::regclass),
+            id := iobench.insert_run((rr - 'run_id') || jsonb_build_object(
                     'origin_run_id', coalesce((rr ->> 'origin_run_id')::bigint, (rr ->> 'run_id')::bigint),
                     'server', name,
-                    'imported_at', coalesce(nullif(rr -> 'imported_at', 'null'), to_jsonb(now())),
-                    'tool', coalesce(rr ->> 'tool', 'iobench'))) AS p
-            ON CONFLICT ON CONSTRAINT runs_run_uuid_key DO NOTHING
-            RETURNING runs.run_id INTO id;
+                    'imported_at', coalesce(nullif(rr -> 'imported_at', 'null'), to_jsonb(now()))));
             IF id IS NULL THEN
                 -- a concurrent import stored it first
                 RETURN QUERY SELECT r.run_id, r.run_uuid, false

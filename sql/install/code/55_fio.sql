@@ -90,9 +90,7 @@ BEGIN
         run_s := coalesce((j.v ->> 'job_runtime')::double precision, 0) / 1000;
         fin := to_timestamp(coalesce((import_fio.doc ->> 'timestamp_ms')::double precision / 1000,
                                      (import_fio.doc ->> 'timestamp')::double precision));
-        INSERT INTO iobench.runs
-        SELECT p.* FROM jsonb_populate_record(NULL::iobench.runs, jsonb_build_object(
-            'run_id', nextval('iobench.runs_run_id_seq'::regclass),
+        id := iobench.insert_run(jsonb_build_object(
             'run_uuid', uid,
             'status', 'completed',
             'label', coalesce(import_fio.label, j.v ->> 'jobname'),
@@ -121,11 +119,9 @@ BEGIN
             'engine', coalesce(o ->> 'ioengine', 'psync'),
             'rate_iops', coalesce(iobench.fio_size(split_part(o ->> 'rate_iops', ',', 1)), 0),
             'seed', coalesce((o ->> 'randseed')::numeric, 0),
-            'rewrite_pct', 0,
             'measured_s', run_s,
             'cpu_user_pct', j.v -> 'usr_cpu',
-            'cpu_sys_pct', j.v -> 'sys_cpu')) AS p
-        RETURNING runs.run_id INTO id;
+            'cpu_sys_pct', j.v -> 'sys_cpu'));
 
         -- per direction: figures, fio's percentiles, histogram bins
         FOREACH k IN ARRAY ARRAY['read', 'write', 'fsync'] LOOP

@@ -77,6 +77,7 @@ CREATE TABLE iobench.runs (
     cpu_sys_pct       double precision,
     stall_count       bigint,
     offset_digest     text,
+    cold_reads        boolean NOT NULL DEFAULT false,
     -- identity across servers (0.2): a run keeps its run_uuid wherever it
     -- is copied, so a run gathered twice is stored once
     run_uuid          uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
