@@ -4,6 +4,7 @@
 -- very instance; nothing listens at iob_nowhere.
 SET client_min_messages = warning;
 SET timezone = 'UTC';
+\set SHOW_CONTEXT never
 
 -- identity: every run has a run_uuid, its tool and when its workers started
 CREATE TEMP TABLE a AS

@@ -249,7 +249,9 @@ SELECT p.oid::regprocedure AS not_called
                          'export_runs', 'import_runs', 'import_fio', 'fio_size', 'latency_bucket',
                          'merged_latency', 'fleet_run', 'fleet_suite', 'fleet_execute', 'fleet_check',
                          'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',
-                         'fleet_compare', 'fleet_report', 'fleet_cancel', 'insert_run')
+                         'fleet_compare', 'fleet_report', 'fleet_cancel', 'insert_run',
+                         'import_children', 'fleet_connect', 'fleet_gather', 'fio_settings',
+                         'fio_figures', 'fio_latency_section')
  ORDER BY 1;
 
 -- every SQL and PL/pgSQL function pins its search_path

@@ -93,6 +93,35 @@ END
 $$;
 COMMENT ON FUNCTION iobench.insert_run(jsonb) IS 'insert a run from a JSON object keyed by column name (the import functions)';
 
+-- The children of an imported run (seconds, histogram, stalls, waits)
+-- from its entry in an export_runs() document.
+CREATE OR REPLACE FUNCTION iobench.import_children(run_id bigint, run jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us)
+    SELECT import_children.run_id, s.second, s.op, s.ops, s.bytes, s.lat_mean_us, s.lat_max_us
+      FROM jsonb_populate_recordset(NULL::iobench.run_seconds, coalesce(import_children.run -> 'seconds', '[]')) s;
+    INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count)
+    SELECT import_children.run_id, l.op, l.lower_us, l.upper_us, l.count
+      FROM jsonb_populate_recordset(NULL::iobench.run_latency, coalesce(import_children.run -> 'latency', '[]')) l;
+    INSERT INTO iobench.run_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us)
+    SELECT import_children.run_id, t.at_s, t.worker, t.file, t.file_offset, t.write_us, t.sync_us
+      FROM jsonb_populate_recordset(NULL::iobench.run_stalls, coalesce(import_children.run -> 'stalls', '[]')) t;
+    INSERT INTO iobench.run_waits (run_id, wait_type, wait_s, signal_s, wait_count, exact_count, exact_wait_s)
+    SELECT import_children.run_id, w.wait_type, w.wait_s, w.signal_s, w.wait_count, w.exact_count, w.exact_wait_s
+      FROM jsonb_populate_recordset(NULL::iobench.run_waits, coalesce(import_children.run -> 'waits', '[]')) w;
+    IF jsonb_typeof(import_children.run -> 'wait_sampling') = 'object' THEN
+        INSERT INTO iobench.run_wait_sampling (run_id, scope, period_ms, ticks, missed_ticks, sampled_s)
+        SELECT import_children.run_id, ws.scope, ws.period_ms, ws.ticks, ws.missed_ticks, ws.sampled_s
+          FROM jsonb_populate_record(NULL::iobench.run_wait_sampling, import_children.run -> 'wait_sampling') ws;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.import_children(bigint, jsonb) IS 'store the children of an imported run';
+
 -- Store the runs of an iobench.export_runs() document.  A run already
 -- stored here (same run_uuid) is left as it is and returned with imported
 -- false; "server" names the server the runs come from when the document
@@ -160,23 +189,7 @@ BEGIN
                                FROM iobench.runs r WHERE r.run_uuid = uid;
                 CONTINUE;
             END IF;
-            INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us)
-            SELECT id, s.second, s.op, s.ops, s.bytes, s.lat_mean_us, s.lat_max_us
-              FROM jsonb_populate_recordset(NULL::iobench.run_seconds, coalesce(e.v -> 'seconds', '[]')) s;
-            INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count)
-            SELECT id, l.op, l.lower_us, l.upper_us, l.count
-              FROM jsonb_populate_recordset(NULL::iobench.run_latency, coalesce(e.v -> 'latency', '[]')) l;
-            INSERT INTO iobench.run_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us)
-            SELECT id, t.at_s, t.worker, t.file, t.file_offset, t.write_us, t.sync_us
-              FROM jsonb_populate_recordset(NULL::iobench.run_stalls, coalesce(e.v -> 'stalls', '[]')) t;
-            INSERT INTO iobench.run_waits (run_id, wait_type, wait_s, signal_s, wait_count, exact_count, exact_wait_s)
-            SELECT id, w.wait_type, w.wait_s, w.signal_s, w.wait_count, w.exact_count, w.exact_wait_s
-              FROM jsonb_populate_recordset(NULL::iobench.run_waits, coalesce(e.v -> 'waits', '[]')) w;
-            IF jsonb_typeof(e.v -> 'wait_sampling') = 'object' THEN
-                INSERT INTO iobench.run_wait_sampling (run_id, scope, period_ms, ticks, missed_ticks, sampled_s)
-                SELECT id, ws.scope, ws.period_ms, ws.ticks, ws.missed_ticks, ws.sampled_s
-                  FROM jsonb_populate_record(NULL::iobench.run_wait_sampling, e.v -> 'wait_sampling') ws;
-            END IF;
+            PERFORM iobench.import_children(id, e.v);
         EXCEPTION
             WHEN invalid_parameter_value OR not_null_violation OR check_violation
                  OR unique_violation OR invalid_text_representation OR datatype_mismatch

@@ -17,6 +17,118 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.fio_size(text) IS 'a size in fio''s notation (8k, 1m: powers of 1024) in bytes';
 
+-- The latency block of one direction of a fio job ("read", "write" or
+-- "fsync"): completion latency (clat_ns), or lat_ns when fio computed
+-- percentiles of it (lat_percentiles); syncs have lat_ns only.
+CREATE OR REPLACE FUNCTION iobench.fio_latency_section(job jsonb, op text)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN op = 'fsync' THEN job -> 'sync' -> 'lat_ns'
+                WHEN job -> op -> 'lat_ns' ? 'percentile' THEN job -> op -> 'lat_ns'
+                ELSE job -> op -> 'clat_ns' END
+$$;
+COMMENT ON FUNCTION iobench.fio_latency_section(jsonb, text) IS 'the latency block of one direction of a fio job';
+
+-- The iobench.runs columns of one direction of a fio job, as a JSON object
+-- keyed by column ("read_ops", "read_lat_p99_us", ...; "fsync_" for the
+-- sync section); empty when the direction did no I/O.  fio's ns become µs.
+CREATE OR REPLACE FUNCTION iobench.fio_figures(job jsonb, op text, runtime_s double precision)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH d AS (
+        SELECT CASE WHEN op = 'fsync' THEN job -> 'sync' ELSE job -> op END AS sec,
+               iobench.fio_latency_section(job, op) AS lat
+    )
+    SELECT CASE WHEN coalesce((d.sec ->> 'total_ios')::bigint, 0) = 0 THEN '{}'::jsonb
+           ELSE jsonb_strip_nulls(jsonb_build_object(
+               op || '_ops', (d.sec ->> 'total_ios')::bigint,
+               op || '_bytes', CASE WHEN op <> 'fsync' THEN (d.sec ->> 'io_bytes')::bigint END,
+               op || '_iops', CASE WHEN op <> 'fsync' THEN (d.sec ->> 'iops')::double precision
+                                   ELSE (d.sec ->> 'total_ios')::double precision / nullif(runtime_s, 0) END,
+               op || '_mb_per_s', CASE WHEN op <> 'fsync' THEN (d.sec ->> 'bw_bytes')::double precision / 1e6 END,
+               op || '_lat_avg_us', (d.lat ->> 'mean')::double precision / 1000,
+               op || '_lat_p50_us', (d.lat -> 'percentile' ->> '50.000000')::double precision / 1000,
+               op || '_lat_p90_us', (d.lat -> 'percentile' ->> '90.000000')::double precision / 1000,
+               op || '_lat_p99_us', (d.lat -> 'percentile' ->> '99.000000')::double precision / 1000,
+               op || '_lat_p999_us', (d.lat -> 'percentile' ->> '99.900000')::double precision / 1000,
+               op || '_lat_max_us', (d.lat ->> 'max')::double precision / 1000))
+           END
+      FROM d
+$$;
+COMMENT ON FUNCTION iobench.fio_figures(jsonb, text, double precision) IS 'the iobench.runs columns of one direction of a fio job';
+
+-- The settings and summary of a fio job as iobench.runs columns (a JSON
+-- object keyed by column): job options over the global options, fio's
+-- defaults where a job leaves one out.  Raises for a job that failed or
+-- uses a pattern iobench does not store.
+CREATE OR REPLACE FUNCTION iobench.fio_settings(doc jsonb, job jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    o jsonb;
+    rw text;
+    run_s double precision;
+    fin timestamptz;
+BEGIN
+    -- job options over global options
+    o := coalesce(doc -> 'global options', '{}') || coalesce(job -> 'job options', '{}');
+    IF coalesce((job ->> 'error')::integer, 0) <> 0 THEN
+        RAISE EXCEPTION 'fio job "%" ended with error %', job ->> 'jobname', job ->> 'error'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Only jobs that ran to their end are imported.';
+    END IF;
+    rw := split_part(coalesce(o ->> 'rw', o ->> 'readwrite', 'read'), ':', 1);
+    rw := CASE rw WHEN 'rw' THEN 'readwrite' WHEN 'randread' THEN 'randread'
+                  WHEN 'randwrite' THEN 'randwrite' WHEN 'randrw' THEN 'randrw'
+                  WHEN 'read' THEN 'read' WHEN 'write' THEN 'write'
+                  WHEN 'readwrite' THEN 'readwrite' END;
+    IF rw IS NULL THEN
+        RAISE EXCEPTION 'fio job "%" uses rw=%, which iobench does not store', job ->> 'jobname', o ->> 'rw'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'iobench stores randread, randwrite, randrw, read, write and readwrite (rw).';
+    END IF;
+    run_s := coalesce((job ->> 'job_runtime')::double precision, 0) / 1000;
+    fin := to_timestamp(coalesce((doc ->> 'timestamp_ms')::double precision / 1000,
+                                 (doc ->> 'timestamp')::double precision));
+    RETURN jsonb_build_object(
+            'status', 'completed',
+            'started_at', fin - make_interval(secs => coalesce((job ->> 'elapsed')::double precision, run_s)),
+            'finished_at', fin,
+            'tablespace', left(coalesce(o ->> 'directory', o ->> 'filename', ''), 63),
+            'device', doc -> 'disk_util' -> 0 ->> 'name',
+            'host', doc ->> 'hostname',
+            'imported_at', now(),
+            'tool', doc ->> 'fio version',
+            'rw', rw,
+            'block_size', coalesce(iobench.fio_size(split_part(split_part(o ->> 'bs', ',', 1), '-', 1)), 4096),
+            'workers', CASE WHEN o ? 'group_reporting' THEN coalesce((o ->> 'numjobs')::integer, 1) ELSE 1 END,
+            'iodepth', coalesce((o ->> 'iodepth')::integer, 1),
+            'duration', make_interval(secs => run_s),
+            'warmup', CASE WHEN o ->> 'ramp_time' ~ '^[0-9]+$' THEN make_interval(secs => (o ->> 'ramp_time')::double precision)
+                           ELSE coalesce((o ->> 'ramp_time')::interval, '0s') END,
+            'file_size', coalesce(iobench.fio_size(o ->> 'size'), iobench.fio_size(o ->> 'filesize'), 0),
+            'files', coalesce((o ->> 'nrfiles')::integer, 1),
+            'read_pct', CASE WHEN rw IN ('randrw', 'readwrite')
+                             THEN coalesce((o ->> 'rwmixread')::integer, 100 - (o ->> 'rwmixwrite')::integer, 50) END,
+            'fsync_every', coalesce((o ->> 'fsync')::integer, (o ->> 'fdatasync')::integer, 0),
+            'sync_method', CASE WHEN o ? 'fdatasync' AND NOT o ? 'fsync' THEN 'fdatasync' ELSE 'fsync' END,
+            'direct', coalesce(o ->> 'direct', '0') = '1' OR coalesce(o ->> 'buffered', '1') = '0',
+            'engine', coalesce(o ->> 'ioengine', 'psync'),
+            'rate_iops', coalesce(iobench.fio_size(split_part(o ->> 'rate_iops', ',', 1)), 0),
+            'seed', coalesce((o ->> 'randseed')::numeric, 0),
+            'measured_s', run_s,
+            'cpu_user_pct', job -> 'usr_cpu',
+            'cpu_sys_pct', job -> 'sys_cpu');
+END
+$$;
+COMMENT ON FUNCTION iobench.fio_settings(jsonb, jsonb) IS 'the settings and summary of a fio job as iobench.runs columns';
+
 -- Store each job of a fio JSON result as a run.  Settings come from the
 -- job options (fio's defaults where a job leaves one out), figures from
 -- the read, write and sync sections: fio's own percentiles of completion
@@ -34,15 +146,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     j record;
-    o jsonb;
-    rw text;
     id bigint;
     uid uuid;
     run_s double precision;
-    fin timestamptz;
     k text;
-    sec jsonb;
-    lat jsonb;
 BEGIN
     IF import_fio.doc IS NULL THEN
         RAISE EXCEPTION 'argument "doc" must not be null'
@@ -62,23 +169,6 @@ BEGIN
     END IF;
 
     FOR j IN SELECT x.value AS v, x.n FROM jsonb_array_elements(import_fio.doc -> 'jobs') WITH ORDINALITY AS x(value, n) LOOP
-        -- job options over global options
-        o := coalesce(import_fio.doc -> 'global options', '{}') || coalesce(j.v -> 'job options', '{}');
-        IF coalesce((j.v ->> 'error')::integer, 0) <> 0 THEN
-            RAISE EXCEPTION 'fio job "%" ended with error %', j.v ->> 'jobname', j.v ->> 'error'
-                USING ERRCODE = 'invalid_parameter_value',
-                      DETAIL = 'Only jobs that ran to their end are imported.';
-        END IF;
-        rw := split_part(coalesce(o ->> 'rw', o ->> 'readwrite', 'read'), ':', 1);
-        rw := CASE rw WHEN 'rw' THEN 'readwrite' WHEN 'randread' THEN 'randread'
-                      WHEN 'randwrite' THEN 'randwrite' WHEN 'randrw' THEN 'randrw'
-                      WHEN 'read' THEN 'read' WHEN 'write' THEN 'write'
-                      WHEN 'readwrite' THEN 'readwrite' END;
-        IF rw IS NULL THEN
-            RAISE EXCEPTION 'fio job "%" uses rw=%, which iobench does not store', j.v ->> 'jobname', o ->> 'rw'
-                USING ERRCODE = 'invalid_parameter_value',
-                      DETAIL = 'iobench stores randread, randwrite, randrw, read, write and readwrite (rw).';
-        END IF;
         uid := md5(concat_ws('/', import_fio.doc ->> 'fio version', import_fio.doc ->> 'timestamp_ms',
                              j.n, j.v::text))::uuid;
         SELECT r.run_id INTO id FROM iobench.runs r WHERE r.run_uuid = uid;
@@ -88,82 +178,18 @@ BEGIN
         END IF;
 
         run_s := coalesce((j.v ->> 'job_runtime')::double precision, 0) / 1000;
-        fin := to_timestamp(coalesce((import_fio.doc ->> 'timestamp_ms')::double precision / 1000,
-                                     (import_fio.doc ->> 'timestamp')::double precision));
-        id := iobench.insert_run(jsonb_build_object(
-            'run_uuid', uid,
-            'status', 'completed',
-            'label', coalesce(import_fio.label, j.v ->> 'jobname'),
-            'started_at', fin - make_interval(secs => coalesce((j.v ->> 'elapsed')::double precision, run_s)),
-            'finished_at', fin,
-            'tablespace', left(coalesce(o ->> 'directory', o ->> 'filename', ''), 63),
-            'device', import_fio.doc -> 'disk_util' -> 0 ->> 'name',
-            'host', import_fio.doc ->> 'hostname',
-            'server', import_fio.server,
-            'imported_at', now(),
-            'tool', import_fio.doc ->> 'fio version',
-            'rw', rw,
-            'block_size', coalesce(iobench.fio_size(split_part(split_part(o ->> 'bs', ',', 1), '-', 1)), 4096),
-            'workers', CASE WHEN o ? 'group_reporting' THEN coalesce((o ->> 'numjobs')::integer, 1) ELSE 1 END,
-            'iodepth', coalesce((o ->> 'iodepth')::integer, 1),
-            'duration', make_interval(secs => run_s),
-            'warmup', CASE WHEN o ->> 'ramp_time' ~ '^[0-9]+$' THEN make_interval(secs => (o ->> 'ramp_time')::double precision)
-                           ELSE coalesce((o ->> 'ramp_time')::interval, '0s') END,
-            'file_size', coalesce(iobench.fio_size(o ->> 'size'), iobench.fio_size(o ->> 'filesize'), 0),
-            'files', coalesce((o ->> 'nrfiles')::integer, 1),
-            'read_pct', CASE WHEN rw IN ('randrw', 'readwrite')
-                             THEN coalesce((o ->> 'rwmixread')::integer, 100 - (o ->> 'rwmixwrite')::integer, 50) END,
-            'fsync_every', coalesce((o ->> 'fsync')::integer, (o ->> 'fdatasync')::integer, 0),
-            'sync_method', CASE WHEN o ? 'fdatasync' AND NOT o ? 'fsync' THEN 'fdatasync' ELSE 'fsync' END,
-            'direct', coalesce(o ->> 'direct', '0') = '1' OR coalesce(o ->> 'buffered', '1') = '0',
-            'engine', coalesce(o ->> 'ioengine', 'psync'),
-            'rate_iops', coalesce(iobench.fio_size(split_part(o ->> 'rate_iops', ',', 1)), 0),
-            'seed', coalesce((o ->> 'randseed')::numeric, 0),
-            'measured_s', run_s,
-            'cpu_user_pct', j.v -> 'usr_cpu',
-            'cpu_sys_pct', j.v -> 'sys_cpu'));
+        id := iobench.insert_run(iobench.fio_settings(import_fio.doc, j.v)
+            || jsonb_build_object('run_uuid', uid, 'server', import_fio.server,
+                                  'label', coalesce(import_fio.label, j.v ->> 'jobname'))
+            || iobench.fio_figures(j.v, 'read', run_s)
+            || iobench.fio_figures(j.v, 'write', run_s)
+            || iobench.fio_figures(j.v, 'fsync', run_s));
 
-        -- per direction: figures, fio's percentiles, histogram bins
+        -- per direction: histogram bins (json+), moved into iobench's buckets
         FOREACH k IN ARRAY ARRAY['read', 'write', 'fsync'] LOOP
-            sec := CASE k WHEN 'fsync' THEN j.v -> 'sync' ELSE j.v -> k END;
-            lat := CASE WHEN k = 'fsync' THEN sec -> 'lat_ns'
-                        WHEN sec -> 'lat_ns' ? 'percentile' THEN sec -> 'lat_ns'
-                        ELSE sec -> 'clat_ns' END;
-            CONTINUE WHEN coalesce((sec ->> 'total_ios')::bigint, 0) = 0;
-            UPDATE iobench.runs r SET
-                read_ops = CASE k WHEN 'read' THEN (sec ->> 'total_ios')::bigint ELSE r.read_ops END,
-                read_bytes = CASE k WHEN 'read' THEN (sec ->> 'io_bytes')::bigint ELSE r.read_bytes END,
-                read_iops = CASE k WHEN 'read' THEN (sec ->> 'iops')::double precision ELSE r.read_iops END,
-                read_mb_per_s = CASE k WHEN 'read' THEN (sec ->> 'bw_bytes')::double precision / 1e6 ELSE r.read_mb_per_s END,
-                read_lat_avg_us = CASE k WHEN 'read' THEN (lat ->> 'mean')::double precision / 1000 ELSE r.read_lat_avg_us END,
-                read_lat_p50_us = CASE k WHEN 'read' THEN (lat -> 'percentile' ->> '50.000000')::double precision / 1000 ELSE r.read_lat_p50_us END,
-                read_lat_p90_us = CASE k WHEN 'read' THEN (lat -> 'percentile' ->> '90.000000')::double precision / 1000 ELSE r.read_lat_p90_us END,
-                read_lat_p99_us = CASE k WHEN 'read' THEN (lat -> 'percentile' ->> '99.000000')::double precision / 1000 ELSE r.read_lat_p99_us END,
-                read_lat_p999_us = CASE k WHEN 'read' THEN (lat -> 'percentile' ->> '99.900000')::double precision / 1000 ELSE r.read_lat_p999_us END,
-                read_lat_max_us = CASE k WHEN 'read' THEN (lat ->> 'max')::double precision / 1000 ELSE r.read_lat_max_us END,
-                write_ops = CASE k WHEN 'write' THEN (sec ->> 'total_ios')::bigint ELSE r.write_ops END,
-                write_bytes = CASE k WHEN 'write' THEN (sec ->> 'io_bytes')::bigint ELSE r.write_bytes END,
-                write_iops = CASE k WHEN 'write' THEN (sec ->> 'iops')::double precision ELSE r.write_iops END,
-                write_mb_per_s = CASE k WHEN 'write' THEN (sec ->> 'bw_bytes')::double precision / 1e6 ELSE r.write_mb_per_s END,
-                write_lat_avg_us = CASE k WHEN 'write' THEN (lat ->> 'mean')::double precision / 1000 ELSE r.write_lat_avg_us END,
-                write_lat_p50_us = CASE k WHEN 'write' THEN (lat -> 'percentile' ->> '50.000000')::double precision / 1000 ELSE r.write_lat_p50_us END,
-                write_lat_p90_us = CASE k WHEN 'write' THEN (lat -> 'percentile' ->> '90.000000')::double precision / 1000 ELSE r.write_lat_p90_us END,
-                write_lat_p99_us = CASE k WHEN 'write' THEN (lat -> 'percentile' ->> '99.000000')::double precision / 1000 ELSE r.write_lat_p99_us END,
-                write_lat_p999_us = CASE k WHEN 'write' THEN (lat -> 'percentile' ->> '99.900000')::double precision / 1000 ELSE r.write_lat_p999_us END,
-                write_lat_max_us = CASE k WHEN 'write' THEN (lat ->> 'max')::double precision / 1000 ELSE r.write_lat_max_us END,
-                fsync_ops = CASE k WHEN 'fsync' THEN (sec ->> 'total_ios')::bigint ELSE r.fsync_ops END,
-                fsync_iops = CASE k WHEN 'fsync' THEN (sec ->> 'total_ios')::double precision / nullif(run_s, 0) ELSE r.fsync_iops END,
-                fsync_lat_avg_us = CASE k WHEN 'fsync' THEN (lat ->> 'mean')::double precision / 1000 ELSE r.fsync_lat_avg_us END,
-                fsync_lat_p50_us = CASE k WHEN 'fsync' THEN (lat -> 'percentile' ->> '50.000000')::double precision / 1000 ELSE r.fsync_lat_p50_us END,
-                fsync_lat_p90_us = CASE k WHEN 'fsync' THEN (lat -> 'percentile' ->> '90.000000')::double precision / 1000 ELSE r.fsync_lat_p90_us END,
-                fsync_lat_p99_us = CASE k WHEN 'fsync' THEN (lat -> 'percentile' ->> '99.000000')::double precision / 1000 ELSE r.fsync_lat_p99_us END,
-                fsync_lat_p999_us = CASE k WHEN 'fsync' THEN (lat -> 'percentile' ->> '99.900000')::double precision / 1000 ELSE r.fsync_lat_p999_us END,
-                fsync_lat_max_us = CASE k WHEN 'fsync' THEN (lat ->> 'max')::double precision / 1000 ELSE r.fsync_lat_max_us END
-             WHERE r.run_id = id;
-            -- json+ bins: {"<ns>": count}, moved into iobench's buckets
             INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count)
             SELECT id, k, b.lower_us, b.upper_us, sum(e.value::bigint)
-              FROM jsonb_each_text(coalesce(lat -> 'bins', '{}')) AS e(key, value),
+              FROM jsonb_each_text(coalesce(iobench.fio_latency_section(j.v, k) -> 'bins', '{}')) AS e(key, value),
                    LATERAL iobench.latency_bucket(e.key::bigint) AS b
              GROUP BY b.lower_us, b.upper_us;
         END LOOP;

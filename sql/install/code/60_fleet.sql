@@ -142,6 +142,10 @@ COMMENT ON FUNCTION iobench.fleet_arguments(jsonb) IS 'the run() arguments of a 
 -- reached or fails a test gives a row with its error.  A cancel while
 -- waiting cancels the runs on every server; their partial runs are
 -- gathered and the call is stored as cancelled.
+-- One function of some 200 lines, with a reason: the per-server state
+-- (connections, pending queries, results) lives in arrays that PL/pgSQL
+-- cannot share between functions, and a cancel must be caught where the
+-- loop waits; connecting, gathering, cancelling and storing are helpers.
 CREATE OR REPLACE FUNCTION iobench.fleet_execute(suite text, tests jsonb, servers text[],
                                                  concurrent boolean, start_delay interval,
                                                  label text, settings jsonb)
@@ -168,8 +172,6 @@ DECLARE
     busy integer;
     q text;
     v text;
-    doc jsonb;
-    run jsonb;
     local_id bigint;
     t_start timestamptz;
     first_go timestamptz;
@@ -214,18 +216,8 @@ BEGIN
                 rid[i] := NULL; go[i] := NULL; err[i] := NULL; pending[i] := false;
                 BEGIN
                     IF NOT connected[i] THEN
-                        IF conn[i] = ANY (coalesce(iobench.dblink_connections(dbl), '{}')) THEN
-                            EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn[i];
-                        END IF;
-                        EXECUTE format('SELECT %I.dblink_connect($1, $2)', dbl) USING conn[i], fleet_execute.servers[i];
+                        PERFORM iobench.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
                         connected[i] := true;
-                        EXECUTE format('SELECT %I.dblink_exec($1, $2)', dbl)
-                            USING conn[i], 'SET search_path = pg_catalog, pg_temp';
-                        EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', dbl)
-                            USING conn[i], 'SELECT extversion FROM pg_catalog.pg_extension WHERE extname = ''iobench''' INTO v;
-                        IF v IS NULL THEN
-                            RAISE EXCEPTION 'extension "iobench" is not installed there' USING ERRCODE = 'undefined_object';
-                        END IF;
                     END IF;
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
@@ -331,16 +323,10 @@ BEGIN
             FOREACH i IN ARRAY batch LOOP
                 CONTINUE WHEN rid[i] IS NULL;
                 BEGIN
-                    EXECUTE format('SELECT t.doc FROM %I.dblink($1, $2) AS t(doc jsonb)', dbl)
-                        USING conn[i], format('SELECT iobench.export_runs(ARRAY[%s]::bigint[])', rid[i]) INTO doc;
-                    SELECT m.run_id INTO local_id FROM iobench.import_runs(doc, fleet_execute.servers[i]) m;
-                    run := doc -> 'runs' -> 0 -> 'run';
-                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
-                        'test', t.name, 'run_id', local_id, 'remote_run_id', rid[i],
-                        'start_at', t_start, 'go_at', go[i],
-                        'skew_us', extract(epoch FROM go[i] - first_go) * 1e6,
-                        'status', run -> 'status', 'iops', run -> 'iops',
-                        'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
+                    rows := rows || (iobench.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i])
+                        || jsonb_build_object('test_no', t.no, 'test', t.name, 'start_at', t_start,
+                                              'go_at', go[i],
+                                              'skew_us', extract(epoch FROM go[i] - first_go) * 1e6));
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
                     err[i] := msg;
@@ -394,6 +380,57 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb) IS 'run tests on many servers and gather the runs (the engine of fleet_run() and fleet_suite())';
+
+-- Open a fleet call's dblink connection to a foreign server (closing a
+-- connection of that name left by an earlier call), pin its search_path
+-- and check that iobench is installed there.
+CREATE OR REPLACE FUNCTION iobench.fleet_connect(dbl name, conn text, server text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v text;
+BEGIN
+    PERFORM iobench.fleet_drop(fleet_connect.dbl, fleet_connect.conn);
+    EXECUTE format('SELECT %I.dblink_connect($1, $2)', fleet_connect.dbl)
+        USING fleet_connect.conn, fleet_connect.server;
+    EXECUTE format('SELECT %I.dblink_exec($1, $2)', fleet_connect.dbl)
+        USING fleet_connect.conn, 'SET search_path = pg_catalog, pg_temp';
+    EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', fleet_connect.dbl)
+        USING fleet_connect.conn, 'SELECT extversion FROM pg_catalog.pg_extension WHERE extname = ''iobench''' INTO v;
+    IF v IS NULL THEN
+        RAISE EXCEPTION 'extension "iobench" is not installed there' USING ERRCODE = 'undefined_object';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_connect(name, text, text) IS 'open a fleet call''s dblink connection to a foreign server';
+
+-- Gather one run from a server of a fleet call: export it there, import
+-- it here under the server's name.  Returns the fleet row's part that the
+-- run gives: server, run_id (here), remote_run_id and its headline figures.
+CREATE OR REPLACE FUNCTION iobench.fleet_gather(dbl name, conn text, remote_run_id bigint, server text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    doc jsonb;
+    run jsonb;
+    local_id bigint;
+BEGIN
+    EXECUTE format('SELECT t.doc FROM %I.dblink($1, $2) AS t(doc jsonb)', fleet_gather.dbl)
+        USING fleet_gather.conn,
+              format('SELECT iobench.export_runs(ARRAY[%s]::bigint[])', fleet_gather.remote_run_id) INTO doc;
+    SELECT m.run_id INTO local_id FROM iobench.import_runs(doc, fleet_gather.server) m;
+    run := doc -> 'runs' -> 0 -> 'run';
+    RETURN jsonb_build_object('server', fleet_gather.server, 'run_id', local_id,
+                              'remote_run_id', fleet_gather.remote_run_id,
+                              'status', run -> 'status', 'iops', run -> 'iops',
+                              'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_gather(name, text, bigint, text) IS 'gather one run of a fleet call from its server';
 
 -- Close a dblink connection of a fleet call if it is open.
 CREATE OR REPLACE FUNCTION iobench.fleet_drop(dbl name, conn text)

@@ -24,6 +24,7 @@ REVOKE ALL ON FUNCTION
     iobench.import_runs(jsonb, text),
     iobench.import_fio(jsonb, text, text),
     iobench.insert_run(jsonb),
+    iobench.import_children(bigint, jsonb),
     iobench.fleet_store(jsonb, jsonb),
     iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
     iobench.fleet_run(text[], jsonb, boolean, interval, text),
