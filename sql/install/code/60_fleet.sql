@@ -307,7 +307,7 @@ BEGIN
                                                  - coalesce(t_start, sent[x.k]))::numeric, 1)) END), ', ')
                                FROM unnest(batch) x(k)));
                     END IF;
-                    PERFORM pg_sleep(0.02);
+                    PERFORM pg_sleep(0.05);  -- polls only; the start is each server's own
                 EXCEPTION WHEN query_canceled THEN
                     IF cancel_at IS NULL THEN
                         cancel_at := clock_timestamp();
