@@ -91,3 +91,13 @@ COMMENT ON TYPE iobench.fleet_result IS 'per server and test of a fleet call: th
 -- compare_runs() names each run's server: a new result type (finish.sql
 -- carries its grants over).
 ALTER FUNCTION iobench.compare_runs(bigint[], bigint) RENAME TO compare_runs__replaced;
+
+-- The test helper plant_waits() leaves the product: the bound on the
+-- collector's shared memory is tested by a cluster started with a small
+-- iobench.max_wait_types (t/001_wait_bound.pl).
+DROP FUNCTION iobench.plant_waits(integer, double precision);
+
+-- Honest counts and averages: the unrounded rows say whether their count
+-- is exact.
+ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
+    ADD ATTRIBUTE count_exact boolean;
