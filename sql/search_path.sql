@@ -229,7 +229,7 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_fleet_compare) = 2 AS fleet_compare,
        (SELECT count(*) FROM out_fleet_report) > 3 AS fleet_report,
        (SELECT count(*) FROM out_fleet_comparison) > 0 AS fleet_comparison,
-       (SELECT status <> 'completed' FROM out_fleet_cancel) AS fleet_cancel;
+       (SELECT status FROM out_fleet_cancel) = 'cancelled' AS fleet_cancel;
 SELECT * FROM out_format;
 
 -- every SQL and PL/pgSQL function of the extension was called above

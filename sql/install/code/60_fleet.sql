@@ -158,6 +158,7 @@ DECLARE
     n integer := cardinality(fleet_execute.servers);
     conn text[];
     connected boolean[];
+    pid integer[];
     pending boolean[];
     rid bigint[];
     go timestamptz[];
@@ -216,7 +217,7 @@ BEGIN
                 rid[i] := NULL; go[i] := NULL; err[i] := NULL; pending[i] := false;
                 BEGIN
                     IF NOT connected[i] THEN
-                        PERFORM iobench.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
+                        pid[i] := iobench.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
                         connected[i] := true;
                     END IF;
                 EXCEPTION WHEN OTHERS THEN
@@ -279,7 +280,9 @@ BEGIN
                             IF cancel_at IS NULL THEN
                                 cancel_at := clock_timestamp();
                                 cancelled := true;
-                                PERFORM iobench.fleet_cancel(dbl, ARRAY(SELECT conn[x.k] FROM unnest(batch) x(k) WHERE pending[x.k]));
+                                PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
+                            'conn', conn[x.k], 'server', fleet_execute.servers[x.k], 'pid', pid[x.k]))
+                            FROM unnest(batch) x(k) WHERE pending[x.k]));
                             END IF;
                             CONTINUE;
                         END IF;
@@ -312,7 +315,9 @@ BEGIN
                     IF cancel_at IS NULL THEN
                         cancel_at := clock_timestamp();
                         cancelled := true;
-                        PERFORM iobench.fleet_cancel(dbl, ARRAY(SELECT conn[x.k] FROM unnest(batch) x(k) WHERE pending[x.k]));
+                        PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
+                            'conn', conn[x.k], 'server', fleet_execute.servers[x.k], 'pid', pid[x.k]))
+                            FROM unnest(batch) x(k) WHERE pending[x.k]));
                     END IF;
                 END;
             END LOOP;
@@ -341,7 +346,9 @@ BEGIN
         -- cancelled outside the wait (connecting, sending, gathering): stop
         -- every server still running (once), then give up
         IF cancel_at IS NULL THEN
-            PERFORM iobench.fleet_cancel(dbl, ARRAY(SELECT conn[k] FROM generate_series(1, n) k WHERE pending[k]));
+            PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
+                'conn', conn[k], 'server', fleet_execute.servers[k], 'pid', pid[k]))
+                FROM generate_series(1, n) k WHERE pending[k]));
         END IF;
         FOR i IN 1 .. n LOOP
             PERFORM iobench.fleet_drop(dbl, conn[i]);
@@ -383,9 +390,10 @@ COMMENT ON FUNCTION iobench.fleet_execute(text, jsonb, text[], boolean, interval
 
 -- Open a fleet call's dblink connection to a foreign server (closing a
 -- connection of that name left by an earlier call), pin its search_path
--- and check that iobench is installed there.
+-- and check that iobench is installed there.  Returns the pid of the
+-- session there, to cancel it by.
 CREATE OR REPLACE FUNCTION iobench.fleet_connect(dbl name, conn text, server text)
-RETURNS void
+RETURNS integer
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -402,6 +410,9 @@ BEGIN
     IF v IS NULL THEN
         RAISE EXCEPTION 'extension "iobench" is not installed there' USING ERRCODE = 'undefined_object';
     END IF;
+    EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', fleet_connect.dbl)
+        USING fleet_connect.conn, 'SELECT pg_catalog.pg_backend_pid()' INTO v;
+    RETURN v::integer;
 END
 $$;
 COMMENT ON FUNCTION iobench.fleet_connect(name, text, text) IS 'open a fleet call''s dblink connection to a foreign server';
@@ -447,22 +458,40 @@ $$;
 COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection of a fleet call if it is open';
 
 -- Cancel the statements running on some dblink connections of a fleet
--- call (a cancel request each, as pg_cancel_backend() there would).
-CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, conns text[])
+-- call: each a JSON object {conn, server, pid}.  The cancel goes through a
+-- second connection to the server as pg_cancel_backend(pid), which sends
+-- one SIGINT: a protocol cancel request (dblink_cancel_query(), like
+-- psql's Ctrl-C) arrives as two, since the postmaster signals the backend
+-- and its process group, and a second one can abort a run() that caught
+-- the first while it stores its cancelled run.  Where that connection
+-- fails, dblink_cancel_query() is the fallback.
+CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, sessions jsonb)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    c text;
+    c record;
     v text;
 BEGIN
-    FOREACH c IN ARRAY coalesce(fleet_cancel.conns, '{}') LOOP
-        EXECUTE format('SELECT %I.dblink_cancel_query($1)', fleet_cancel.dbl) USING c INTO v;
+    FOR c IN SELECT x.conn, x.server, x.pid
+               FROM jsonb_to_recordset(coalesce(fleet_cancel.sessions, '[]')) AS x(conn text, server text, pid integer)
+    LOOP
+        BEGIN
+            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+            EXECUTE format('SELECT %I.dblink_connect($1, $2)', fleet_cancel.dbl)
+                USING 'iobench_fleet_cancel', c.server;
+            EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', fleet_cancel.dbl)
+                USING 'iobench_fleet_cancel', format('SELECT pg_catalog.pg_cancel_backend(%s)', c.pid) INTO v;
+            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+            EXECUTE format('SELECT %I.dblink_cancel_query($1)', fleet_cancel.dbl) USING c.conn INTO v;
+        END;
     END LOOP;
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_cancel(name, text[]) IS 'cancel the statements running on dblink connections of a fleet call';
+COMMENT ON FUNCTION iobench.fleet_cancel(name, jsonb) IS 'cancel the statements running on dblink connections of a fleet call';
 
 -- The names of this session's open dblink connections.
 CREATE OR REPLACE FUNCTION iobench.dblink_connections(dbl name)
