@@ -9,7 +9,8 @@ SET timezone = 'UTC';
 -- identity: every run has a run_uuid, its tool and when its workers started
 CREATE TEMP TABLE a AS
 SELECT * FROM iobench.run(rw => 'randrw', duration => '300ms', file_size => '1MB',
-                          engine => 'psync', label => 'fleet a');
+                          engine => 'psync', fsync_every => 4, stall_threshold => '1 microsecond',
+                          label => 'fleet a');
 SELECT run_uuid IS NOT NULL AS has_uuid, tool, origin_run_id IS NULL AS ran_here,
        server IS NULL AS no_server, imported_at IS NULL AS not_imported,
        start_at IS NULL AS no_start_at, go_at BETWEEN started_at AND finished_at AS go_inside
@@ -68,6 +69,16 @@ SELECT iobench.export_runs(ARRAY[-1]::bigint[]);
 -- import of a run stored here already: nothing new
 SELECT i.run_id = a.run_id AS same_run, i.imported FROM a, doc, iobench.import_runs(doc.d) i;
 -- as if it came from elsewhere: the run is gone here, then imported twice
+CREATE TEMP TABLE a_children AS
+SELECT (SELECT count(*) FROM iobench.run_seconds WHERE run_id = a.run_id) AS seconds,
+       (SELECT count(*) FROM iobench.run_latency WHERE run_id = a.run_id) AS latency,
+       (SELECT count(*) FROM iobench.run_stalls WHERE run_id = a.run_id) AS stalls,
+       (SELECT count(*) FROM iobench.run_waits WHERE run_id = a.run_id) AS waits,
+       (SELECT count(*) FROM iobench.run_wait_sampling WHERE run_id = a.run_id) AS sampling
+  FROM a;
+SELECT seconds > 0 AS seconds, latency > 0 AS latency, stalls > 0 AS stalls, waits > 0 AS waits,
+       sampling = 1 AS sampling
+  FROM a_children;
 DELETE FROM iobench.runs WHERE run_id = (SELECT run_id FROM a);
 CREATE TEMP TABLE imp AS SELECT i.* FROM doc, iobench.import_runs(doc.d, 'elsewhere') i;
 SELECT imported FROM imp;
@@ -78,7 +89,22 @@ SELECT r.origin_run_id = a.run_id AS origin, r.server, r.imported_at IS NOT NULL
            jsonb_array_length((SELECT d FROM doc) -> 'runs' -> 0 -> 'latency') AS latency,
        (SELECT sum(count) FROM iobench.run_latency l WHERE l.run_id = r.run_id) = a.ops + coalesce(a.fsync_ops, 0) AS samples
   FROM iobench.runs r, a WHERE r.run_id = (SELECT run_id FROM imp);
+-- with every child
+SELECT (SELECT count(*) FROM iobench.run_seconds WHERE run_id = imp.run_id) = c.seconds AS seconds,
+       (SELECT count(*) FROM iobench.run_latency WHERE run_id = imp.run_id) = c.latency AS latency,
+       (SELECT count(*) FROM iobench.run_stalls WHERE run_id = imp.run_id) = c.stalls AS stalls,
+       (SELECT count(*) FROM iobench.run_waits WHERE run_id = imp.run_id) = c.waits AS waits,
+       (SELECT count(*) FROM iobench.run_wait_sampling WHERE run_id = imp.run_id) = c.sampling AS sampling
+  FROM imp, a_children c;
 SELECT i.imported, i.run_id = (SELECT run_id FROM imp) AS same_run FROM doc, iobench.import_runs(doc.d, 'again') i;
+-- a document of another version: unknown keys ignored, missing ones take
+-- their defaults
+CREATE TEMP TABLE other AS
+SELECT i.* FROM doc, iobench.import_runs(jsonb_set(doc.d, '{runs,0,run}',
+    (doc.d -> 'runs' -> 0 -> 'run') - 'tool' - 'cold_reads' - 'go_at'
+    || '{"run_uuid": "00000000-0000-0000-0000-0000000000aa", "a_later_column": 1}'), 'older') i;
+SELECT r.tool, r.cold_reads, r.go_at IS NULL AS no_go_at, r.server, o.imported
+  FROM other o JOIN iobench.runs r USING (run_id);
 SELECT count(*) AS copies FROM iobench.runs WHERE run_uuid = (SELECT run_uuid FROM a);
 -- the report names the server
 SELECT count(*) = 1 AS named
@@ -219,6 +245,7 @@ DROP ROLE iob_fleet_user;
 -- clean up
 DELETE FROM iobench.fleets;
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM b UNION SELECT run_id FROM imp
+                                          UNION SELECT run_id FROM other
                                           UNION SELECT run_id FROM fio
                                           UNION SELECT run_id FROM f1 UNION SELECT run_id FROM f2 UNION SELECT run_id FROM f4
                                           UNION SELECT run_id FROM f3);
