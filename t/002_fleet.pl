@@ -186,10 +186,12 @@ SELECT string_agg(status, ',' ORDER BY server) FROM iobench.fleet_run(ARRAY['s2'
     '{"duration": "60s", "file_size": "1MB", "label": "cancelled"}', start_delay => '200ms');
 \echo finished
 });
+# (once both measure: a run cancelled before it measured stores nothing)
 foreach my $node ($second, $third)
 {
-	$node->poll_query_until('postgres',
-		q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'iobench worker'});
+	$node->poll_query_until('postgres', q{
+SELECT count(*) > 0 FROM pg_stat_activity
+ WHERE backend_type = 'iobench worker' AND wait_event = 'DataFileRead'});
 }
 $coord->safe_psql('postgres', q{
 SELECT pg_cancel_backend(pid) FROM pg_stat_activity

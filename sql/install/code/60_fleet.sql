@@ -163,6 +163,7 @@ DECLARE
     rid bigint[];
     go timestamptz[];
     err text[];
+    rerr text[];                -- the error of a run stored all the same
     state text[];
     sent timestamptz[];
     rows jsonb := '[]';
@@ -185,6 +186,7 @@ DECLARE
     code text;
     msg text;
     ctxt text;
+    det text;
 BEGIN
     IF fleet_execute.concurrent IS NULL THEN
         RAISE EXCEPTION 'argument "concurrent" must not be null'
@@ -214,7 +216,7 @@ BEGIN
                           ELSE ARRAY[b] END;
             -- connect (again, after a failure), then send with one start time
             FOREACH i IN ARRAY batch LOOP
-                rid[i] := NULL; go[i] := NULL; err[i] := NULL; pending[i] := false;
+                rid[i] := NULL; go[i] := NULL; err[i] := NULL; rerr[i] := NULL; pending[i] := false;
                 BEGIN
                     IF NOT connected[i] THEN
                         pid[i] := iobench.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
@@ -274,7 +276,7 @@ BEGIN
                         END IF;
                     EXCEPTION WHEN OTHERS OR query_canceled THEN
                         GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE,
-                                                ctxt = PG_EXCEPTION_CONTEXT;
+                                                ctxt = PG_EXCEPTION_CONTEXT, det = PG_EXCEPTION_DETAIL;
                         IF code = '57014' AND strpos(ctxt, 'on dblink connection named') = 0 THEN
                             -- our own cancel, not the server's error: cancel them all
                             IF cancel_at IS NULL THEN
@@ -288,7 +290,16 @@ BEGIN
                         END IF;
                         err[i] := msg;
                         pending[i] := false;
-                        rid[i] := NULL;
+                        -- a run that ended in an error (a cancel, a failed worker) is
+                        -- stored there all the same, and the DETAIL names it: gather it
+                        rid[i] := substring(det FROM 'The partial run is stored as run ([0-9]+) ')::bigint;
+                        IF rid[i] IS NOT NULL THEN
+                            rerr[i] := CASE WHEN NOT (cancel_at IS NOT NULL AND code = '57014') THEN msg END;
+                            -- the end of the failed query, before the connection serves again
+                            EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1, false) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                USING conn[i] INTO busy;
+                            CONTINUE;
+                        END IF;
                         PERFORM iobench.fleet_drop(dbl, conn[i]);
                         connected[i] := false;
                         rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
@@ -329,9 +340,10 @@ BEGIN
                 CONTINUE WHEN rid[i] IS NULL;
                 BEGIN
                     rows := rows || (iobench.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i])
-                        || jsonb_build_object('test_no', t.no, 'test', t.name, 'start_at', t_start,
-                                              'go_at', go[i],
-                                              'skew_us', extract(epoch FROM go[i] - first_go) * 1e6));
+                        || jsonb_strip_nulls(jsonb_build_object(
+                               'test_no', t.no, 'test', t.name, 'start_at', t_start, 'go_at', go[i],
+                               'skew_us', extract(epoch FROM go[i] - first_go) * 1e6,
+                               'error', rerr[i])));
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
                     err[i] := msg;
@@ -374,7 +386,7 @@ BEGIN
     -- iobench.runs
     RETURN QUERY
     SELECT fid, x.server, x.test_no, x.test,
-           CASE WHEN x.error IS NOT NULL THEN 'failed' ELSE x.status END,
+           coalesce(x.status, 'failed'),
            x.run_id, x.remote_run_id,
            round(x.iops::numeric, 1), round(x.mb_per_s::numeric, 2), round(x.lat_p99_us::numeric, 1),
            x.start_at, x.go_at, round((x.skew_us / 1000)::numeric, 3), x.error
@@ -436,7 +448,7 @@ BEGIN
     SELECT m.run_id INTO local_id FROM iobench.import_runs(doc, fleet_gather.server) m;
     run := doc -> 'runs' -> 0 -> 'run';
     RETURN jsonb_build_object('server', fleet_gather.server, 'run_id', local_id,
-                              'remote_run_id', fleet_gather.remote_run_id,
+                              'remote_run_id', fleet_gather.remote_run_id, 'go_at', run -> 'go_at',
                               'status', run -> 'status', 'iops', run -> 'iops',
                               'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
 END
@@ -462,9 +474,9 @@ COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection
 -- second connection to the server as pg_cancel_backend(pid), which sends
 -- one SIGINT: a protocol cancel request (dblink_cancel_query(), like
 -- psql's Ctrl-C) arrives as two, since the postmaster signals the backend
--- and its process group, and a second one can abort a run() that caught
--- the first while it stores its cancelled run.  Where that connection
--- fails, dblink_cancel_query() is the fallback.
+-- and its process group, and the second can land while run() is handing
+-- its partial run over to be stored.  Where that connection fails,
+-- dblink_cancel_query() is the fallback.
 CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, sessions jsonb)
 RETURNS void
 LANGUAGE plpgsql VOLATILE

@@ -132,7 +132,8 @@ BEGIN
               WHERE x.fleet_id = f.fleet_id ORDER BY x.test_no LOOP
         line := rpad(t.test, tw);
         FOREACH s IN ARRAY f.servers LOOP
-            SELECT CASE WHEN x.error IS NOT NULL THEN 'failed'
+            SELECT CASE WHEN r.run_id IS NOT NULL AND r.status <> 'completed' THEN r.status
+                        WHEN x.error IS NOT NULL THEN 'failed'
                         WHEN r.run_id IS NULL THEN '-'
                         ELSE format('%s %s', lpad(round(r.iops::numeric)::text, 9),
                                     lpad(round(r.mb_per_s::numeric, 1)::text, 8)) END

@@ -101,3 +101,7 @@ DROP FUNCTION iobench.plant_waits(integer, double precision);
 -- is exact.
 ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
     ADD ATTRIBUTE count_exact boolean;
+
+-- 0.2 stores a run that a worker's error ended, with status "failed"
+ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
+    ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'cancelled', 'failed'));
