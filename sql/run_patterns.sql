@@ -73,6 +73,12 @@ SELECT status, steady_state, steady_reached, steady_at_s, measured_s = 3 AS full
   FROM iobench.run(steady_state => 'latency', steady_band => 0.000001, steady_window => '3s',
                    duration => '3s', file_size => '8MB', engine => 'psync');
 
+-- sync_method 'wal': as this server writes its WAL (the oltp suite's WAL
+-- test, and what fleet_suite() asks of each server)
+SELECT rw, block_size, files, file_size = pg_size_bytes(current_setting('wal_segment_size')) AS segment,
+       sync_method = current_setting('wal_sync_method') AS servers_method, fsync_every, direct
+  FROM iobench.run(sync_method => 'wal', duration => '300ms', engine => 'psync');
+
 -- large blocks, sequential
 SELECT block_size, bytes = ops * 1048576 AS whole_blocks, ops > 0 AS has_ops
   FROM iobench.run(rw => 'read', block_size => '1MB', file_size => '16MB',

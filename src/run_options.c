@@ -29,6 +29,7 @@
 #include "privileges.h"
 #include "run_options.h"
 #include "tablespace_group.h"
+#include "wal_pattern.h"
 #include "run_limits.h"
 
 /* Argument positions of iobench.run() */
@@ -55,6 +56,7 @@ enum
 	ARG_COLD_READS,
 	ARG_STALL_THRESHOLD,
 	ARG_PROGRESS_INTERVAL,
+	ARG_START_AT,
 	ARG_STEADY_STATE,
 	ARG_STEADY_BAND,
 	ARG_STEADY_WINDOW,
@@ -408,6 +410,32 @@ iob_seed_arg(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * Read the "start_at" argument: NULL (0) starts at once; otherwise a time
+ * within IOB_MAX_START_AT_S of now, so a run never holds its workers for
+ * long.  A time already past starts at once (the lateness is stored).
+ */
+static TimestampTz
+iob_start_at_arg(FunctionCallInfo fcinfo, int argno)
+{
+	TimestampTz value;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (PG_ARGISNULL(argno))
+		return 0;
+	value = PG_GETARG_TIMESTAMPTZ(argno);
+	if (TIMESTAMP_NOT_FINITE(value) ||
+		value > now + (int64) IOB_MAX_START_AT_S * USECS_PER_SEC ||
+		value < now - (int64) IOB_MAX_START_AT_S * USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"start_at\"",
+						timestamptz_to_str(value)),
+				 errdetail("Valid values are within %d seconds of the current time, or null to start at once.",
+						   IOB_MAX_START_AT_S)));
+	return value;
+}
+
+/*
  * Resolve a tablespace by name and check that the current user may create
  * files in it; returns its OID.  As for temporary files, the database's
  * default tablespace needs no grant.
@@ -674,6 +702,7 @@ iob_validate_params(const IobRunParams *params)
 void
 iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 {
+	bool		wal;
 	bool		mixed;
 
 	memset(params, 0, sizeof(IobRunParams));
@@ -708,7 +737,11 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		params->read_pct = iob_int_arg(fcinfo, ARG_READ_PCT, "read_pct", 0, 100);
 
 	params->fsync_every = iob_int_arg(fcinfo, ARG_FSYNC_EVERY, "fsync_every", 0, PG_INT32_MAX);
-	params->sync_method = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
+	/* 'wal': the WAL writer's pattern, as this server writes WAL */
+	wal = !PG_ARGISNULL(ARG_SYNC_METHOD) &&
+		strcmp(text_to_cstring(PG_GETARG_TEXT_PP(ARG_SYNC_METHOD)), "wal") == 0;
+	if (!wal)
+		params->sync_method = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
 	iob_require_arg(fcinfo, ARG_DIRECT, "direct");
 	params->direct = PG_GETARG_BOOL(ARG_DIRECT);
 	params->engine = iob_engine_arg(fcinfo, ARG_ENGINE);
@@ -717,6 +750,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 
 	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+	params->start_at = iob_start_at_arg(fcinfo, ARG_START_AT);
 
 	params->rewrite_pct = iob_int_arg(fcinfo, ARG_REWRITE_PCT, "rewrite_pct", 0, 100);
 	iob_require_arg(fcinfo, ARG_COLD_READS, "cold_reads");
@@ -747,6 +781,8 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 						  false) / USECS_PER_SEC);
 
 	iob_tablespace_group_arg(fcinfo, ARG_TABLESPACES, params);
+	if (wal)
+		(void) iob_wal_pattern(NULL, params);
 
 	iob_validate_params(params);
 }
