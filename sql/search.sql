@@ -1,6 +1,6 @@
 -- latency_search(): raise the load until a latency target is exceeded;
 -- every step a stored run, the best one marked.  (The known-answer test
--- on a throttled device is t/003_latency_search.pl.)
+-- on a throttled device is t/031_latency_search.pl.)
 SET client_min_messages = warning;
 
 -- a target every step meets: all steps taken, psync so the depth stays 1

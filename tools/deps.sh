@@ -19,7 +19,7 @@ set -euo pipefail
 # brings clang and llvm (PGXS builds JIT bitcode); postgresql-15 brings psql.
 # The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run; their storage
 # rigs (tools/run-tests.sh, as root) need losetup and mount (mount) and
-# mkfs.ext4 (e2fsprogs); t/005_pg_cron.pl schedules a run with pg_cron.
+# mkfs.ext4 (e2fsprogs); t/033_pg_cron.pl schedules a run with pg_cron.
 PACKAGES=(
 	make gcc libc6-dev
 	postgresql-15 postgresql-server-dev-15
