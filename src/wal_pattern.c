@@ -78,6 +78,9 @@ iob_wal_pattern(const char *method, IobRunParams *params)
 	params->file_size = (uint64) wal_segment_size;
 	params->sync_method = m;
 	params->fsync_every = iob_sync_method_is_open(m) ? 0 : 1;
+	/* pwrite() and a sync call, as the WAL writer does (io_uring would hand
+	 * a synchronous write to a kernel worker thread) */
+	params->engine = IOB_ENGINE_PSYNC;
 	params->direct = method != NULL ? iob_sync_method_is_open(m) : server_wal_direct(m);
 
 	return psprintf("as the WAL writer with wal_sync_method %s%s: %s %d kB writes into a %s segment%s",

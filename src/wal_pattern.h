@@ -25,7 +25,7 @@
  * with the server's own wal_sync_method and direct-I/O rule when method is
  * NULL: sequential writes of one WAL page into one file of the server's
  * wal_segment_size, wrapping at its end, one sync (or a synchronous write)
- * per page.  Returns a sentence saying what was chosen, for the suite's
+ * per page, with pwrite() (engine psync) as the server writes.  Returns a sentence saying what was chosen, for the suite's
  * notes.  An unknown method is an ERROR naming argument "wal_sync_method".
  */
 extern char *iob_wal_pattern(const char *method, IobRunParams *params);
