@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <unistd.h>
 
@@ -184,7 +185,7 @@ summary_json(const IobRunSummary *s)
 
 	json_num(&buf, "cpu_user_pct", 100.0 * s->cpu_user_s / s->measured_s, s->measured_s > 0);
 	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);
-	snprintf(num, sizeof(num), "%016" INT64_MODIFIER "x", s->offset_digest);
+	snprintf(num, sizeof(num), "%016" PRIx64, s->offset_digest);
 	json_str(&buf, "offset_digest", num);
 	appendStringInfoChar(&buf, '}');
 	return buf.data;

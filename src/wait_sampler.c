@@ -64,17 +64,11 @@
 #include "utils/syscache.h"
 #include "utils/wait_event.h"
 
+#include "compat.h"
 #include "engine.h"
 #include "owner_spi.h"
 #include "wait_collector.h"
 #include "wait_sampler.h"
-
-/* The local transaction id of a PGPROC moved into "vxid" in PostgreSQL 17 */
-#if PG_VERSION_NUM >= 170000
-#define IOB_PROC_LXID(proc)		((proc)->vxid.lxid)
-#else
-#define IOB_PROC_LXID(proc)		((proc)->lxid)
-#endif
 
 /*
  * Longest time a process's schedstat reading may be put off while its state
@@ -733,7 +727,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	uint64		now = (uint64) iob_now_ns();
 	uint64		dt = (s->last_ns != 0 && now > s->last_ns) ? now - s->last_ns : 0;
 	int			n = Min(s->nprocs, (int) ProcGlobal->allProcCount);
-	int			mine = (MyProc != NULL) ? MyProc->pgprocno : -1;
+	int			mine = (MyProc != NULL) ? GetNumberFromPGProc(MyProc) : -1;
 	int			i;
 
 	s->ndeltas = 0;
@@ -950,7 +944,7 @@ iob_wait_sampler_setup_wait(IobWaitSampler *s)
 			ReleaseExternalFD();
 	}
 #endif
-	s->wes = CreateWaitEventSet(s->cxt, 3);
+	s->wes = CreateWaitEventSet(NULL, 3);
 	AddWaitEventToSet(s->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(s->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	if (s->timerfd >= 0)

@@ -5,9 +5,11 @@
 #   tools/run-tests.sh run_patterns    only these tests (names of sql/<name>.sql),
 #                                      preceded by "setup" when REGRESS has it
 #
-# Nothing touches the system's PostgreSQL installation: the PostgreSQL 15
-# binaries, libraries and share files are copied into a private install tree in
-# a temporary directory, iobench is installed there with DESTDIR, and pg_regress
+# It tests on the PostgreSQL installation that PG_CONFIG names (environment
+# or `make test PG_CONFIG=...`; default: Debian's PostgreSQL 15, see
+# tools/pg_dirs.sh).  Nothing touches that installation: its binaries,
+# libraries and share files are copied into a private install tree in a
+# temporary directory, iobench is installed there with DESTDIR, and pg_regress
 # starts a throwaway instance from that tree (--temp-instance) with
 # test/regress.conf, which preloads iobench.  Several checkouts can test at once.
 #
@@ -18,6 +20,8 @@
 # server logs) land in the checkout root; diffs and the server log are printed.
 #
 # Environment:
+#   PG_CONFIG=path       pg_config of the PostgreSQL to test on (15 to 19)
+#   WERROR=1             build with -Werror (CI does)
 #   IOBENCH_TMPDIR=dir   parent of the temporary directory (default /var/tmp,
 #                        disk-backed, so direct I/O works; /tmp may be tmpfs)
 #   IOBENCH_KEEP_TMP=1   keep the temporary directory afterwards
@@ -26,9 +30,7 @@ set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=private_install.sh
 . "$SRC/tools/private_install.sh"
-PGBIN=$PG15_BIN
-PGLIB=$PG15_LIB
-PG_REGRESS=$PGLIB/pgxs/src/test/regress/pg_regress
+PG_REGRESS=
 WORK=
 INST=
 
@@ -62,7 +64,7 @@ cleanup() {
 	local rc=$?
 	[ -n "$WORK" ] && [ -d "$WORK" ] || exit "$rc"
 	if [ -f "$WORK/instance/data/postmaster.pid" ]; then
-		as_pg "$INST$PGBIN/pg_ctl" -D "$WORK/instance/data" -m immediate -w stop >/dev/null 2>&1 || true
+		as_pg "$INST$PG_BIN/pg_ctl" -D "$WORK/instance/data" -m immediate -w stop >/dev/null 2>&1 || true
 	fi
 	if [ "${IOBENCH_KEEP_TMP:-0}" = 1 ]; then
 		say "kept $WORK"
@@ -74,11 +76,11 @@ cleanup() {
 
 # Build the extension in the checkout, as the invoking user.
 build() {
-	say "building"
-	make -C "$SRC" -s -j2
+	say "building for $PG_VERSION_TEXT ($PG_CONFIG)"
+	make -C "$SRC" -s -j2 PG_CONFIG="$PG_CONFIG"
 }
 
-# Copy PostgreSQL 15 into $INST and install iobench there (DESTDIR install).
+# Copy the PostgreSQL installation into $INST and install iobench there (DESTDIR install).
 make_install_tree() {
 	say "private install tree in $INST"
 	private_install_tree "$SRC" "$INST" || die "no private install tree"
@@ -136,6 +138,8 @@ report_failure() {
 main() {
 	local tests=("$@") all t opts
 	"$SRC/tools/deps.sh"
+	pg_dirs || die "no PostgreSQL to test on"
+	PG_REGRESS=$PG_LIB/pgxs/src/test/regress/pg_regress
 	[ -x "$PG_REGRESS" ] || die "pg_regress not found at $PG_REGRESS"
 	read -ra all <<<"$(make_var REGRESS)"
 	if [ "${#tests[@]}" -eq 0 ]; then
@@ -169,7 +173,7 @@ main() {
 	(cd "$WORK" && as_pg env TMPDIR="$WORK" "$PG_REGRESS" \
 		--temp-instance="$WORK/instance" \
 		--temp-config="$WORK/regress.conf" \
-		--bindir="$INST$PGBIN" \
+		--bindir="$INST$PG_BIN" \
 		--inputdir="$WORK/input" \
 		--outputdir="$WORK/output" \
 		--no-locale --encoding=UTF8 \
