@@ -277,7 +277,7 @@ cmd_test() {
 	TEMP_DIRS+=("$work")
 	copy_checkout "$work"
 	local pgc=/usr/lib/postgresql/$major/bin/pg_config inner=${work#"$root"}
-	say "PostgreSQL $("$root$pgc" --version 2>/dev/null || chroot "$root" "$pgc" --version) in $root"
+	say "$(chroot "$root" "$pgc" --version) in $root"
 	if [ "${#tests[@]}" -eq 0 ]; then
 		step "make test ($release)" in_root "$root" make -C "$inner" test PG_CONFIG="$pgc" "${vars[@]}" || rc=$?
 	else

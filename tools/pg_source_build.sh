@@ -13,12 +13,13 @@
 # --enable-cassert --enable-debug --with-liburing --enable-tap-tests and
 # builds and installs PostgreSQL with contrib ("world-bin", no docs).
 #
-# The prefix is $IOBENCH_PGBUILDS/18-cassert-rN (default /var/tmp/iobench-pg).
+# The prefix is $IOBENCH_PGBUILDS/postgresql-18-cassert-rN (default
+# /var/tmp/iobench-pg).
 # Everything happens in a temporary directory beside it, and the finished
 # installation is renamed into place as the last step, so a cached prefix is
 # always complete.  A failing step stops the build: its name and the end of
-# its log are printed, the log is kept as 18-cassert-rN.failed.log, and no
-# prefix is left.  Each step prints how long it took.
+# its log are printed, the log is kept as postgresql-18-cassert-rN.failed.log,
+# and no prefix is left.  Each step prints how long it took.
 #
 # Test on it:  make test PG_CONFIG="$(tools/pg_source_build.sh)"
 # Needs root (or sudo) only to install the build dependencies when missing.
@@ -27,9 +28,13 @@ set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MAJOR=18
 # Bump when the configure options change: old prefixes are then left unused.
-RECIPE=1
+RECIPE=2
 BUILDS=${IOBENCH_PGBUILDS:-/var/tmp/iobench-pg}
-PREFIX=$BUILDS/$MAJOR-cassert-r$RECIPE
+# "postgresql" in the prefix keeps pkglibdir and sharedir at $PREFIX/lib and
+# $PREFIX/share: PostgreSQL appends /postgresql to them otherwise, and Debian's
+# 50-per-version-dirs.patch turns that pkglibdir into /usr/lib/postgresql/N/lib,
+# outside the prefix.
+PREFIX=$BUILDS/postgresql-$MAJOR-cassert-r$RECIPE
 CONFIGURE_OPTS=(--enable-cassert --enable-debug --with-liburing --enable-tap-tests
 	--with-icu --with-readline --with-zlib)
 BUILD_DEPS=(dpkg-dev gcc make bison flex perl pkg-config libreadline-dev zlib1g-dev
@@ -101,6 +106,20 @@ fetch_source() {
 	(cd "$TMP/source" && apt-get "${opts[@]}" source "postgresql-$MAJOR")
 }
 
+# Check that the staged installation runs and has everything inside PREFIX.
+check_stage() {
+	local stage=$TMP/stage$PREFIX d
+	"$stage/bin/postgres" --version || return 1
+	for d in bindir pkglibdir sharedir includedir-server; do
+		case $("$stage/bin/pg_config" --"$d") in
+		"$stage"/*) ;;
+		*) echo "pg_config --$d is outside $PREFIX"; return 1 ;;
+		esac
+	done
+	[ -x "$stage/lib/pgxs/src/test/regress/pg_regress" ] || { echo "no pg_regress in pgxs"; return 1; }
+	[ -f "$stage/lib/pg_stat_statements.so" ] || { echo "contrib is missing"; return 1; }
+}
+
 # Print the unpacked source tree.
 source_tree() {
 	local d
@@ -138,9 +157,9 @@ main() {
 		--prefix="$PREFIX" "${CONFIGURE_OPTS[@]}"
 	step "make world-bin" make -C "$tree" -j"$(nproc)" world-bin
 	step "make install-world-bin" make -C "$tree" install-world-bin DESTDIR="$TMP/stage"
-	# The staged tree must be a working installation before it is published.
-	step "check staged install" "$TMP/stage$PREFIX/bin/postgres" --version
-	[ -f "$TMP/stage$PREFIX/bin/pg_config" ] || die "the staged install has no pg_config"
+	# The staged tree must be a working installation, all of it inside the
+	# prefix, before it is published.
+	step "check staged install" check_stage
 	sed -n '1s/.*(\(.*\)).*/\1/p' "$tree/debian/changelog" >"$TMP/stage$PREFIX/DEBIAN_VERSION"
 	mv -T "$TMP/stage$PREFIX" "$PREFIX" || die "could not move the build into $PREFIX"
 	say "installed $("$PREFIX/bin/pg_config" --version) with assertions in $PREFIX"

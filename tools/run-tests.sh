@@ -182,8 +182,9 @@ main() {
 	# One closing line that any CI can read: "N passed, N failed".
 	if [ -f "$WORK/pg_regress.log" ]; then
 		local passed failed
-		passed=$(grep -cE '\.\.\. ok( |$)' "$WORK/pg_regress.log" || true)
-		failed=$(grep -cE '\.\.\. FAILED' "$WORK/pg_regress.log" || true)
+		# pg_regress 15 prints "name ... ok", 16 and later "ok N - name".
+		passed=$(grep -cE '\.\.\. ok( |$)|^ok [0-9]+ ' "$WORK/pg_regress.log" || true)
+		failed=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ ' "$WORK/pg_regress.log" || true)
 		echo "run-tests: $passed passed, $failed failed"
 	fi
 	if [ "$rc" -ge 128 ]; then
