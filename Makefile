@@ -31,11 +31,26 @@ OBJS = \
 	src/wait_functions.o \
 	src/wait_run.o
 
+# SQL: the install script of the current version and the upgrade to it
+# from the last release are built from per-subsystem sources:
+#   sql/install/schema/*.sql   tables, types and built-in rows, created once
+#                              (changed by hand in the upgrade file)
+#   sql/install/code/*.sql     functions and views, all CREATE OR REPLACE,
+#                              privileges last (90_privileges.sql)
+#   sql/install/upgrade/A--B.sql  the steps from release A that CREATE OR
+#                              REPLACE cannot take
+# iobench--$(EXTVERSION).sql = schema + code; iobench--0.1--$(EXTVERSION).sql
+# = upgrade + code.  Released install scripts (sql/iobench--0.1.sql) are
+# never edited.  sql/*.sql and expected/*.out are the pg_regress tests.
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" iobench.control)
+SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
+CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
 DATA = sql/iobench--0.1.sql
+DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup run_patterns run_errors run_cancel run_results privileges uring \
-	pgiosim suite reports suite_privileges \
+REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privileges uring \
+	pgiosim suite reports search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 
@@ -68,6 +83,16 @@ all:
 	@echo "which install them, or set PG_CONFIG to a pg_config of PostgreSQL 15 to 19." >&2
 	@exit 1
 endif
+
+iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL)
+	{ echo '/* $@ — full install script of version $(EXTVERSION), built from sql/install/ */'; \
+	  printf '%s\n' '\echo Use "CREATE EXTENSION iobench" to load this file. \quit'; \
+	  cat $^; } > $@
+
+iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL)
+	{ echo '/* $@ — upgrade from 0.1 to $(EXTVERSION), built from sql/install/ */'; \
+	  printf '%s\n' '\echo Use "ALTER EXTENSION iobench UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
+	  cat $^; } > $@
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes.
 $(OBJS): $(wildcard $(srcdir)/src/*.h)

@@ -1,0 +1,218 @@
+-- Presets built on run(): pgiosim() and suite() (C, src/presets.c), and the
+-- side-by-side comparison of suites and runs.
+
+-- pgiosim's workload done right: random 8 kB buffered reads from a cold
+-- cache over "files" files, write_pct % of them followed by a rewrite of the
+-- same block and (fsync on) an fsync; stalls counted and listed.
+CREATE OR REPLACE FUNCTION iobench.pgiosim(
+    tablespace        name     DEFAULT 'pg_default',
+    files             integer  DEFAULT 4,
+    workers           integer  DEFAULT 10,
+    write_pct         integer  DEFAULT 10,
+    fsync             boolean  DEFAULT true,
+    stall_threshold   interval DEFAULT '1s',
+    duration          interval DEFAULT '60s',
+    file_size         text     DEFAULT '1GB',
+    warmup            interval DEFAULT '0s',
+    sync_method       text     DEFAULT 'fsync',
+    progress_interval interval DEFAULT '10s',
+    seed              bigint   DEFAULT NULL,
+    label             text     DEFAULT 'pgiosim')
+RETURNS iobench.runs
+AS 'MODULE_PATHNAME', 'iobench_pgiosim'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench.pgiosim IS 'pgiosim-style burn-in: random 8 kB cold reads, a share rewritten and fsync''d, write stalls listed';
+
+-- Mean and standard deviation over the repeats of each (suite, test,
+-- tablespace); figures of completed runs only.  Rounded for reading: the
+-- exact figures are in iobench.runs.
+CREATE OR REPLACE VIEW iobench.suite_results AS
+SELECT sr.suite_id,
+       s.name AS suite,
+       sr.test_no,
+       sr.test,
+       array_position(s.tablespaces, sr.tablespace) AS tablespace_no,
+       sr.tablespace,
+       count(r.run_id)::integer AS runs,
+       max(r.workers) AS workers,
+       max(r.iodepth) AS iodepth,
+       max(r.engine) AS engine,
+       round(avg(r.iops)::numeric, 1) AS iops,
+       round(stddev_samp(r.iops)::numeric, 1) AS iops_stddev,
+       round(avg(r.mb_per_s)::numeric, 2) AS mb_per_s,
+       round(stddev_samp(r.mb_per_s)::numeric, 2) AS mb_per_s_stddev,
+       round(avg(r.lat_avg_us)::numeric, 1) AS lat_avg_us,
+       round(avg(r.lat_p99_us)::numeric, 1) AS lat_p99_us,
+       round(stddev_samp(r.lat_p99_us)::numeric, 1) AS lat_p99_stddev,
+       round(avg(r.fsync_lat_p99_us)::numeric, 1) AS fsync_p99_us,
+       string_agg(DISTINCT sr.note, '; ') AS note
+  FROM iobench.suite_runs sr
+  JOIN iobench.suites s USING (suite_id)
+  LEFT JOIN iobench.runs r ON r.run_id = sr.run_id AND r.status = 'completed'
+ GROUP BY sr.suite_id, s.name, sr.test_no, sr.test, s.tablespaces, sr.tablespace;
+COMMENT ON VIEW iobench.suite_results IS 'per suite, test and tablespace: mean and standard deviation over the repeats';
+
+-- Run a named suite on each tablespace; one row per (test, tablespace).
+CREATE OR REPLACE FUNCTION iobench.suite(
+    name         text,
+    tablespaces  name[],
+    repeat       integer  DEFAULT 1,
+    duration     interval DEFAULT '30s',
+    warmup       interval DEFAULT '0s',
+    file_size    text     DEFAULT '1GB',
+    direct       boolean  DEFAULT true,
+    engine       text     DEFAULT 'auto',
+    seed         bigint   DEFAULT NULL,
+    label        text     DEFAULT NULL)
+RETURNS SETOF iobench.suite_results
+AS 'MODULE_PATHNAME', 'iobench_suite'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench.suite IS 'run a named suite (iobench.suite_tests) on each tablespace, repeat times, and store it';
+
+-- Every suite's tablespaces side by side with the first one (the
+-- baseline): ratios above 1 mean more IOPS or MB/s, or a longer p99.
+CREATE OR REPLACE VIEW iobench.suite_comparison AS
+SELECT o.suite_id,
+       o.suite,
+       o.test_no,
+       o.test,
+       b.tablespace AS base_tablespace,
+       o.tablespace,
+       b.iops AS base_iops,
+       o.iops,
+       round(o.iops / nullif(b.iops, 0), 2) AS iops_ratio,
+       b.mb_per_s AS base_mb_per_s,
+       o.mb_per_s,
+       round(o.mb_per_s / nullif(b.mb_per_s, 0), 2) AS mb_per_s_ratio,
+       b.lat_p99_us AS base_p99_us,
+       o.lat_p99_us AS p99_us,
+       round(o.lat_p99_us / nullif(b.lat_p99_us, 0), 2) AS p99_ratio,
+       o.tablespace_no,
+       o.note
+  FROM iobench.suite_results o
+  JOIN iobench.suite_results b
+    ON b.suite_id = o.suite_id AND b.test_no = o.test_no AND b.tablespace_no = 1;
+COMMENT ON VIEW iobench.suite_comparison IS 'each suite''s tablespaces side by side per test, with ratios to the first tablespace';
+
+-- One suite's tablespaces side by side per test, against a chosen baseline
+-- (the suite's first tablespace when NULL).  The baseline's own rows have
+-- ratio 1.
+CREATE OR REPLACE FUNCTION iobench.compare(suite_id bigint, baseline name DEFAULT NULL)
+RETURNS TABLE (
+    test_no        integer,
+    test           text,
+    base_tablespace name,
+    tablespace     name,
+    base_iops      numeric,
+    iops           numeric,
+    iops_ratio     numeric,
+    base_mb_per_s  numeric,
+    mb_per_s       numeric,
+    mb_per_s_ratio numeric,
+    base_p99_us    numeric,
+    p99_us         numeric,
+    p99_ratio      numeric,
+    note           text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    spcs name[];
+    base name;
+BEGIN
+    IF compare.suite_id IS NULL THEN
+        RAISE EXCEPTION 'argument "suite_id" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT s.tablespaces INTO spcs FROM iobench.suites s WHERE s.suite_id = compare.suite_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'suite % does not exist', compare.suite_id
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Stored suites are listed in iobench.suites.';
+    END IF;
+    base := coalesce(compare.baseline, spcs[1]);
+    IF NOT base = ANY (spcs) THEN
+        RAISE EXCEPTION 'tablespace "%" is not part of suite %', base, compare.suite_id
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = format('Suite %s ran on %s.', compare.suite_id,
+                                (SELECT string_agg(format('"%s"', t), ', ') FROM unnest(spcs) t));
+    END IF;
+    RETURN QUERY
+    SELECT o.test_no, o.test, b.tablespace, o.tablespace,
+           b.iops, o.iops, round(o.iops / nullif(b.iops, 0), 2),
+           b.mb_per_s, o.mb_per_s, round(o.mb_per_s / nullif(b.mb_per_s, 0), 2),
+           b.lat_p99_us, o.lat_p99_us, round(o.lat_p99_us / nullif(b.lat_p99_us, 0), 2),
+           o.note
+      FROM iobench.suite_results o
+      JOIN iobench.suite_results b
+        ON b.suite_id = o.suite_id AND b.test_no = o.test_no AND b.tablespace = base
+     WHERE o.suite_id = compare.suite_id
+     ORDER BY o.test_no, o.tablespace_no;
+END
+$$;
+COMMENT ON FUNCTION iobench.compare(bigint, name) IS 'one suite''s tablespaces side by side per test, with ratios to a baseline tablespace';
+
+-- Any runs side by side, in the order given, against a baseline run (the
+-- first when NULL).
+CREATE OR REPLACE FUNCTION iobench.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
+RETURNS TABLE (
+    run_id         bigint,
+    label          text,
+    tablespace     name,
+    rw             text,
+    block_size     integer,
+    workers        integer,
+    iodepth        integer,
+    baseline_run   bigint,
+    base_iops      numeric,
+    iops           numeric,
+    iops_ratio     numeric,
+    base_mb_per_s  numeric,
+    mb_per_s       numeric,
+    mb_per_s_ratio numeric,
+    base_p99_us    numeric,
+    p99_us         numeric,
+    p99_ratio      numeric)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    base bigint;
+    missing bigint;
+BEGIN
+    IF compare_runs.run_ids IS NULL OR cardinality(compare_runs.run_ids) = 0 THEN
+        RAISE EXCEPTION 'argument "run_ids" must name at least one run'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF array_position(compare_runs.run_ids, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT u.id INTO missing
+      FROM unnest(compare_runs.run_ids) u(id)
+     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'run % does not exist', missing
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    base := coalesce(compare_runs.baseline, compare_runs.run_ids[1]);
+    IF NOT base = ANY (compare_runs.run_ids) THEN
+        RAISE EXCEPTION 'baseline run % is not one of the runs compared', base
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+    SELECT o.run_id, o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
+           round(b.iops::numeric, 1), round(o.iops::numeric, 1),
+           round((o.iops / nullif(b.iops, 0))::numeric, 2),
+           round(b.mb_per_s::numeric, 2), round(o.mb_per_s::numeric, 2),
+           round((o.mb_per_s / nullif(b.mb_per_s, 0))::numeric, 2),
+           round(b.lat_p99_us::numeric, 1), round(o.lat_p99_us::numeric, 1),
+           round((o.lat_p99_us / nullif(b.lat_p99_us, 0))::numeric, 2)
+      FROM unnest(compare_runs.run_ids) WITH ORDINALITY AS u(id, n)
+      JOIN iobench.runs o ON o.run_id = u.id
+      JOIN iobench.runs b ON b.run_id = base
+     ORDER BY u.n;
+END
+$$;
+COMMENT ON FUNCTION iobench.compare_runs(bigint[], bigint) IS 'any runs side by side, with ratios to a baseline run';

@@ -1,0 +1,369 @@
+
+------------------------------------------------------------------------
+-- Wait statistics
+--
+-- Raw rows (iobench.wait_raw) come from three samplers: the always-on
+-- collector (iobench.waits_raw(), needs shared_preload_libraries), a window
+-- sampled from the calling backend (iobench.sample_waits_raw()) and a
+-- benchmark run (iobench.run_waits).  iobench.wait_table_all() is the one
+-- definition of the columns, the benign filter and the 95 % cut; every
+-- table people read is built from it.
+------------------------------------------------------------------------
+
+-- The one definition of the wait table, on raw rows: rows of one name are
+-- summed; Signal_S is unknown (NULL) if any part of it is, and is capped at
+-- Wait_S (run_delay is credited when a process gets back on a CPU, so one
+-- sample can carry more than its own interval; the cap keeps
+-- Resource_S + Signal_S = Wait_S with Resource_S >= 0); Percentage is of
+-- the non-benign rows; in_top_95 keeps the rows while the running total
+-- before them is under 95 %, so the row that crosses 95 % is kept.
+CREATE OR REPLACE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[])
+RETURNS SETOF iobench.wait_stats_row
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH grouped AS (
+        SELECT u.wait_type,
+               sum(u.wait_s) AS wait_s,
+               CASE WHEN count(u.signal_s) = count(*) THEN sum(u.signal_s) END AS signal_s,
+               sum(u.wait_count)::bigint AS wait_count,
+               sum(u.exact_count)::bigint AS exact_count,
+               sum(u.exact_wait_s) AS exact_wait_s
+        FROM unnest(raw) AS u
+        WHERE u.wait_type IS NOT NULL
+        GROUP BY u.wait_type
+    ), flagged AS (
+        SELECT g.*,
+               CASE WHEN g.signal_s IS NOT NULL THEN least(g.signal_s, g.wait_s) END AS sig,
+               EXISTS (SELECT 1 FROM iobench.benign_waits b
+                       WHERE b.wait_type = g.wait_type) AS benign
+        FROM grouped g
+    ), pct AS (
+        SELECT f.*,
+               CASE WHEN NOT f.benign THEN
+                   100.0 * f.wait_s / nullif(sum(f.wait_s) FILTER (WHERE NOT f.benign) OVER (), 0)
+               END AS percentage
+        FROM flagged f
+    ), running AS (
+        SELECT p.*,
+               coalesce(sum(p.percentage) OVER (ORDER BY p.wait_s DESC, p.wait_type
+                                                ROWS UNBOUNDED PRECEDING), 0)
+                 - coalesce(p.percentage, 0) AS before
+        FROM pct p
+    )
+    SELECT r.wait_type,
+           r.wait_s,
+           r.wait_s - r.sig,
+           r.sig,
+           r.wait_count,
+           r.percentage,
+           r.wait_s / nullif(r.wait_count, 0),
+           (r.wait_s - r.sig) / nullif(r.wait_count, 0),
+           r.sig / nullif(r.wait_count, 0),
+           r.exact_count,
+           r.exact_wait_s,
+           r.benign,
+           NOT r.benign AND r.percentage IS NOT NULL AND r.before < 95
+    FROM running r
+    ORDER BY r.wait_s DESC, r.wait_type
+$$;
+COMMENT ON FUNCTION iobench.wait_table_all IS 'all rows of a wait table, unrounded, with the benign and 95 % flags';
+
+-- The table people read: Paul Randal's columns, benign rows left out, cut
+-- after the row that takes the running total past 95 %.
+CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[])
+RETURNS SETOF iobench.wait_table_row
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t.wait_type,
+           t.wait_s::numeric(16, 2),
+           t.resource_s::numeric(16, 2),
+           t.signal_s::numeric(16, 2),
+           t.wait_count,
+           t.percentage::numeric(5, 2),
+           t.avg_wait_s::numeric(16, 4),
+           t.avg_res_s::numeric(16, 4),
+           t.avg_sig_s::numeric(16, 4)
+    FROM iobench.wait_table_all(raw) AS t
+    WHERE t.in_top_95
+    ORDER BY t.wait_s DESC, t.wait_type
+$$;
+COMMENT ON FUNCTION iobench.wait_table IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows';
+
+-- Always on (needs shared_preload_libraries = 'iobench')
+
+CREATE OR REPLACE FUNCTION iobench.waits_raw()
+RETURNS SETOF iobench.wait_raw
+AS 'MODULE_PATHNAME', 'iobench_waits_raw'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION iobench.waits_raw IS 'the wait collector''s raw totals since the last reset';
+
+CREATE OR REPLACE FUNCTION iobench.reset_waits()
+RETURNS void
+AS 'MODULE_PATHNAME', 'iobench_reset_waits'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench.reset_waits IS 'clear the wait collector''s totals';
+
+CREATE OR REPLACE FUNCTION iobench.wait_collector_status(
+    OUT pid              integer,
+    OUT period_ms        integer,
+    OUT started_at       timestamptz,
+    OUT reset_at         timestamptz,
+    OUT ticks            bigint,
+    OUT missed_ticks     bigint,
+    OUT tick_pct         double precision,
+    OUT sampled_s        double precision,
+    OUT wait_types       integer,
+    OUT max_wait_types   integer,
+    OUT overflow_samples bigint,
+    OUT schedstat        boolean)
+AS 'MODULE_PATHNAME', 'iobench_wait_collector_status'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION iobench.wait_collector_status IS 'the wait collector''s pid, period, ticks taken and missed, and use of its bounded table';
+
+CREATE OR REPLACE FUNCTION iobench.plant_waits(wait_types integer, wait_s double precision DEFAULT 1)
+RETURNS integer
+AS 'MODULE_PATHNAME', 'iobench_plant_waits'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench.plant_waits IS 'for tests: add made-up wait types to the collector''s totals; returns how many found no room';
+
+CREATE OR REPLACE VIEW iobench.wait_stats AS
+    SELECT * FROM iobench.wait_table(ARRAY(SELECT r FROM iobench.waits_raw() AS r))
+    ORDER BY "Wait_S" DESC, "WaitType";
+COMMENT ON VIEW iobench.wait_stats IS 'wait statistics of the instance since the last reset, in SQL Server''s format';
+
+CREATE OR REPLACE VIEW iobench.wait_stats_all AS
+    SELECT * FROM iobench.wait_table_all(ARRAY(SELECT r FROM iobench.waits_raw() AS r))
+    ORDER BY wait_s DESC, wait_type;
+COMMENT ON VIEW iobench.wait_stats_all IS 'every wait type since the last reset, unrounded, with benign and 95 % flags';
+
+CREATE OR REPLACE VIEW iobench.wait_collector AS
+    SELECT * FROM iobench.wait_collector_status();
+COMMENT ON VIEW iobench.wait_collector IS 'the wait collector worker: period, ticks taken and missed, table use';
+
+CREATE OR REPLACE FUNCTION iobench.snapshot_waits(snapshot_name text)
+RETURNS timestamptz
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    before_reset timestamptz;
+    after_reset  timestamptz;
+    sampled      double precision;
+    taken        timestamptz := clock_timestamp();
+BEGIN
+    IF snapshot_name IS NULL THEN
+        RAISE EXCEPTION 'argument "snapshot_name" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF EXISTS (SELECT 1 FROM iobench.wait_snapshots s
+               WHERE s.snapshot_name = snapshot_waits.snapshot_name) THEN
+        RAISE EXCEPTION 'wait snapshot "%" already exists', snapshot_name
+            USING ERRCODE = 'duplicate_object',
+                  HINT = 'Choose another name, or delete the old snapshot from iobench.wait_snapshots.';
+    END IF;
+
+    SELECT c.reset_at, c.sampled_s INTO before_reset, sampled
+    FROM iobench.wait_collector_status() AS c;
+    INSERT INTO iobench.wait_snapshots VALUES (snapshot_name, taken, before_reset, sampled);
+    INSERT INTO iobench.wait_snapshot_rows
+        SELECT snapshot_name, r.wait_type, sum(r.wait_s),
+               CASE WHEN count(r.signal_s) = count(*) THEN sum(r.signal_s) END,
+               sum(r.wait_count)
+        FROM iobench.waits_raw() AS r
+        GROUP BY r.wait_type;
+    SELECT c.reset_at INTO after_reset FROM iobench.wait_collector_status() AS c;
+    IF after_reset <> before_reset THEN
+        RAISE EXCEPTION 'the wait statistics were reset while snapshot "%" was taken', snapshot_name
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Take the snapshot again.';
+    END IF;
+    RETURN taken;
+END
+$$;
+COMMENT ON FUNCTION iobench.snapshot_waits IS 'store the wait collector''s current totals under a name';
+
+-- Raw rows of the interval between two snapshots, or since one (to_snapshot NULL)
+CREATE OR REPLACE FUNCTION iobench.wait_snapshot_diff_raw(from_snapshot text, to_snapshot text DEFAULT NULL)
+RETURNS SETOF iobench.wait_raw
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    f iobench.wait_snapshots;
+    t iobench.wait_snapshots;
+    current_reset timestamptz;
+BEGIN
+    IF from_snapshot IS NULL THEN
+        RAISE EXCEPTION 'argument "from_snapshot" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT * INTO f FROM iobench.wait_snapshots s WHERE s.snapshot_name = from_snapshot;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'wait snapshot "%" does not exist', from_snapshot
+            USING ERRCODE = 'undefined_object';
+    END IF;
+
+    IF to_snapshot IS NULL THEN
+        SELECT c.reset_at INTO current_reset FROM iobench.wait_collector_status() AS c;
+        IF current_reset <> f.reset_at THEN
+            RAISE EXCEPTION 'the wait statistics were reset after snapshot "%" was taken', from_snapshot
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'Take a new snapshot to diff from.';
+        END IF;
+        RETURN QUERY
+            SELECT n.wait_type,
+                   n.wait_s - coalesce(o.wait_s, 0),
+                   CASE WHEN n.signal_s IS NULL OR (o.wait_type IS NOT NULL AND o.signal_s IS NULL)
+                        THEN NULL ELSE n.signal_s - coalesce(o.signal_s, 0) END,
+                   n.wait_count - coalesce(o.wait_count, 0),
+                   NULL::bigint, NULL::double precision
+            FROM (SELECT r.wait_type, sum(r.wait_s) AS wait_s,
+                         CASE WHEN count(r.signal_s) = count(*) THEN sum(r.signal_s) END AS signal_s,
+                         sum(r.wait_count)::bigint AS wait_count
+                  FROM iobench.waits_raw() AS r GROUP BY r.wait_type) AS n
+            LEFT JOIN iobench.wait_snapshot_rows o
+                   ON o.snapshot_name = from_snapshot AND o.wait_type = n.wait_type
+            WHERE n.wait_s > coalesce(o.wait_s, 0) OR n.wait_count > coalesce(o.wait_count, 0);
+        RETURN;
+    END IF;
+
+    SELECT * INTO t FROM iobench.wait_snapshots s WHERE s.snapshot_name = to_snapshot;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'wait snapshot "%" does not exist', to_snapshot
+            USING ERRCODE = 'undefined_object';
+    END IF;
+    IF t.taken_at < f.taken_at THEN
+        RAISE EXCEPTION 'wait snapshot "%" was taken before "%"', to_snapshot, from_snapshot
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Pass the earlier snapshot first.';
+    END IF;
+    IF t.reset_at <> f.reset_at THEN
+        RAISE EXCEPTION 'the wait statistics were reset between snapshots "%" and "%"', from_snapshot, to_snapshot
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    RETURN QUERY
+        SELECT n.wait_type,
+               n.wait_s - coalesce(o.wait_s, 0),
+               CASE WHEN n.signal_s IS NULL OR (o.wait_type IS NOT NULL AND o.signal_s IS NULL)
+                    THEN NULL ELSE n.signal_s - coalesce(o.signal_s, 0) END,
+               n.wait_count - coalesce(o.wait_count, 0),
+               NULL::bigint, NULL::double precision
+        FROM iobench.wait_snapshot_rows n
+        LEFT JOIN iobench.wait_snapshot_rows o
+               ON o.snapshot_name = from_snapshot AND o.wait_type = n.wait_type
+        WHERE n.snapshot_name = to_snapshot
+          AND (n.wait_s > coalesce(o.wait_s, 0) OR n.wait_count > coalesce(o.wait_count, 0));
+END
+$$;
+COMMENT ON FUNCTION iobench.wait_snapshot_diff_raw IS 'raw wait statistics between two snapshots, or since one';
+
+CREATE OR REPLACE FUNCTION iobench.wait_stats_diff(from_snapshot text, to_snapshot text DEFAULT NULL)
+RETURNS SETOF iobench.wait_table_row
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table(ARRAY(
+        SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r))
+$$;
+COMMENT ON FUNCTION iobench.wait_stats_diff IS 'the wait table of the interval between two snapshots, or since one';
+
+CREATE OR REPLACE FUNCTION iobench.wait_stats_diff_all(from_snapshot text, to_snapshot text DEFAULT NULL)
+RETURNS SETOF iobench.wait_stats_row
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_all(ARRAY(
+        SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r))
+$$;
+COMMENT ON FUNCTION iobench.wait_stats_diff_all IS 'every wait type of the interval between two snapshots, or since one, with flags';
+
+-- A window sampled from the calling backend (no preloading needed)
+
+CREATE OR REPLACE FUNCTION iobench.sample_waits_raw(
+    duration      interval,
+    sample_period interval  DEFAULT NULL,   -- NULL: iobench.sample_period
+    pids          integer[] DEFAULT NULL)   -- NULL: every process
+RETURNS SETOF iobench.wait_raw
+AS 'MODULE_PATHNAME', 'iobench_sample_waits_raw'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench.sample_waits_raw IS 'sample wait events from this backend for a window; raw rows';
+
+CREATE OR REPLACE FUNCTION iobench.sample_waits(
+    duration      interval,
+    sample_period interval  DEFAULT NULL,
+    pids          integer[] DEFAULT NULL)
+RETURNS SETOF iobench.wait_table_row
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table(ARRAY(
+        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
+$$;
+COMMENT ON FUNCTION iobench.sample_waits IS 'sample wait events for a window and return the wait table in SQL Server''s format';
+
+CREATE OR REPLACE FUNCTION iobench.sample_waits_all(
+    duration      interval,
+    sample_period interval  DEFAULT NULL,
+    pids          integer[] DEFAULT NULL)
+RETURNS SETOF iobench.wait_stats_row
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_all(ARRAY(
+        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
+$$;
+COMMENT ON FUNCTION iobench.sample_waits_all IS 'sample wait events for a window and return every wait type with flags';
+
+CREATE OR REPLACE FUNCTION iobench.run_wait_stats(run_id bigint)
+RETURNS TABLE (
+    "WaitType"    text,
+    "Wait_S"      numeric(16, 2),
+    "Resource_S"  numeric(16, 2),
+    "Signal_S"    numeric(16, 2),
+    "WaitCount"   bigint,
+    "Percentage"  numeric(5, 2),
+    "AvgWait_S"   numeric(16, 4),
+    "AvgRes_S"    numeric(16, 4),
+    "AvgSig_S"    numeric(16, 4),
+    "ExactCount"  bigint,
+    "ExactWait_S" numeric(16, 2))
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t.wait_type,
+           t.wait_s::numeric(16, 2),
+           t.resource_s::numeric(16, 2),
+           t.signal_s::numeric(16, 2),
+           t.wait_count,
+           t.percentage::numeric(5, 2),
+           t.avg_wait_s::numeric(16, 4),
+           t.avg_res_s::numeric(16, 4),
+           t.avg_sig_s::numeric(16, 4),
+           t.exact_count,
+           t.exact_wait_s::numeric(16, 2)
+    FROM iobench.wait_table_all(ARRAY(
+             SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
+                        w.exact_count, w.exact_wait_s)::iobench.wait_raw
+             FROM iobench.run_waits w
+             WHERE w.run_id = run_wait_stats.run_id)) AS t
+    WHERE t.in_top_95
+    ORDER BY t.wait_s DESC, t.wait_type
+$$;
+COMMENT ON FUNCTION iobench.run_wait_stats IS 'the wait table of one run, with the workers'' exact I/O figures beside the sampled ones';
+
+CREATE OR REPLACE FUNCTION iobench.run_wait_stats_all(run_id bigint)
+RETURNS SETOF iobench.wait_stats_row
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_all(ARRAY(
+        SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
+                   w.exact_count, w.exact_wait_s)::iobench.wait_raw
+        FROM iobench.run_waits w
+        WHERE w.run_id = run_wait_stats_all.run_id))
+$$;
+COMMENT ON FUNCTION iobench.run_wait_stats_all IS 'every wait type of one run, unrounded, with flags';
+
+-- Privileges: readers are pg_monitor; reset, snapshots, planted data and

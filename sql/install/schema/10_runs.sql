@@ -1,0 +1,122 @@
+-- Stored results of runs: one row per run, its seconds, histogram and write stalls.
+
+-- One row per run: its settings, where it ran, and its summary figures.
+-- "ops", "iops", "mb_per_s" and the unprefixed latencies cover data I/O
+-- (reads and writes); syncs have their own fsync_* columns.  Latencies are
+-- microseconds; MB is 10^6 bytes.
+CREATE TABLE iobench.runs (
+    run_id            bigserial PRIMARY KEY,
+    status            text NOT NULL CHECK (status IN ('completed', 'cancelled')),
+    label             text,
+    started_at        timestamptz NOT NULL,
+    finished_at       timestamptz NOT NULL,
+    tablespace        name NOT NULL,
+    device            text,
+    filesystem        text,
+    mount_point       text,
+    host              text,
+    system_identifier numeric,
+    pg_version        text,
+    rw                text NOT NULL,
+    block_size        integer NOT NULL,
+    workers           integer NOT NULL,
+    iodepth           integer NOT NULL,
+    duration          interval NOT NULL,
+    warmup            interval NOT NULL,
+    file_size         bigint NOT NULL,
+    files             integer NOT NULL,
+    read_pct          integer,
+    fsync_every       integer NOT NULL,
+    sync_method       text NOT NULL,
+    direct            boolean NOT NULL,
+    engine            text NOT NULL,
+    rate_iops         integer NOT NULL,
+    seed              bigint NOT NULL,
+    rewrite_pct       integer NOT NULL DEFAULT 0,
+    stall_threshold   interval,
+    measured_s        double precision,
+    ops               bigint,
+    bytes             bigint,
+    iops              double precision,
+    mb_per_s          double precision,
+    lat_avg_us        double precision,
+    lat_p50_us        double precision,
+    lat_p90_us        double precision,
+    lat_p99_us        double precision,
+    lat_p999_us       double precision,
+    lat_max_us        double precision,
+    read_ops          bigint,
+    read_bytes        bigint,
+    read_iops         double precision,
+    read_mb_per_s     double precision,
+    read_lat_avg_us   double precision,
+    read_lat_p50_us   double precision,
+    read_lat_p90_us   double precision,
+    read_lat_p99_us   double precision,
+    read_lat_p999_us  double precision,
+    read_lat_max_us   double precision,
+    write_ops         bigint,
+    write_bytes       bigint,
+    write_iops        double precision,
+    write_mb_per_s    double precision,
+    write_lat_avg_us  double precision,
+    write_lat_p50_us  double precision,
+    write_lat_p90_us  double precision,
+    write_lat_p99_us  double precision,
+    write_lat_p999_us double precision,
+    write_lat_max_us  double precision,
+    fsync_ops         bigint,
+    fsync_iops        double precision,
+    fsync_lat_avg_us  double precision,
+    fsync_lat_p50_us  double precision,
+    fsync_lat_p90_us  double precision,
+    fsync_lat_p99_us  double precision,
+    fsync_lat_p999_us double precision,
+    fsync_lat_max_us  double precision,
+    cpu_user_pct      double precision,
+    cpu_sys_pct       double precision,
+    stall_count       bigint,
+    offset_digest     text
+);
+COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
+
+-- Per-second time series of the measured period, per op kind.
+CREATE TABLE iobench.run_seconds (
+    run_id       bigint NOT NULL REFERENCES iobench.runs ON DELETE CASCADE,
+    second       integer NOT NULL,
+    op           text NOT NULL CHECK (op IN ('read', 'write', 'fsync')),
+    ops          bigint NOT NULL,
+    bytes        bigint NOT NULL,
+    lat_mean_us  double precision,
+    lat_max_us   double precision,
+    PRIMARY KEY (run_id, second, op)
+);
+COMMENT ON TABLE iobench.run_seconds IS 'per-second ops, bytes and latency of each run, per op kind';
+
+-- Latency histogram buckets (non-empty ones), per op kind.
+CREATE TABLE iobench.run_latency (
+    run_id      bigint NOT NULL REFERENCES iobench.runs ON DELETE CASCADE,
+    op          text NOT NULL CHECK (op IN ('read', 'write', 'fsync')),
+    lower_us    double precision NOT NULL,
+    upper_us    double precision NOT NULL,
+    count       bigint NOT NULL,
+    PRIMARY KEY (run_id, op, lower_us)
+);
+COMMENT ON TABLE iobench.run_latency IS 'latency histogram of each run: non-empty log-linear buckets per op kind';
+
+-- Stall events of a run: a write plus the sync it triggered (or a write
+-- alone when the run does not sync) that took longer than the run's
+-- stall_threshold.  Each worker keeps its 64 longest; runs.stall_count
+-- counts them all.
+CREATE TABLE iobench.run_stalls (
+    run_id       bigint NOT NULL REFERENCES iobench.runs ON DELETE CASCADE,
+    at_s         double precision NOT NULL,  -- completion, seconds into the measured period
+    worker       integer NOT NULL,
+    file         integer NOT NULL,
+    file_offset  bigint NOT NULL,            -- of the write
+    write_us     double precision NOT NULL,
+    sync_us      double precision NOT NULL,  -- 0 when no sync followed
+    total_us     double precision GENERATED ALWAYS AS (write_us + sync_us) STORED
+);
+CREATE INDEX ON iobench.run_stalls (run_id, at_s);
+COMMENT ON TABLE iobench.run_stalls IS 'write stalls of each run (write + its sync over the run''s stall_threshold)';

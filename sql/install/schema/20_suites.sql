@@ -1,0 +1,102 @@
+-- The suites iobench.suite() runs (with their built-in tests) and the suites it ran.
+
+-- The tests of each named suite.  A superuser may add suites by adding rows.
+-- The CHECKs hold the limits of iobench.run() that no setting changes
+-- (src/run_options.h: block size, iodepth, files, buffer memory); before it
+-- stores anything, iobench.suite() checks each test again as a run, with
+-- the suite's file_size and iobench.max_workers_per_run, and any error
+-- names the test.  A test with more workers than iobench.max_workers_per_run
+-- runs with that many, and its rows say so.
+CREATE TABLE iobench.suite_tests (
+    suite        text NOT NULL,
+    test_no      integer NOT NULL,
+    test         text NOT NULL,
+    rw           text NOT NULL CHECK (rw IN ('randread', 'randwrite', 'randrw', 'read', 'write', 'readwrite')),
+    block_size   text NOT NULL,              -- 512 bytes to 16 MB, a multiple of 512 bytes: '8kB', '1MB', '4096'
+    workers      integer NOT NULL CHECK (workers BETWEEN 1 AND 1024),
+    iodepth      integer NOT NULL CHECK (iodepth BETWEEN 1 AND 1024),
+    files        integer NOT NULL CHECK (files BETWEEN 1 AND 1024),
+    fsync_every  integer NOT NULL DEFAULT 0 CHECK (fsync_every >= 0),
+    sync_method  text NOT NULL DEFAULT 'fsync' CHECK (sync_method IN ('fsync', 'fdatasync')),
+    needs_uring  boolean NOT NULL DEFAULT false, -- without io_uring: skip, rather than run at iodepth 1
+    description  text,
+    PRIMARY KEY (suite, test_no),
+    CONSTRAINT suite_tests_block_size_check CHECK (
+        CASE WHEN block_size ~ '^[0-9]+ ?(bytes|kB|MB)?$'
+             THEN pg_catalog.pg_size_bytes(block_size) BETWEEN 512 AND 16777216
+                  AND pg_catalog.pg_size_bytes(block_size) % 512 = 0
+             ELSE false
+        END),
+    -- I/O buffers: iodepth x block_size per worker at most 1 GB, and
+    -- workers x iodepth x block_size per run at most 4 GB
+    CONSTRAINT suite_tests_buffers_check CHECK (
+        CASE WHEN block_size ~ '^[0-9]+ ?(bytes|kB|MB)?$'
+             THEN pg_catalog.pg_size_bytes(block_size) * iodepth <= 1073741824
+                  AND pg_catalog.pg_size_bytes(block_size) * iodepth * workers <= 4294967296
+             ELSE false
+        END),
+    -- fsync_every counts writes
+    CONSTRAINT suite_tests_sync_needs_writes_check CHECK (
+        fsync_every = 0 OR rw NOT IN ('randread', 'read'))
+);
+COMMENT ON TABLE iobench.suite_tests IS 'the tests of each named suite that iobench.suite() runs';
+
+-- sqlio: the eleven classic SQL Server patterns (two data files, one log
+-- file), 4 workers x iodepth 8 = 32 I/Os in flight, within SQLIO's usual
+-- 16-64 and leaving half of the default max_worker_processes (8) free.
+INSERT INTO iobench.suite_tests
+    (suite, test_no, test, rw, block_size, workers, iodepth, files, description)
+VALUES
+    ('sqlio',  1, 'data: 8 KB random write',       'randwrite', '8kB',   4, 8, 2, 'checkpoints, tempdb'),
+    ('sqlio',  2, 'data: 8 KB random read',        'randread',  '8kB',   4, 8, 2, 'singleton lookups'),
+    ('sqlio',  3, 'log: 64 KB sequential write',   'write',     '64kB',  4, 8, 1, 'bulk log writes'),
+    ('sqlio',  4, 'log: 8 KB random read',         'randread',  '8kB',   4, 8, 1, 'rollbacks, log readers'),
+    ('sqlio',  5, 'log: 1 KB sequential write',    'write',     '1kB',   4, 8, 1, 'small log writes'),
+    ('sqlio',  6, 'data: 64 KB sequential write',  'write',     '64kB',  4, 8, 2, 'checkpoints, index builds, bulk loads'),
+    ('sqlio',  7, 'data: 64 KB sequential read',   'read',      '64kB',  4, 8, 2, 'read-ahead, index builds, consistency checks'),
+    ('sqlio',  8, 'data: 128 KB sequential read',  'read',      '128kB', 4, 8, 2, 'read-ahead, index builds'),
+    ('sqlio',  9, 'data: 128 KB sequential write', 'write',     '128kB', 4, 8, 2, 'bulk loads, index builds'),
+    ('sqlio', 10, 'data: 256 KB sequential read',  'read',      '256kB', 4, 8, 2, 'read-ahead, index builds'),
+    ('sqlio', 11, 'data: 1 MB sequential read',    'read',      '1MB',   4, 8, 2, 'backups');
+
+-- oltp: what a PostgreSQL server asks of its disks.
+INSERT INTO iobench.suite_tests
+    (suite, test_no, test, rw, block_size, workers, iodepth, files, fsync_every,
+     sync_method, needs_uring, description)
+VALUES
+    ('oltp', 1, '8 KB random read, QD1',               'randread',  '8kB', 1,  1, 2,  0, 'fsync',     false, 'a backend reading a page it misses'),
+    ('oltp', 2, '8 KB random read, QD32',              'randread',  '8kB', 1, 32, 2,  0, 'fsync',     true,  'many backends, or prefetching, reading at once'),
+    ('oltp', 3, '8 KB random write, fsync every 16',   'randwrite', '8kB', 1,  1, 2, 16, 'fsync',     false, 'checkpointer writing and syncing data files'),
+    ('oltp', 4, 'WAL: 8 KB sequential write + fdatasync', 'write',  '8kB', 1,  1, 1,  1, 'fdatasync', false, 'commits: each WAL write flushed');
+
+-- One row per suite run by iobench.suite().
+CREATE TABLE iobench.suites (
+    suite_id     bigserial PRIMARY KEY,
+    name         text NOT NULL,
+    status       text NOT NULL CHECK (status IN ('running', 'completed', 'cancelled')),
+    label        text,
+    started_at   timestamptz NOT NULL,
+    finished_at  timestamptz,
+    tablespaces  name[] NOT NULL,            -- in the order given; the first is the baseline
+    repeat       integer NOT NULL,
+    duration     interval NOT NULL,
+    warmup       interval NOT NULL,
+    file_size    bigint NOT NULL,
+    direct       boolean NOT NULL,
+    engine       text NOT NULL,              -- as requested
+    seed         bigint                      -- NULL: a random seed per run
+);
+COMMENT ON TABLE iobench.suites IS 'one row per suite run by iobench.suite()';
+
+-- The runs of each suite; a test skipped on this server has no run.
+CREATE TABLE iobench.suite_runs (
+    suite_id     bigint NOT NULL REFERENCES iobench.suites ON DELETE CASCADE,
+    test_no      integer NOT NULL,
+    test         text NOT NULL,
+    tablespace   name NOT NULL,
+    repeat_no    integer NOT NULL,
+    run_id       bigint UNIQUE REFERENCES iobench.runs ON DELETE CASCADE,
+    note         text,                       -- why a test was skipped or adapted
+    PRIMARY KEY (suite_id, test_no, tablespace, repeat_no)
+);
+COMMENT ON TABLE iobench.suite_runs IS 'which runs belong to which suite, test, tablespace and repeat';

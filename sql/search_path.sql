@@ -1,0 +1,236 @@
+-- search_path: a role that can create objects in a schema on a privileged
+-- user's search_path must not get its objects run by any iobench function.
+-- The attacker plants operators for every pair of the types iobench's
+-- functions compute with, and the functions and aggregates they call; a
+-- superuser then calls every function and reads every view of the
+-- extension with the attacker's schema first on its path.  Every planted
+-- object records its call in public.planted_calls.
+SET client_min_messages = warning;
+
+CREATE ROLE iob_attacker;
+CREATE SCHEMA attacker AUTHORIZATION iob_attacker;
+CREATE TABLE public.planted_calls (what text);
+GRANT INSERT ON public.planted_calls TO PUBLIC;
+
+SET ROLE iob_attacker;
+-- operators: for each pair whose pg_catalog operator resolves (exactly or
+-- through a cast), a planted one with the same argument and result types
+DO $do$
+DECLARE
+    op text;
+    l text;
+    r text;
+    res regtype;
+    n integer := 0;
+BEGIN
+    FOREACH op IN ARRAY ARRAY['+', '-', '*', '/', '%', '^', '=', '<>', '<', '>', '<=', '>=', '||'] LOOP
+        FOREACH l IN ARRAY ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real',
+                                 'double precision', 'text', 'name', 'interval',
+                                 'timestamp with time zone', 'boolean', 'jsonb'] LOOP
+            FOREACH r IN ARRAY ARRAY['smallint', 'integer', 'bigint', 'numeric', 'real',
+                                     'double precision', 'text', 'name', 'interval',
+                                     'timestamp with time zone', 'boolean', 'jsonb'] LOOP
+                BEGIN
+                    EXECUTE format('SELECT pg_catalog.pg_typeof(NULL::%s OPERATOR(pg_catalog.%s) NULL::%s)',
+                                   l, op, r) INTO res;
+                EXCEPTION WHEN OTHERS THEN
+                    CONTINUE;
+                END;
+                n := n + 1;
+                EXECUTE format($f$
+                    CREATE FUNCTION attacker.op_%s(%s, %s) RETURNS %s
+                    LANGUAGE sql AS $b$
+                        INSERT INTO public.planted_calls VALUES (%L);
+                        SELECT $1 OPERATOR(pg_catalog.%s) $2
+                    $b$$f$, n, l, r, res, format('operator %s(%s, %s)', op, l, r), op);
+                EXECUTE format('CREATE OPERATOR attacker.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = attacker.op_%s)',
+                               op, l, r, n);
+            END LOOP;
+        END LOOP;
+    END LOOP;
+END
+$do$;
+-- functions the extension's SQL calls, with pg_catalog's argument types
+DO $do$
+DECLARE
+    f record;
+BEGIN
+    FOR f IN SELECT * FROM (VALUES
+        ('unnest', 'anyarray', 'SETOF anyelement', 'SELECT pg_catalog.unnest($1)'),
+        ('round', 'numeric, integer', 'numeric', 'SELECT pg_catalog.round($1, $2)'),
+        ('round', 'numeric', 'numeric', 'SELECT pg_catalog.round($1)'),
+        ('round', 'double precision', 'double precision', 'SELECT pg_catalog.round($1)'),
+        ('floor', 'double precision', 'double precision', 'SELECT pg_catalog.floor($1)'),
+        ('ceil', 'double precision', 'double precision', 'SELECT pg_catalog.ceil($1)'),
+        ('log', 'double precision', 'double precision', 'SELECT pg_catalog.log($1)'),
+        ('abs', 'double precision', 'double precision', 'SELECT pg_catalog.abs($1)'),
+        ('sqrt', 'double precision', 'double precision', 'SELECT pg_catalog.sqrt($1)'),
+        ('substr', 'text, integer, integer', 'text', 'SELECT pg_catalog.substr($1, $2, $3)'),
+        ('repeat', 'text, integer', 'text', 'SELECT pg_catalog.repeat($1, $2)'),
+        ('format', 'text', 'text', 'SELECT pg_catalog.format($1)'),
+        ('to_char', 'timestamp with time zone, text', 'text', 'SELECT pg_catalog.to_char($1, $2)'),
+        ('to_char', 'numeric, text', 'text', 'SELECT pg_catalog.to_char($1, $2)'),
+        ('to_char', 'double precision, text', 'text', 'SELECT pg_catalog.to_char($1, $2)'),
+        ('generate_series', 'integer, integer', 'SETOF integer', 'SELECT pg_catalog.generate_series($1, $2)'),
+        ('pg_size_pretty', 'bigint', 'text', 'SELECT pg_catalog.pg_size_pretty($1)'),
+        ('pg_size_bytes', 'text', 'bigint', 'SELECT pg_catalog.pg_size_bytes($1)'),
+        ('array_position', 'anycompatiblearray, anycompatible', 'integer', 'SELECT pg_catalog.array_position($1, $2)'),
+        ('cardinality', 'anyarray', 'integer', 'SELECT pg_catalog.cardinality($1)'),
+        ('clock_timestamp', '', 'timestamp with time zone', 'SELECT pg_catalog.clock_timestamp()'),
+        ('now', '', 'timestamp with time zone', 'SELECT pg_catalog.now()'),
+        ('to_regprocedure', 'text', 'regprocedure', 'SELECT pg_catalog.to_regprocedure($1)'),
+        ('to_regclass', 'text', 'regclass', 'SELECT pg_catalog.to_regclass($1)'),
+        ('jsonb_strip_nulls', 'jsonb', 'jsonb', 'SELECT pg_catalog.jsonb_strip_nulls($1)'),
+        ('jsonb_build_array', 'jsonb', 'jsonb', 'SELECT pg_catalog.jsonb_build_array($1)'),
+        ('current_setting', 'text', 'text', 'SELECT pg_catalog.current_setting($1)'),
+        ('least', 'double precision, double precision', 'double precision', 'SELECT pg_catalog.float8smaller($1, $2)'))
+        AS t(name, args, result, body)
+    LOOP
+        EXECUTE format($f$
+            CREATE FUNCTION attacker.%I(%s) RETURNS %s
+            LANGUAGE sql AS $b$
+                INSERT INTO public.planted_calls VALUES (%L);
+                %s
+            $b$$f$, f.name, f.args, f.result, format('function %s(%s)', f.name, f.args), f.body);
+    END LOOP;
+END
+$do$;
+-- aggregates
+CREATE FUNCTION attacker.agg_step(state double precision, v anyelement)
+RETURNS double precision LANGUAGE sql AS $$
+    INSERT INTO public.planted_calls VALUES ('aggregate');
+    SELECT state
+$$;
+DO $do$
+DECLARE
+    a text;
+    t text;
+BEGIN
+    FOREACH a IN ARRAY ARRAY['sum', 'max', 'min', 'avg', 'count', 'stddev_samp', 'stddev_pop'] LOOP
+        FOREACH t IN ARRAY ARRAY['integer', 'bigint', 'numeric', 'double precision', 'text', 'name'] LOOP
+            EXECUTE format('CREATE AGGREGATE attacker.%I(%s) (SFUNC = attacker.agg_step, STYPE = double precision)',
+                           a, t);
+        END LOOP;
+    END LOOP;
+END
+$do$;
+RESET ROLE;
+
+-- Each planted object runs when a function does not pin its search_path:
+-- this probe is what every iobench function would be without the pin.
+CREATE FUNCTION public.unpinned_probe(b bigint) RETURNS bigint
+LANGUAGE sql AS $$ SELECT b % 1024 + length(b::text) $$;
+SET search_path = attacker, public, pg_catalog;
+SELECT public.unpinned_probe(8192);
+SELECT what FROM public.planted_calls ORDER BY what;
+RESET search_path;
+TRUNCATE public.planted_calls;
+
+-- A superuser with the attacker's schema first calls everything.  The
+-- statements below use no operator or function outside iobench's own, so
+-- any planted call comes from inside the extension; their results are
+-- checked afterwards with the normal search_path.
+SET search_path = attacker, public, pg_catalog;
+CREATE TEMP TABLE r AS
+SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync',
+                               rw => 'randrw', fsync_every => 2, label => 'search_path');
+CREATE TEMP TABLE p AS
+SELECT run_id FROM iobench.pgiosim(files => 1, workers => 1, duration => '200ms',
+                                   file_size => '1MB', stall_threshold => '1 us');
+CREATE TEMP TABLE s AS
+SELECT suite_id FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100ms',
+                                   file_size => '1MB');
+CREATE TEMP TABLE out_report AS SELECT * FROM iobench.report((SELECT run_id FROM r));
+CREATE TEMP TABLE out_report_p AS SELECT * FROM iobench.report((SELECT run_id FROM p));
+CREATE TEMP TABLE out_json AS SELECT iobench.run_json((SELECT run_id FROM r)) AS j;
+CREATE TEMP TABLE out_stalls AS SELECT * FROM iobench.stalls((SELECT run_id FROM r), 0.9, '1 us');
+CREATE TEMP TABLE out_ranges AS SELECT * FROM iobench.latency_ranges((SELECT run_id FROM r), 'read');
+CREATE TEMP TABLE out_lat AS SELECT iobench.fio_latency((SELECT run_id FROM r), 'read', 1, 2, true) AS j;
+CREATE TEMP TABLE out_dir AS
+SELECT iobench.fio_direction((SELECT x FROM iobench.runs x ORDER BY x.run_id DESC LIMIT 1), 'write') AS j;
+CREATE TEMP TABLE out_compare AS SELECT * FROM iobench.compare((SELECT suite_id FROM s LIMIT 1));
+CREATE TEMP TABLE out_compare_runs AS
+SELECT * FROM iobench.compare_runs(ARRAY[(SELECT run_id FROM r), (SELECT run_id FROM p)]);
+CREATE TEMP TABLE out_format AS
+SELECT iobench.format_us(1234.5) AS a, iobench.format_us(12) AS b, iobench.format_bytes(8192) AS c,
+       iobench.format_bytes(1073741824) AS d, iobench.format_bytes(1000) AS e,
+       iobench.sparkline('{1,2,3,0}') AS f, iobench.bar(0.5, 16) AS g;
+CREATE TEMP TABLE out_suite_results AS SELECT * FROM iobench.suite_results;
+CREATE TEMP TABLE out_suite_comparison AS SELECT * FROM iobench.suite_comparison;
+CREATE TEMP TABLE out_run_waits AS SELECT * FROM iobench.run_wait_stats((SELECT run_id FROM r));
+CREATE TEMP TABLE out_run_waits_all AS SELECT * FROM iobench.run_wait_stats_all((SELECT run_id FROM r));
+CREATE TEMP TABLE out_sample AS SELECT * FROM iobench.sample_waits('50ms');
+CREATE TEMP TABLE out_sample_all AS SELECT * FROM iobench.sample_waits_all('50ms');
+CREATE TEMP TABLE out_table AS
+SELECT * FROM iobench.wait_table(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL)::iobench.wait_raw,
+                                       ROW('Lock:relation', 1, NULL, 1, NULL, NULL)::iobench.wait_raw]);
+CREATE TEMP TABLE out_table_all AS
+SELECT * FROM iobench.wait_table_all(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL)::iobench.wait_raw]);
+CREATE TEMP TABLE out_wait_stats AS SELECT * FROM iobench.wait_stats;
+CREATE TEMP TABLE out_wait_stats_all AS SELECT * FROM iobench.wait_stats_all;
+CREATE TEMP TABLE out_collector AS SELECT * FROM iobench.wait_collector;
+CREATE TEMP TABLE out_snap_a AS SELECT iobench.snapshot_waits('search_path a') AS t;
+CREATE TEMP TABLE out_snap_b AS SELECT iobench.snapshot_waits('search_path b') AS t;
+CREATE TEMP TABLE out_diff_raw AS SELECT * FROM iobench.wait_snapshot_diff_raw('search_path a', 'search_path b');
+CREATE TEMP TABLE out_diff AS SELECT * FROM iobench.wait_stats_diff('search_path a', 'search_path b');
+CREATE TEMP TABLE out_diff_all AS SELECT * FROM iobench.wait_stats_diff_all('search_path a');
+RESET search_path;
+
+-- no planted object ran
+SELECT what, count(*) FROM public.planted_calls GROUP BY what ORDER BY what;
+
+-- and the functions did their work
+SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgiosim,
+       (SELECT count(DISTINCT suite_id) FROM s) = 1 AS suite,
+       (SELECT count(*) FROM out_report) > 10 AS report,
+       (SELECT count(*) FROM out_report_p) > 10 AS report_p,
+       (SELECT j ? 'jobs' FROM out_json) AS run_json,
+       (SELECT j ? 'N' FROM out_lat) AS fio_latency,
+       (SELECT j ? 'iops' FROM out_dir) AS fio_direction,
+       (SELECT count(*) FROM out_compare) > 0 AS compare,
+       (SELECT count(*) FROM out_compare_runs) = 2 AS compare_runs,
+       (SELECT count(*) FROM out_suite_results) > 0 AS suite_results,
+       (SELECT count(*) FROM out_suite_comparison) > 0 AS suite_comparison,
+       (SELECT count(*) FROM out_table) = 2 AS wait_table,
+       (SELECT count(*) FROM out_table_all) = 1 AS wait_table_all,
+       (SELECT count(*) FROM out_collector) = 1 AS wait_collector,
+       (SELECT t FROM out_snap_a) <= (SELECT t FROM out_snap_b) AS snapshots;
+SELECT * FROM out_format;
+
+-- every SQL and PL/pgSQL function of the extension was called above
+SELECT p.oid::regprocedure AS not_called
+  FROM pg_depend d
+  JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+  JOIN pg_language l ON l.oid = p.prolang
+ WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'iobench')
+   AND l.lanname <> 'c'
+   AND p.proname NOT IN ('run_json', 'report', 'stalls', 'latency_ranges', 'fio_latency',
+                         'fio_direction', 'compare', 'compare_runs', 'format_us',
+                         'format_bytes', 'sparkline', 'bar', 'run_wait_stats',
+                         'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
+                         'wait_table', 'wait_table_all', 'snapshot_waits',
+                         'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all')
+ ORDER BY 1;
+
+-- every SQL and PL/pgSQL function pins its search_path
+SELECT p.oid::regprocedure AS unpinned
+  FROM pg_depend d
+  JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+  JOIN pg_language l ON l.oid = p.prolang
+ WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'iobench')
+   AND l.lanname <> 'c'
+   AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false)
+ ORDER BY 1;
+
+DELETE FROM iobench.wait_snapshots WHERE snapshot_name LIKE 'search_path %';
+DELETE FROM iobench.runs
+ WHERE run_id IN (SELECT run_id FROM iobench.suite_runs WHERE suite_id IN (SELECT suite_id FROM s));
+DELETE FROM iobench.suites WHERE suite_id IN (SELECT suite_id FROM s);
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM r UNION SELECT run_id FROM p);
+DROP FUNCTION public.unpinned_probe(bigint);
+DROP TABLE public.planted_calls;
+DROP SCHEMA attacker CASCADE;
+DROP ROLE iob_attacker;
+SELECT public.leftover_files() AS leftover_files;
