@@ -76,7 +76,20 @@ CREATE TABLE iobench.runs (
     cpu_user_pct      double precision,
     cpu_sys_pct       double precision,
     stall_count       bigint,
-    offset_digest     text
+    offset_digest     text,
+    -- The server settings that shape I/O, as the run's session saw them
+    -- (SHOW's text for io_combine_limit); NULL where the server has no such
+    -- setting (io_* before 18, io_min/max_workers before 19).  Last, so
+    -- that an upgraded table has the same column order as a new one.
+    io_method                  text,
+    io_workers                 integer,
+    io_min_workers             integer,
+    io_max_workers             integer,
+    io_combine_limit           text,
+    effective_io_concurrency   integer,
+    maintenance_io_concurrency integer,
+    wal_sync_method            text,
+    full_page_writes           boolean
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 
