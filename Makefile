@@ -5,7 +5,7 @@
 #   make run         quick start: install what is missing, build, start a throwaway
 #                    cluster and run a short benchmark on pg_default
 #   make test        the same set-up, then the pg_regress suite on a private instance
-#                    with iobench preloaded
+#                    with iobench preloaded, the isolation specs and the TAP tests
 #
 # Each takes PG_CONFIG=/path/to/pg_config to work with that installation instead
 # of the default (Debian's PostgreSQL 15), and WERROR=1 to build with -Werror.
@@ -22,10 +22,12 @@ OBJS = \
 	src/files.o \
 	src/worker.o \
 	src/run_launcher.o \
+	src/run_progress.o \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \
-	src/presets.o \
+	src/pgiosim.o \
+	src/suite.o \
 	src/wait_sampler.o \
 	src/wait_collector.o \
 	src/wait_functions.o \
@@ -39,12 +41,18 @@ OBJS = \
 #                              privileges last (90_privileges.sql)
 #   sql/install/upgrade/A--B.sql  the steps from release A that CREATE OR
 #                              REPLACE cannot take
+#   sql/install/upgrade/finish.sql  the last step of every upgrade (grants
+#                              of replaced functions carried over)
 # iobench--$(EXTVERSION).sql = schema + code; iobench--0.1--$(EXTVERSION).sql
-# = upgrade + code.  Released install scripts (sql/iobench--0.1.sql) are
+# = upgrade + code + finish.  C limits reach SQL from one place: a placeholder
+# @IOB_NAME@ in these sources is replaced by the value "#define IOB_NAME"
+# has in $(LIMIT_HEADERS) (tools/sql_limits.sh), so the CHECKs of
+# sql/install/schema/20_suites.sql are the limits the C code enforces.  Released install scripts (sql/iobench--0.1.sql) are
 # never edited.  sql/*.sql and expected/*.out are the pg_regress tests.
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" iobench.control)
 SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
+LIMIT_HEADERS = src/run_options.h src/iobench.h
 DATA = sql/iobench--0.1.sql
 DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
@@ -53,11 +61,18 @@ REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privilege
 	pgiosim suite reports search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
+# Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any
+ISOLATION =
+# TAP tests (t/*.pl, PostgreSQL::Test::Cluster): clusters of their own, for
+# what needs a restart or settings fixed at server start.  tools/run-tests.sh
+# runs every t/*.pl with prove against the same private install tree.
+TAP_TESTS = 1
 
 SHLIB_LINK += -luring
 PG_CPPFLAGS += -I$(srcdir)/src
-PG_CFLAGS += -Wall -Wmissing-prototypes 
+PG_CFLAGS += -Wall -Wmissing-prototypes
 
+# make WERROR=1: every warning is an error (CI builds this way).
 ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
@@ -84,15 +99,19 @@ all:
 	@exit 1
 endif
 
-iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL)
+iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL) $(LIMIT_HEADERS)
 	{ echo '/* $@ — full install script of version $(EXTVERSION), built from sql/install/ */'; \
 	  printf '%s\n' '\echo Use "CREATE EXTENSION iobench" to load this file. \quit'; \
-	  cat $^; } > $@
+	  cat $(SCHEMA_SQL) $(CODE_SQL); } | tools/sql_limits.sh $(LIMIT_HEADERS) > $@
 
-iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL)
+iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) sql/install/upgrade/finish.sql $(LIMIT_HEADERS)
 	{ echo '/* $@ — upgrade from 0.1 to $(EXTVERSION), built from sql/install/ */'; \
 	  printf '%s\n' '\echo Use "ALTER EXTENSION iobench UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
-	  cat $^; } > $@
+	  cat sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) sql/install/upgrade/finish.sql; } | \
+	  tools/sql_limits.sh $(LIMIT_HEADERS) > $@
+
+# A script that failed half-way is not left behind as if it were built.
+.DELETE_ON_ERROR:
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes.
 $(OBJS): $(wildcard $(srcdir)/src/*.h)

@@ -62,6 +62,27 @@ SELECT stall_count, (SELECT count(*) FROM iobench.run_stalls t WHERE t.run_id = 
 SELECT stall_threshold IS NULL AS no_threshold, stall_count IS NULL AS no_count
   FROM iobench.run(duration => '100ms', file_size => '1MB', engine => 'psync');
 
+-- pgiosim() is run() with pgiosim's settings: the same seed issues the same
+-- I/O, and every setting is stored alike
+CREATE TEMP TABLE pr AS
+SELECT 'pgiosim' AS via, * FROM iobench.pgiosim(files => 2, workers => 2, write_pct => 30,
+                                               duration => '300ms', file_size => '1MB',
+                                               seed => 11)
+UNION ALL
+SELECT 'run', * FROM iobench.run(rw => 'randread', block_size => '8kB', files => 2,
+                                 workers => 2, duration => '300ms', file_size => '1MB',
+                                 rewrite_pct => 30, fsync_every => 1, direct => false,
+                                 cold_reads => true, engine => 'psync',
+                                 stall_threshold => '1s', progress_interval => '10s',
+                                 seed => 11);
+SELECT via, rw, block_size, iodepth, direct, cold_reads, engine, rewrite_pct,
+       fsync_every, stall_threshold, stall_count >= 0 AS stalls_counted,
+       write_ops > 0 AS rewrites, fsync_ops > 0 AS syncs
+  FROM pr ORDER BY via;
+SELECT count(DISTINCT offset_digest) = 1 AS same_io FROM pr;
+-- run() leaves the page cache alone unless asked
+SELECT cold_reads FROM iobench.run(duration => '100ms', file_size => '1MB', engine => 'psync');
+
 -- every argument is checked
 \set VERBOSITY default
 SELECT run_id FROM iobench.pgiosim(tablespace => 'no_such_tablespace');

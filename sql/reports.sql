@@ -67,6 +67,16 @@ SELECT iobench.report(1000001);
 \pset format aligned
 \pset tuples_only off
 
+-- with the run's waits recorded, the report ends with its top waits
+INSERT INTO iobench.run_waits (run_id, wait_type, wait_s, signal_s, wait_count)
+VALUES (1000001, 'IO:DataFileRead', 6.5, 0.5, 600),
+       (1000001, 'IO:DataFileSync', 3.5, NULL, 80);
+SELECT line FROM iobench.report(1000001) WITH ORDINALITY AS t(line, n)
+ WHERE n >= (SELECT n FROM iobench.report(1000001) WITH ORDINALITY AS u(line, n)
+              WHERE line = 'Top waits')
+ ORDER BY n;
+DELETE FROM iobench.run_waits WHERE run_id = 1000001;
+
 -- the server's I/O settings: no line for a run stored without them (0.1),
 -- else those the server has, in a fixed order
 SELECT count(*) AS server_lines FROM iobench.report(1000001) AS l WHERE l LIKE '  server:%';

@@ -45,6 +45,19 @@ SELECT run_id FROM iobench.run(engine => 'spdk');
 SELECT run_id FROM iobench.run(rate_iops => -5);
 SELECT run_id FROM iobench.run(rate_iops => 1, workers => 2);
 
+-- the settings pgiosim() is built from
+SELECT run_id FROM iobench.run(rewrite_pct => 101);
+SELECT run_id FROM iobench.run(rewrite_pct => NULL);
+SELECT run_id FROM iobench.run(rw => 'randwrite', rewrite_pct => 10);
+SELECT run_id FROM iobench.run(rw => 'randrw', read_pct => 0, rewrite_pct => 10);
+SELECT run_id FROM iobench.run(cold_reads => NULL);
+SELECT run_id FROM iobench.run(cold_reads => true);
+SELECT run_id FROM iobench.run(stall_threshold => '0s');
+SELECT run_id FROM iobench.run(stall_threshold => '2 hours');
+SELECT run_id FROM iobench.run(progress_interval => '500ms');
+SELECT run_id FROM iobench.run(progress_interval => '2 hours');
+SELECT run_id FROM iobench.run(progress_interval => NULL);
+
 -- tablespaces
 SELECT run_id FROM iobench.run(tablespace => 'no_such_tablespace');
 SELECT run_id FROM iobench.run(tablespace => 'pg_global');

@@ -62,6 +62,12 @@ SELECT format('dbname=iobench_upgrade host=%s port=%s',
               split_part(current_setting('unix_socket_directories'), ',', 1),
               current_setting('port')) AS s;
 SELECT dblink_exec((SELECT s FROM conn), 'CREATE EXTENSION iobench VERSION ''0.1''');
+-- a DBA's grants on 0.1's run(), whose argument list changes in 0.2
+CREATE ROLE iob_upgrade_user;
+CREATE ROLE iob_upgrade_admin;
+SELECT dblink_exec((SELECT s FROM conn), 'GRANT EXECUTE ON FUNCTION iobench.run TO iob_upgrade_user');
+SELECT dblink_exec((SELECT s FROM conn),
+                   'GRANT EXECUTE ON FUNCTION iobench.run TO iob_upgrade_admin WITH GRANT OPTION');
 SELECT * FROM dblink((SELECT s FROM conn), 'SELECT extversion FROM pg_extension WHERE extname = ''iobench''')
     AS t(version text);
 SELECT dblink_exec((SELECT s FROM conn), 'ALTER EXTENSION iobench UPDATE');
@@ -70,6 +76,14 @@ SELECT * FROM dblink((SELECT s FROM conn), 'SELECT extversion FROM pg_extension 
 SELECT extversion AS fresh_version FROM pg_extension WHERE extname = 'iobench';
 SELECT dblink_exec((SELECT s FROM conn),
                    pg_get_functiondef('public.iobench_fingerprint()'::regprocedure));
+-- the grants moved to the new run()
+SELECT * FROM dblink((SELECT s FROM conn), $$
+    SELECT p.proname::text, p.pronargs > 17, a.grantee::regrole::text, a.is_grantable
+      FROM pg_proc p, aclexplode(p.proacl) a
+     WHERE p.pronamespace = 'iobench'::regnamespace AND p.proname LIKE 'run%'
+       AND a.grantee::regrole::text LIKE 'iob_upgrade_%'
+     ORDER BY 3 $$) AS t(function text, new_signature boolean, grantee text, grantable boolean);
+SELECT dblink_exec((SELECT s FROM conn), 'REVOKE ALL ON FUNCTION iobench.run FROM iob_upgrade_user, iob_upgrade_admin CASCADE');
 CREATE TEMP TABLE upgraded AS
 SELECT * FROM dblink((SELECT s FROM conn), 'SELECT * FROM public.iobench_fingerprint()')
     AS t(kind text, name text, detail text);
@@ -83,4 +97,6 @@ ORDER BY 2, 3, 1;
 SELECT count(*) > 100 AS compared FROM upgraded;
 
 DROP DATABASE iobench_upgrade;
+DROP ROLE iob_upgrade_user;
+DROP ROLE iob_upgrade_admin;
 DROP FUNCTION public.iobench_fingerprint();

@@ -58,6 +58,57 @@ SELECT wait_type, benign, wait_s > 0.1 AS waited
 
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 
+-- Every wait the sampler sees is counted, also in a process it sees for the
+-- first time while that process already waits: w0 blocks before the window
+-- starts, n1..n3 connect during the window and block at once.  All four
+-- wait on one advisory lock until the window ends: WaitCount is 4.
+-- (deadlock_timeout is raised so that no deadlock check interrupts a wait.)
+CREATE FUNCTION waiter_connstr() RETURNS text
+LANGUAGE sql AS $$
+    SELECT waits_connstr() || ' options=''-c deadlock_timeout=10min'''
+$$;
+-- Wait (at most 60 s) until n sessions wait on the advisory lock ('lock'),
+-- or until the sampler session is in its sampling loop ('sampler')
+CREATE FUNCTION waits_until(what text, n int) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..6000 LOOP
+        IF (SELECT count(*) FROM pg_stat_activity
+            WHERE CASE what WHEN 'lock' THEN wait_event_type = 'Lock' AND wait_event = 'advisory'
+                            ELSE wait_event_type = 'Extension'
+                                 AND query LIKE '%sample_waits_raw(''3 s'')%' END) >= n THEN
+            RETURN true;
+        END IF;
+        PERFORM pg_sleep(0.01);
+        PERFORM pg_stat_clear_snapshot();
+    END LOOP;
+    RETURN false;
+END
+$$;
+SELECT dblink_connect('holder', waits_connstr()) AS holder,
+       dblink_connect('sampler', waits_connstr()) AS sampler,
+       dblink_connect('w0', waiter_connstr()) AS w0;
+SELECT * FROM dblink('holder', 'SELECT pg_advisory_lock(4242)') AS t(x text);
+SELECT dblink_send_query('w0', 'SELECT pg_advisory_lock_shared(4242)');
+SELECT waits_until('lock', 1) AS w0_waits;
+SELECT dblink_send_query('sampler', $$SELECT wait_count, wait_s FROM iobench.sample_waits_raw('3 s') WHERE wait_type = 'Lock:advisory'$$);
+SELECT waits_until('sampler', 1) AS sampling;
+SELECT dblink_connect('n1', waiter_connstr()) AS n1,
+       dblink_send_query('n1', 'SELECT pg_advisory_lock_shared(4242)') AS n1_sent,
+       dblink_connect('n2', waiter_connstr()) AS n2,
+       dblink_send_query('n2', 'SELECT pg_advisory_lock_shared(4242)') AS n2_sent,
+       dblink_connect('n3', waiter_connstr()) AS n3,
+       dblink_send_query('n3', 'SELECT pg_advisory_lock_shared(4242)') AS n3_sent;
+SELECT waits_until('lock', 4) AS all_wait;
+CREATE TEMP TABLE lock_counts AS
+    SELECT * FROM dblink_get_result('sampler') AS t(wait_count bigint, wait_s double precision);
+SELECT waits_finish('sampler');
+SELECT * FROM dblink('holder', 'SELECT pg_advisory_unlock(4242)') AS t(x boolean);
+SELECT waits_finish('w0'), waits_finish('n1'), waits_finish('n2'), waits_finish('n3');
+SELECT wait_count, wait_s > 0 AND wait_s < 4 * 3.1 AS wait_s_bounded FROM lock_counts;
+SELECT dblink_disconnect('holder'), dblink_disconnect('sampler'), dblink_disconnect('w0'),
+       dblink_disconnect('n1'), dblink_disconnect('n2'), dblink_disconnect('n3');
+
 -- Without schedstat, signal and resource time are unknown (NULL), never 0
 SET iobench.sample_signal = off;
 SELECT count(*) > 0 AS rows, bool_and(signal_s IS NULL AND resource_s IS NULL) AS unknown,

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * engine.c
- *	  What every I/O engine shares: names and wait events.
+ *	  What every I/O engine shares: names, wait events, and the choice of
+ *	  the engine a run uses (with the fallback from io_uring to psync).
  *
  *-------------------------------------------------------------------------
  */
@@ -10,6 +11,7 @@
 #include "utils/wait_event.h"
 
 #include "engine.h"
+#include "iobench.h"
 
 /* Name of an engine as the "engine" argument and the result row spell it */
 const char *
@@ -45,4 +47,68 @@ iob_op_wait_event(IobOpKind kind)
 			return WAIT_EVENT_DATA_FILE_SYNC;
 	}
 	return WAIT_EVENT_DATA_FILE_READ;
+}
+
+/*
+ * Is io_uring there for a run that asks for engine "requested" ("auto" or
+ * "io_uring")?  Returns 0 when it is.  Otherwise raises the ERROR that
+ * engine => 'io_uring' gets, or, for "auto", returns the errno saying why
+ * not and leaves errno set to it (for %m), so that the caller can fall back
+ * and say so.  iobench.force_psync makes it unavailable (EPERM).
+ */
+int
+iob_engine_uring_unavailable(IobEngineKind requested)
+{
+	int			uring_errno;
+
+	Assert(requested != IOB_ENGINE_PSYNC);
+	uring_errno = iobench_force_psync ? EPERM : iob_engine_probe_uring();
+	errno = uring_errno;
+	if (uring_errno != 0 && requested == IOB_ENGINE_IO_URING)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("io_uring is not available: %m"),
+				 iobench_force_psync ?
+				 errdetail("iobench.force_psync is on.") :
+				 errdetail("The kernel refused to create an io_uring instance (kernel.io_uring_disabled, a container's seccomp profile, or an old kernel)."),
+				 errhint("Use engine => 'psync' or engine => 'auto'.")));
+	return uring_errno;
+}
+
+/*
+ * The engine a run with this "engine" argument and iodepth uses: psync only
+ * at iodepth 1; io_uring only where it is available; "auto" takes io_uring
+ * when it is, and otherwise psync with a NOTICE saying why — or an ERROR
+ * at iodepth above 1, since psync would measure a different load than the
+ * one asked for.
+ */
+IobEngineKind
+iob_engine_resolve(IobEngineKind requested, int iodepth)
+{
+	if (requested == IOB_ENGINE_PSYNC)
+	{
+		if (iodepth > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("engine \"psync\" supports only iodepth 1"),
+					 errhint("Use engine => 'io_uring' or engine => 'auto' for iodepth %d.",
+							 iodepth)));
+		return IOB_ENGINE_PSYNC;
+	}
+
+	if (iob_engine_uring_unavailable(requested) == 0)
+		return IOB_ENGINE_IO_URING;
+
+	/* "auto" without io_uring; errno says why */
+	if (iodepth > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("iodepth %d needs io_uring, which is not available: %m",
+						iodepth),
+				 iobench_force_psync ? errdetail("iobench.force_psync is on.") : 0,
+				 errhint("Use iodepth => 1 with engine \"psync\", and more workers for more outstanding I/O.")));
+	ereport(NOTICE,
+			(errmsg("io_uring is not available (%m); using engine \"psync\""),
+			 iobench_force_psync ? errdetail("iobench.force_psync is on.") : 0));
+	return IOB_ENGINE_PSYNC;
 }

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * engine.h
- *	  I/O engines behind one small operations table.
+ *	  I/O engines behind one small operations table, and the choice of the
+ *	  engine a run uses.
  *
  * As fio separates its ioengines from the job logic, the worker loop
  * (worker.c) decides *what* to do — which op, file, offset — and an engine
@@ -14,6 +15,10 @@
  * holds pointers to the ones queued or in flight, and hands each back
  * exactly once from complete().
  *
+ * Which engine a run uses is decided here too (engine.c): "auto" takes
+ * io_uring where the kernel allows it and falls back to psync with a
+ * NOTICE; iob_engine_resolve() is the one place those rules live.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef IOBENCH_ENGINE_H
@@ -21,7 +26,7 @@
 
 #include "postgres.h"
 
-#include <time.h>
+#include "clock.h"
 
 /* What one I/O does.  The values index per-kind arrays. */
 typedef enum IobOpKind
@@ -61,12 +66,6 @@ typedef struct IobEngineOps
 	 * whether to fall back).
 	 */
 	int			(*init) (IobEngine *engine, int depth);
-
-	/*
-	 * Register the run's open files (after init), for engines that can use
-	 * registered files.  May be NULL.
-	 */
-	void		(*register_files) (IobEngine *engine, const int *fds, int nfds);
 
 	/* Queue one I/O for submission; never blocks */
 	void		(*queue) (IobEngine *engine, IobIo *io);
@@ -109,17 +108,9 @@ extern const IobEngineOps *iob_engine_uring_ops(void);	/* NULL if not built */
 extern const char *iob_engine_kind_name(IobEngineKind kind);
 extern int	iob_engine_probe_uring(void);
 
-#define IOB_NS_PER_SEC		INT64CONST(1000000000)
-
-/* Monotonic clock in nanoseconds, the time base of every timestamp */
-static inline int64
-iob_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64) ts.tv_sec * INT64CONST(1000000000) + ts.tv_nsec;
-}
+/* Choosing the engine of a run, and the fallback (engine.c) */
+extern int	iob_engine_uring_unavailable(IobEngineKind requested);
+extern IobEngineKind iob_engine_resolve(IobEngineKind requested, int iodepth);
 
 /* The PostgreSQL wait event a worker reports while an op of this kind runs */
 extern uint32 iob_op_wait_event(IobOpKind kind);

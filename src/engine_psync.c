@@ -95,7 +95,6 @@ psync_shutdown(IobEngine *engine)
 const IobEngineOps iob_engine_psync = {
 	.name = "psync",
 	.init = psync_init,
-	.register_files = NULL,
 	.queue = psync_queue,
 	.complete = psync_complete,
 	.shutdown = psync_shutdown

@@ -40,9 +40,14 @@
  * not allocate.  init() never raises an error: it returns an errno so that
  * the caller can fall back to psync with a NOTICE.
  *
- * Registered files and buffers were measured with bench/uring_harness.c and
- * did not help on the machines measured (see doc/iobench.md, "I/O engines"), so the engine
- * uses plain file descriptors and user buffers, like fio's defaults.
+ * About 800 lines, half of them comments: the ring, the submission stamps
+ * and the fsync hold-back share UringState and run per I/O, so they stay
+ * in one file.
+ *
+ * Registered files and buffers, other ring set-up flags and IOSQE_IO_DRAIN
+ * were measured in 0.1 and did not help on the machine measured (see
+ * doc/iobench.md, "I/O engines"), so the engine uses plain file descriptors
+ * and user buffers, like fio's defaults.
  *
  *-------------------------------------------------------------------------
  */
@@ -70,27 +75,6 @@
 /* How long shutdown waits for I/Os the kernel still holds */
 #define URING_SHUTDOWN_WAIT_NS	(5 * INT64CONST(1000000000))
 
-#ifdef IOB_URING_EXPERIMENTS
-/*
- * Variants measured by bench/uring_harness.c, compiled only into the harness:
- * ring set-up flags, one registered buffer region (READ_FIXED/WRITE_FIXED),
- * registered files, a refill submitted as one batch, and IOSQE_IO_DRAIN on
- * fsyncs instead of holding them back.  See doc/iobench.md, "I/O engines" for the figures.
- */
-unsigned	iob_uring_exp_setup_flags = 0;
-void	   *iob_uring_exp_buf_base = NULL;
-size_t		iob_uring_exp_buf_len = 0;
-bool		iob_uring_exp_batch_submit = false;
-bool		iob_uring_exp_drain = false;
-static bool exp_fixed_bufs = false;
-#define URING_BATCH_SUBMIT iob_uring_exp_batch_submit
-#define URING_DRAIN iob_uring_exp_drain
-static int *exp_fixed_fds = NULL;
-static int	exp_nfixed = 0;
-#else
-#define URING_BATCH_SUBMIT false
-#define URING_DRAIN false
-#endif
 
 /* One queued, held or submitted I/O; the CQE's user_data points here */
 typedef struct UringReq
@@ -125,18 +109,9 @@ static int	uring_complete(IobEngine *engine, int min_complete,
 static void uring_shutdown(IobEngine *engine);
 static int	uring_note_submitted(UringState *st, int64 call_ns);
 
-#ifdef IOB_URING_EXPERIMENTS
-static void uring_register_files(IobEngine *engine, const int *fds, int nfds);
-#endif
-
 static const IobEngineOps uring_ops = {
 	.name = "io_uring",
 	.init = uring_init,
-#ifdef IOB_URING_EXPERIMENTS
-	.register_files = uring_register_files,
-#else
-	.register_files = NULL,
-#endif
 	.queue = uring_queue,
 	.complete = uring_complete,
 	.shutdown = uring_shutdown
@@ -258,34 +233,12 @@ uring_init(IobEngine *engine, int depth)
 	}
 
 	memset(&params, 0, sizeof(params));
-#ifdef IOB_URING_EXPERIMENTS
-	params.flags = iob_uring_exp_setup_flags;
-#endif
 	ret = io_uring_queue_init_params(depth, &st->ring, &params);
 	if (ret < 0)
 	{
 		uring_free_state(st);
 		return -ret;
 	}
-#ifdef IOB_URING_EXPERIMENTS
-	exp_fixed_bufs = false;
-	exp_nfixed = 0;
-	if (iob_uring_exp_buf_base != NULL)
-	{
-		struct iovec iov;
-
-		iov.iov_base = iob_uring_exp_buf_base;
-		iov.iov_len = iob_uring_exp_buf_len;
-		ret = io_uring_register_buffers(&st->ring, &iov, 1);
-		if (ret < 0)
-		{
-			io_uring_queue_exit(&st->ring);
-			uring_free_state(st);
-			return -ret;
-		}
-		exp_fixed_bufs = true;
-	}
-#endif
 	ret = uring_check_ring(&st->ring);
 	if (ret != 0)
 	{
@@ -322,20 +275,6 @@ uring_init(IobEngine *engine, int depth)
 	return 0;
 }
 
-#ifdef IOB_URING_EXPERIMENTS
-/* Register the run's files; file_index then names the fixed file */
-static void
-uring_register_files(IobEngine *engine, const int *fds, int nfds)
-{
-	UringState *st = (UringState *) engine->private_data;
-
-	if (io_uring_register_files(&st->ring, fds, nfds) == 0)
-	{
-		exp_fixed_fds = (int *) fds;
-		exp_nfixed = nfds;
-	}
-}
-#endif
 
 /* Turn a request into an SQE, submitted by the next queue() or complete() */
 static void
@@ -355,42 +294,16 @@ uring_prepare(UringState *st, UringReq *req)
 	switch (io->kind)
 	{
 		case IOB_OP_READ:
-#ifdef IOB_URING_EXPERIMENTS
-			if (exp_fixed_bufs)
-			{
-				io_uring_prep_read_fixed(sqe, io->fd, io->buf, io->len,
-										 io->offset, 0);
-				break;
-			}
-#endif
 			io_uring_prep_read(sqe, io->fd, io->buf, io->len, io->offset);
 			break;
 		case IOB_OP_WRITE:
-#ifdef IOB_URING_EXPERIMENTS
-			if (exp_fixed_bufs)
-			{
-				io_uring_prep_write_fixed(sqe, io->fd, io->buf, io->len,
-										  io->offset, 0);
-				break;
-			}
-#endif
 			io_uring_prep_write(sqe, io->fd, io->buf, io->len, io->offset);
 			break;
 		case IOB_OP_FSYNC:
 			io_uring_prep_fsync(sqe, io->fd,
 								io->datasync ? IORING_FSYNC_DATASYNC : 0);
-			if (URING_DRAIN)
-				sqe->flags |= IOSQE_IO_DRAIN;
 			break;
 	}
-#ifdef IOB_URING_EXPERIMENTS
-	if (exp_nfixed > 0 && io->file_index >= 0 && io->file_index < exp_nfixed &&
-		exp_fixed_fds[io->file_index] == io->fd)
-	{
-		sqe->fd = io->file_index;
-		sqe->flags |= IOSQE_FIXED_FILE;
-	}
-#endif
 	io_uring_sqe_set_data(sqe, req);
 	req->sq_pos = st->ring.sq.sqe_tail - 1;	/* io_uring_get_sqe advanced it */
 	st->unsubmitted[st->nunsubmitted++] = req;
@@ -548,8 +461,8 @@ uring_submit_now(UringState *st)
  * An I/O queued while another is still waiting to be submitted sends that
  * one to the kernel first, so a refill of k I/Os reaches the device one by
  * one (k - 1 submissions here, the last with complete()'s wait) rather than
- * as one batch.  Measured with bench/uring_harness.c on 8 KB random reads
- * at depth 32 (doc/iobench.md, "I/O engines"): submitting the whole batch in complete()
+ * as one batch.  Measured on 8 KB random reads at depth 32 (doc/iobench.md,
+ * "I/O engines"): submitting the whole batch in complete()
  * saved about 1.5 us of CPU per I/O but cost 10-15 % of IOPS, because the
  * kernel plugs a batch and the device sees its first I/O only after the
  * last one has been set up; this way matches fio's default
@@ -567,7 +480,7 @@ uring_queue(IobEngine *engine, IobIo *io)
 
 	req = st->free_reqs[--st->nfree];
 	req->io = io;
-	req->held = (io->kind == IOB_OP_FSYNC && !URING_DRAIN &&
+	req->held = (io->kind == IOB_OP_FSYNC &&
 				 uring_fsync_must_wait(st, io));
 	dlist_push_tail(&st->inflight, &req->node);
 	engine->inflight++;
@@ -577,7 +490,7 @@ uring_queue(IobEngine *engine, IobIo *io)
 		st->nheld++;
 		return;
 	}
-	if (st->nunsubmitted > 0 && !URING_BATCH_SUBMIT)
+	if (st->nunsubmitted > 0)
 		(void) uring_submit_now(st);
 	uring_prepare(st, req);
 }
@@ -717,6 +630,10 @@ uring_enter(UringState *st, bool submit, int want, int64 deadline_ns,
  * between the check here and the kernel's wait is still seen only at the
  * next completion or deadline; closing that window would take a signal mask
  * passed to io_uring_enter().
+ *
+ * About 100 lines, a third of them comments: the outcomes of one
+ * io_uring_enter() (time-out, signal, refused SQEs) and what each means for
+ * the next call are easiest to check in one loop.
  */
 static int
 uring_complete(IobEngine *engine, int min_complete, int64 timeout_ns,

@@ -51,7 +51,7 @@ _PG_init(void)
 							"Upper bound for the workers argument of a benchmark run.",
 							"Each worker is a background worker process; the server's max_worker_processes also limits them.",
 							&iobench_max_workers_per_run,
-							64, 1, 1024,
+							64, 1, IOB_MAX_WORKERS_PER_RUN,
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);

@@ -23,6 +23,9 @@ extern bool iobench_force_psync;
 /* iobench.max_workers_per_run: upper bound for the "workers" argument */
 extern int	iobench_max_workers_per_run;
 
+/* The highest iobench.max_workers_per_run may be set to (also a SQL CHECK) */
+#define IOB_MAX_WORKERS_PER_RUN	1024
+
 /* Human-readable size, as pg_size_pretty() prints it */
 extern char *iob_size_pretty(int64 bytes);
 

@@ -190,6 +190,8 @@ summary_json(const IobRunSummary *s)
 	json_int(&buf, "rate_iops", p->rate_iops);
 	json_int(&buf, "seed", (int64) p->seed);
 	json_int(&buf, "rewrite_pct", p->rewrite_pct);
+	json_key(&buf, "cold_reads");
+	appendStringInfoString(&buf, p->cold_reads ? "true" : "false");
 	if (p->stall_threshold_us > 0)
 	{
 		snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->stall_threshold_us);

@@ -1,7 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * results.h
- *	  Storing a finished run in iobench.runs, run_seconds and run_latency.
+ *	  Storing a finished run in iobench.runs, run_seconds, run_latency and
+ *	  run_stalls.
+ *
+ * The launcher merges its workers' figures into an IobRunSummary, the one
+ * description of a finished run; iob_store_run() writes it (through
+ * owner_spi.h) and returns the row.  The wait statistics of the run are
+ * stored beside it by wait_run.h.
  *
  *-------------------------------------------------------------------------
  */

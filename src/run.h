@@ -1,10 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * run.h
- *	  Running one benchmark: the launcher side.
+ *	  Running one benchmark: the launcher side (run_launcher.c).
  *
  * iob_execute_run() is the one way a run happens: iobench.run() and the
- * presets built on it (pgiosim, suites) fill an IobRunParams and call it.
+ * presets built on it (pgiosim.c, suite.c) fill an IobRunParams and call
+ * it.  The launcher owns the run from the first check to the stored row:
+ * the DSM segment, the files, the workers, the wait loop with its progress
+ * NOTICEs (run_progress.h) and wait sampling (wait_run.h), cancel and
+ * clean-up, and the merge of the workers' figures (results.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -14,14 +18,17 @@
 #include "postgres.h"
 
 #include "run_options.h"
+#include "run_progress.h"
 
 /*
  * Run the benchmark described by *params: create the files, start the
  * workers, wait for them while reporting progress, store the result.
  * Returns the stored iobench.runs row as a composite Datum.  Cancel stops
  * the run and stores it as "cancelled"; any other error removes everything
- * the run made and is re-thrown.
+ * the run made and is re-thrown.  progress_style chooses the progress
+ * NOTICE (run_progress.h): iobench.run()'s, or pgiosim's.
  */
-extern Datum iob_execute_run(const IobRunParams *params, const char *label);
+extern Datum iob_execute_run(const IobRunParams *params, const char *label,
+							 IobProgressStyle progress_style);
 
 #endif							/* IOBENCH_RUN_H */

@@ -6,7 +6,8 @@
  * The launcher validates the arguments, creates the run's DSM segment and
  * files, starts one dynamic background worker per "workers", gives the
  * "go" once all are ready, and then waits on its latch: it reports
- * progress about once a second and honours cancel.  When the workers are
+ * progress (run_progress.c), samples the workers' waits (wait_run.c) and
+ * honours cancel.  When the workers are
  * done it merges their figures and stores the run (results.c).
  *
  * Clean-up: from the moment the first file exists until the files are
@@ -40,18 +41,18 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "clock.h"
 #include "compat.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
 #include "results.h"
 #include "run.h"
+#include "run_progress.h"
 #include "run_shared.h"
 #include "wait_run.h"
 
 PG_FUNCTION_INFO_V1(iobench_run);
-
-#define NS_PER_MS			INT64CONST(1000000)
 
 /* How long the launcher sleeps between checks of its workers */
 #define LAUNCHER_TICK_MS	100
@@ -79,11 +80,8 @@ typedef struct RunContext
 	int			nlaunched;
 	bool		files_created;
 	bool		cleaned_up;
-	IobHistogram *scratch;		/* merge area for progress figures */
-	int64		last_progress_ns;
-	uint64		last_progress_ops;
-	uint64		last_progress_counts[IOB_NUM_OP_KINDS]; /* pgiosim-style line */
-	uint64		last_progress_bytes;
+	IobProgressStyle progress_style;
+	IobProgress progress;		/* progress NOTICEs (run_progress.c) */
 	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 } RunContext;
@@ -96,53 +94,7 @@ iobench_run(PG_FUNCTION_ARGS)
 	char	   *label;
 
 	iob_parse_run_args(fcinfo, &params, &label);
-	PG_RETURN_DATUM(iob_execute_run(&params, label));
-}
-
-/*
- * Decide which engine the workers use.  "auto" takes io_uring when this
- * kernel allows it and falls back to psync with a NOTICE saying why.
- */
-static IobEngineKind
-resolve_engine(const IobRunParams *params)
-{
-	int			uring_errno;
-
-	if (params->engine == IOB_ENGINE_PSYNC)
-	{
-		if (params->iodepth > 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("engine \"psync\" supports only iodepth 1"),
-					 errhint("Use engine => 'io_uring' or engine => 'auto' for iodepth %d.",
-							 params->iodepth)));
-		return IOB_ENGINE_PSYNC;
-	}
-
-	uring_errno = iobench_force_psync ? EPERM : iob_engine_probe_uring();
-	if (uring_errno == 0)
-		return IOB_ENGINE_IO_URING;
-
-	errno = uring_errno;
-	if (params->engine == IOB_ENGINE_IO_URING)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("io_uring is not available: %m"),
-				 iobench_force_psync ?
-				 errdetail("iobench.force_psync is on.") :
-				 errdetail("The kernel refused to create an io_uring instance (kernel.io_uring_disabled, a container's seccomp profile, or an old kernel)."),
-				 errhint("Use engine => 'psync' or engine => 'auto'.")));
-	if (params->iodepth > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("iodepth %d needs io_uring, which is not available: %m",
-						params->iodepth),
-				 iobench_force_psync ? errdetail("iobench.force_psync is on.") : 0,
-				 errhint("Use iodepth => 1 with engine \"psync\", and more workers for more outstanding I/O.")));
-	ereport(NOTICE,
-			(errmsg("io_uring is not available (%m); using engine \"psync\""),
-			 iobench_force_psync ? errdetail("iobench.force_psync is on.") : 0));
-	return IOB_ENGINE_PSYNC;
+	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_RATES));
 }
 
 /* Create the DSM segment and lay out the run's shared state in it */
@@ -373,107 +325,7 @@ give_go(RunContext *ctx)
 	pg_atomic_write_u32(&run->phase, IOB_PHASE_RUN);
 	for (i = 0; i < ctx->nlaunched; i++)
 		SetLatch(&GetPGProcByNumber(ctx->workers[i].procno)->procLatch);
-	ctx->last_progress_ns = run->start_ns;
-}
-
-/* Merge the workers' data-I/O histograms (read and write) into scratch */
-static void
-merge_data_histograms(RunContext *ctx, IobHistogram *into)
-{
-	int			i;
-
-	iob_hist_reset(into);
-	for (i = 0; i < ctx->nlaunched; i++)
-	{
-		iob_hist_merge(into, &ctx->workers[i].hist[IOB_OP_READ]);
-		iob_hist_merge(into, &ctx->workers[i].hist[IOB_OP_WRITE]);
-	}
-}
-
-/*
- * The pgiosim-style progress line (params.progress_counts): percent done of
- * the whole run and totals so far, and the rates over the last interval, in
- * the spirit of pgiosim's 10-second line but counted over all workers.
- */
-static void
-report_progress_counts(RunContext *ctx, int64 now, double interval_s)
-{
-	IobRunShared *run = ctx->run;
-	uint64		counts[IOB_NUM_OP_KINDS] = {0};
-	uint64		bytes = 0;
-	uint64		stalls = 0;
-	double		elapsed_s = (double) (now - run->start_ns) / IOB_NS_PER_SEC;
-	double		total_s = (double) (run->params.warmup_us + run->params.duration_us) / USECS_PER_SEC;
-	double		reads_s;
-	double		writes_s;
-	int			i;
-	int			k;
-
-	for (i = 0; i < ctx->nlaunched; i++)
-	{
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-			counts[k] += ctx->workers[i].hist[k].count;
-		bytes += ctx->workers[i].bytes[IOB_OP_READ] + ctx->workers[i].bytes[IOB_OP_WRITE];
-		stalls += ctx->workers[i].nstalls;
-	}
-	reads_s = (double) (counts[IOB_OP_READ] - ctx->last_progress_counts[IOB_OP_READ]) / interval_s;
-	writes_s = (double) (counts[IOB_OP_WRITE] - ctx->last_progress_counts[IOB_OP_WRITE]) / interval_s;
-	ereport(NOTICE,
-			(errmsg("iobench: %.0f/%.0f s (%.0f %%): " UINT64_FORMAT " reads, " UINT64_FORMAT " writes, " UINT64_FORMAT " syncs, " UINT64_FORMAT " stalls; last %.0f s: %.0f kB/s, %.0f IOPS (%.0f reads/s, %.0f writes/s)",
-					Min(elapsed_s, total_s), total_s, 100.0 * Min(elapsed_s, total_s) / total_s,
-					counts[IOB_OP_READ], counts[IOB_OP_WRITE], counts[IOB_OP_FSYNC], stalls,
-					interval_s,
-					(double) (bytes - ctx->last_progress_bytes) / 1024.0 / interval_s,
-					reads_s + writes_s, reads_s, writes_s)));
-	memcpy(ctx->last_progress_counts, counts, sizeof(counts));
-	ctx->last_progress_bytes = bytes;
-}
-
-/* Emit the progress NOTICE (about once a second by default) when one is due */
-static void
-report_progress(RunContext *ctx, int64 now)
-{
-	IobRunShared *run = ctx->run;
-	double		interval_s;
-	int64		every_ns = IOB_NS_PER_SEC * Max(run->params.progress_interval_s, 1);
-	uint64		bytes = 0;
-	int			i;
-
-	if (!iobench_progress || now - ctx->last_progress_ns < every_ns)
-		return;
-	/* the first report after the warm-up covers the measured part only */
-	if (ctx->last_progress_ns < run->measure_start_ns && now >= run->measure_start_ns)
-		ctx->last_progress_ns = run->measure_start_ns;
-	interval_s = (double) Max(now - ctx->last_progress_ns, 1) / IOB_NS_PER_SEC;
-	ctx->last_progress_ns = now;
-
-	if (now < run->measure_start_ns)
-	{
-		ereport(NOTICE,
-				(errmsg("iobench: warm-up %.0f/%.0f s",
-						(double) (now - run->start_ns) / IOB_NS_PER_SEC,
-						(double) run->params.warmup_us / USECS_PER_SEC)));
-		return;
-	}
-
-	if (run->params.progress_counts)
-	{
-		report_progress_counts(ctx, now, interval_s);
-		return;
-	}
-
-	merge_data_histograms(ctx, ctx->scratch);
-	for (i = 0; i < ctx->nlaunched; i++)
-		bytes += ctx->workers[i].bytes[IOB_OP_READ] + ctx->workers[i].bytes[IOB_OP_WRITE];
-	ereport(NOTICE,
-			(errmsg("iobench: %.0f/%.0f s, %.0f IOPS, %.1f MB/s so far, p99 %.3f ms",
-					(double) Min(now - run->measure_start_ns, run->end_ns - run->measure_start_ns) / IOB_NS_PER_SEC,
-					(double) run->params.duration_us / USECS_PER_SEC,
-					(double) (ctx->scratch->count - ctx->last_progress_ops) / interval_s,
-					(double) bytes / 1e6 /
-					Max((double) (Min(now, run->end_ns) - run->measure_start_ns) / IOB_NS_PER_SEC, 1e-3),
-					iob_hist_percentile(ctx->scratch, 99.0) / 1e6)));
-	ctx->last_progress_ops = ctx->scratch->count;
+	iob_progress_start(&ctx->progress, ctx->progress_style, run);
 }
 
 /*
@@ -490,7 +342,7 @@ wait_for_workers(RunContext *ctx)
 		int64		now = iob_now_ns();
 
 		check_workers(ctx);
-		report_progress(ctx, now);
+		iob_progress_report(&ctx->progress, run, ctx->workers, ctx->nlaunched, now);
 		if (now > run->end_ns + DRAIN_GRACE_NS)
 			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
 		/* wait statistics: sample now if due, and wake for the next tick */
@@ -535,7 +387,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
-	bool		completed = true;
+	volatile bool completed = true; /* set in PG_CATCH, read after it */
 
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(oldcxt);
@@ -659,7 +511,8 @@ summarize(RunContext *ctx, IobRunSummary *s, bool completed)
 
 /* Run one benchmark end to end; see run.h */
 Datum
-iob_execute_run(const IobRunParams *params, const char *label)
+iob_execute_run(const IobRunParams *params, const char *label,
+				IobProgressStyle progress_style)
 {
 	RunContext *ctx;
 	IobRunSummary summary;
@@ -679,8 +532,9 @@ iob_execute_run(const IobRunParams *params, const char *label)
 	iob_check_free_space(dir, params->file_size * (uint64) params->files);
 
 	ctx = palloc0(sizeof(RunContext));
-	ctx->scratch = palloc(sizeof(IobHistogram));
-	create_segment(ctx, params, dir, resolve_engine(params));
+	ctx->progress_style = progress_style;
+	create_segment(ctx, params, dir,
+				   iob_engine_resolve(params->engine, params->iodepth));
 
 	summary.started_at = GetCurrentTimestamp();
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));

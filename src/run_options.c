@@ -44,7 +44,11 @@ enum
 	ARG_ENGINE,
 	ARG_RATE_IOPS,
 	ARG_SEED,
-	ARG_LABEL
+	ARG_LABEL,
+	ARG_REWRITE_PCT,
+	ARG_COLD_READS,
+	ARG_STALL_THRESHOLD,
+	ARG_PROGRESS_INTERVAL
 };
 
 /* Names as the arguments spell them, in the order of their enums */
@@ -334,18 +338,13 @@ exact_size(uint64 bytes)
 	return psprintf(UINT64_FORMAT " bytes", bytes);
 }
 
-/* See run_options.h */
-void
-iob_validate_params(const IobRunParams *params)
+/* iob_validate_params(): each setting on its own */
+static void
+check_each_setting(const IobRunParams *params)
 {
-	bool		writes;
-	uint64		worker_buffers;
-	uint64		run_buffers;
-
 	if ((int) params->rw < 0 || params->rw > IOB_RW_READWRITE)
 		elog(ERROR, "invalid access pattern %d", (int) params->rw);
 
-	/* each setting on its own */
 	check_size_range("block_size", params->block_size,
 					 IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
 	if (params->block_size % IOB_MIN_BLOCK_SIZE != 0)
@@ -365,8 +364,19 @@ iob_validate_params(const IobRunParams *params)
 	check_range("rewrite_pct", params->rewrite_pct, 0, 100);
 	check_range("fsync_every", params->fsync_every, 0, PG_INT32_MAX);
 	check_range("rate_iops", params->rate_iops, 0, PG_INT32_MAX);
+	check_us_range("stall_threshold", params->stall_threshold_us, 0,
+				   (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, false);
+	check_range("progress_interval", params->progress_interval_s, 1,
+				IOB_MAX_PROGRESS_INTERVAL_S);
+}
 
-	/* buffer memory: per worker, then over all workers */
+/* iob_validate_params(): buffer memory, per worker and over all workers */
+static void
+check_buffers(const IobRunParams *params)
+{
+	uint64		worker_buffers;
+	uint64		run_buffers;
+
 	worker_buffers = (uint64) params->iodepth * params->block_size;
 	if (worker_buffers > IOB_MAX_WORKER_BUFFERS)
 		ereport(ERROR,
@@ -384,6 +394,58 @@ iob_validate_params(const IobRunParams *params)
 						run_buffers, exact_size(IOB_MAX_RUN_BUFFERS)),
 				 errdetail("Each worker holds iodepth times block_size bytes of buffers for the whole run."),
 				 errhint("Use fewer workers, a lower iodepth or a smaller block_size.")));
+}
+
+/*
+ * iob_validate_params(): the settings fit the pattern (the mix, rewrites,
+ * syncs, cold reads) and each other (the rate)
+ */
+static void
+check_pattern_rules(const IobRunParams *params)
+{
+	bool		writes;
+
+	if (!iob_pattern_is_mixed(params->rw) &&
+		params->read_pct != (iob_pattern_reads(params->rw) ? 100 : 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("read_pct %d does not fit rw \"%s\"",
+						params->read_pct, iob_pattern_name(params->rw)),
+				 errdetail("Only the mixed patterns \"randrw\" and \"readwrite\" take a share of reads.")));
+	/* rewrites follow reads, and are writes of a reading pattern */
+	if (params->rewrite_pct > 0 && params->read_pct == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rewrite_pct %d needs a pattern that reads", params->rewrite_pct),
+				 errdetail("rewrite_pct rewrites a share of the blocks read; rw \"%s\" with read_pct %d issues no reads.",
+						   iob_pattern_name(params->rw), params->read_pct)));
+	writes = iob_pattern_writes(params->rw) || params->rewrite_pct > 0;
+	if (params->fsync_every > 0 && !writes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fsync_every %d needs a pattern that writes", params->fsync_every),
+				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
+						   iob_pattern_name(params->rw))));
+	if (params->cold_reads && params->direct)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cold_reads applies only to buffered I/O"),
+				 errdetail("Direct I/O bypasses the page cache already."),
+				 errhint("Use direct => false, or leave cold_reads off.")));
+	if (params->rate_iops > 0 && params->rate_iops < params->workers)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rate_iops %d is lower than the number of workers %d",
+						params->rate_iops, params->workers),
+				 errdetail("The rate is shared among the workers; each needs at least 1 I/O per second.")));
+}
+
+/* See run_options.h */
+void
+iob_validate_params(const IobRunParams *params)
+{
+	check_each_setting(params);
+	check_buffers(params);
 
 	/* the files hold whole blocks */
 	check_size_range("file_size", (int64) params->file_size,
@@ -394,29 +456,7 @@ iob_validate_params(const IobRunParams *params)
 				 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size %u",
 						params->file_size, params->block_size)));
 
-	/* the mix and the syncs fit the pattern */
-	if (!iob_pattern_is_mixed(params->rw) &&
-		params->read_pct != (iob_pattern_reads(params->rw) ? 100 : 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("read_pct %d does not fit rw \"%s\"",
-						params->read_pct, iob_pattern_name(params->rw)),
-				 errdetail("Only the mixed patterns \"randrw\" and \"readwrite\" take a share of reads.")));
-	/* pgiosim's rewrites are writes of a reading pattern */
-	writes = iob_pattern_writes(params->rw) ||
-		(params->rewrite_pct > 0 && params->read_pct > 0);
-	if (params->fsync_every > 0 && !writes)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("fsync_every %d needs a pattern that writes", params->fsync_every),
-				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
-						   iob_pattern_name(params->rw))));
-	if (params->rate_iops > 0 && params->rate_iops < params->workers)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("rate_iops %d is lower than the number of workers %d",
-						params->rate_iops, params->workers),
-				 errdetail("The rate is shared among the workers; each needs at least 1 I/O per second.")));
+	check_pattern_rules(params);
 }
 
 /*
@@ -468,6 +508,20 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 
 	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+
+	params->rewrite_pct = iob_int_arg(fcinfo, ARG_REWRITE_PCT, "rewrite_pct", 0, 100);
+	iob_require_arg(fcinfo, ARG_COLD_READS, "cold_reads");
+	params->cold_reads = PG_GETARG_BOOL(ARG_COLD_READS);
+	/* NULL: stalls are not tracked */
+	if (!PG_ARGISNULL(ARG_STALL_THRESHOLD))
+		params->stall_threshold_us =
+			iob_interval_arg(fcinfo, ARG_STALL_THRESHOLD, "stall_threshold", 0,
+							 (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, true);
+	params->progress_interval_s = (int)
+		(iob_interval_arg(fcinfo, ARG_PROGRESS_INTERVAL, "progress_interval",
+						  USECS_PER_SEC,
+						  (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
+						  false) / USECS_PER_SEC);
 
 	iob_validate_params(params);
 }

@@ -3,6 +3,12 @@
  * run_options.h
  *	  The settings of one benchmark run, and their validation.
  *
+ * IobRunParams is everything a run is: the arguments of iobench.run(), and
+ * nothing else; presets express themselves in these settings.  This file
+ * owns their limits (also the CHECKs of the SQL, see the Makefile), their
+ * names as the arguments spell them, and the one validation every run
+ * passes before anything is created (iob_validate_params()).
+ *
  * IobRunParams is plain data (no pointers) because it is copied into the
  * run's dynamic shared memory segment for the workers.
  *
@@ -30,8 +36,10 @@ typedef enum IobPattern
 
 /*
  * Limits of the arguments; the error messages quote them.  The CHECKs of
- * iobench.suite_tests (sql/iobench--0.1.sql) repeat the block size, iodepth,
- * files and buffer limits: change them together.
+ * iobench.suite_tests (sql/install/schema/20_suites.sql) take the block
+ * size, iodepth, files and buffer limits from here when the install script
+ * is built (@IOB_MAX_IODEPTH@ there, see the Makefile); an installed
+ * version keeps its CHECKs, so a changed limit also needs an upgrade step.
  */
 #define IOB_MIN_BLOCK_SIZE		512
 #define IOB_MAX_BLOCK_SIZE		(16 * 1024 * 1024)
@@ -40,6 +48,8 @@ typedef enum IobPattern
 #define IOB_MAX_FILE_SIZE		(INT64CONST(1) << 50)	/* 1024 TB per file */
 #define IOB_MAX_DURATION_S		(7 * 24 * 3600) /* a week of per-second rows */
 #define IOB_MAX_WARMUP_S		(24 * 3600)	/* a day */
+#define IOB_MAX_STALL_THRESHOLD_S	3600	/* an hour: longer is no stall */
+#define IOB_MAX_PROGRESS_INTERVAL_S 3600	/* an hour */
 #define IOB_DIRECT_ALIGN		4096	/* O_DIRECT buffer and offset alignment */
 
 /*
@@ -73,20 +83,15 @@ typedef struct IobRunParams
 	IobEngineKind engine;		/* as requested */
 	int			rate_iops;		/* total over all workers; 0 = unlimited */
 	uint64		seed;
-	int			rewrite_pct;	/* pgiosim: share of reads followed by a
-								 * rewrite of the same block (0 = never) */
-
-	/* presets (presets.c); iobench.run() leaves them zero */
-	int64		stall_threshold_us; /* a write (plus the sync it triggers)
-									 * slower than this is a stall; 0 = not
-									 * tracked */
-	int			progress_interval_s;	/* seconds between progress NOTICEs;
-										 * 0 = about once a second */
-	bool		progress_counts;	/* pgiosim-style progress line: reads,
-									 * writes, syncs, kB/s, IOPS */
+	int			rewrite_pct;	/* share of reads followed by a rewrite of
+								 * the same block (0 = never) */
 	bool		cold_reads;		/* buffered: drop each block from the page
 								 * cache once read (and each file once
 								 * synced), so every read goes to the device */
+	int64		stall_threshold_us; /* a write (plus the sync it triggers)
+									 * slower than this is a stall; 0 = not
+									 * tracked */
+	int			progress_interval_s;	/* seconds between progress NOTICEs */
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);
@@ -109,14 +114,15 @@ extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
  * ties one setting to another (block_size a multiple of 512 bytes, buffer
  * memory per worker and per run, file_size a multiple of block_size,
  * read_pct only for the mixed patterns, fsync_every only with writes,
- * rate_iops at least one per worker).  iobench.run(), iobench.pgiosim() and
+ * rewrite_pct only with reads, cold_reads only with buffered I/O, rate_iops
+ * at least one per worker).  iobench.run(), iobench.pgiosim() and
  * iobench.suite() (for each of its tests) call it before anything is
  * created; raises an ERROR for the first rule broken.
  */
 extern void iob_validate_params(const IobRunParams *params);
 
 /*
- * Argument readers shared with the presets (presets.c): each raises the
+ * Argument readers shared with the presets (pgiosim.c, suite.c): each raises the
  * same ERROR as iobench.run() does for a NULL or out-of-range value.
  */
 extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);

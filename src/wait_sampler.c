@@ -650,6 +650,27 @@ iob_emit_preempted(IobWaitSampler *s, IobProcSlot *slot, uint64 rd)
 }
 
 /*
+ * Count an observed entry into the wait of key (nothing for "not waiting"
+ * or the sampler's own wait event).  A process seen for the first time
+ * while it already waits counts too: the sampler saw that wait, and a
+ * session that connects and blocks at once would otherwise never count.
+ */
+static inline void
+iob_emit_entry(IobWaitSampler *s, uint64 key)
+{
+	IobWaitDelta *d;
+
+	if (key == 0 || key == IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
+		return;
+	d = &s->deltas[s->ndeltas++];
+	d->key = key;
+	d->wait_ns = 0;
+	d->signal_ns = 0;
+	d->signal_known = true;
+	d->entries = 1;
+}
+
+/*
  * Credit an interval of dt ns that just ended to the state the process was
  * seen in at the previous tick: its wait, with the run_delay increase as
  * signal time (known when schedstat covers it, now or in one piece at a
@@ -763,6 +784,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 			/* a new process in this slot: start following it */
 			iob_slot_release(slot);
 			iob_slot_attach(s, slot, pid, key);
+			iob_emit_entry(s, key);
 			continue;
 		}
 
@@ -789,6 +811,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 				/* the process we held exited; another reuses its pid */
 				iob_slot_release(slot);
 				iob_slot_attach(s, slot, pid, key);
+				iob_emit_entry(s, key);
 				continue;
 			}
 			else
@@ -804,17 +827,8 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		iob_emit_interval(s, slot, dt, rd, rd_known);
 
 		/* an observed entry into a wait */
-		if (key != 0 && key != slot->key &&
-			key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
-		{
-			IobWaitDelta *d = &s->deltas[s->ndeltas++];
-
-			d->key = key;
-			d->wait_ns = 0;
-			d->signal_ns = 0;
-			d->signal_known = true;
-			d->entries = 1;
-		}
+		if (key != slot->key)
+			iob_emit_entry(s, key);
 
 		if (rd_known)
 			slot->run_delay = rd;

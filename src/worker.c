@@ -10,6 +10,10 @@
  * around its I/O like a real backend.  Everything the I/O path needs is
  * allocated before "go": the loop itself never allocates.
  *
+ * The file is a little over 700 lines: the loop and the per-I/O accounting
+ * it calls (stalls, cold reads, the per-second series) stay in one file so
+ * that those static helpers inline into the hot path.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -33,6 +37,7 @@
 #include "utils/resowner.h"
 #include "utils/wait_event.h"
 
+#include "clock.h"
 #include "compat.h"
 #include "engine.h"
 #include "files.h"
@@ -202,7 +207,7 @@ check_stall(WorkerContext *wc, const IobIo *io)
 }
 
 /*
- * Keep buffered reads cold (params.cold_reads, pgiosim): drop the block just
+ * Keep buffered reads cold (params.cold_reads): drop the block just
  * read from the page cache, and a file's clean pages once it is synced, so
  * the next read of any block goes to the device however long the run and
  * however small the files.  Called after the I/O was timed: the advice costs
@@ -408,6 +413,10 @@ track_period(WorkerContext *wc, int64 now)
  * by a fraction of the interval so they do not fire together; a worker more
  * than a second behind its schedule (a stall) starts afresh rather than
  * catching up in a burst.
+ *
+ * Longer than 80 lines on purpose: one iteration (stop checks, refill with
+ * the rate schedule, wait, accounting) reads top to bottom here, and the
+ * schedule's state stays in locals of the hot loop.
  */
 static void
 io_loop(WorkerContext *wc)
@@ -502,6 +511,38 @@ io_loop(WorkerContext *wc)
 	flush_second(wc);
 }
 
+/*
+ * The I/O buffers of a worker: one aligned buffer per queue slot (O_DIRECT
+ * needs the alignment), filled with random data so that every block written
+ * is incompressible.  The area is aligned to 2 MB and offered to
+ * transparent huge pages: a large transfer then spans few physical
+ * segments, where 4 kB pages would split a 1 MB I/O into more requests than
+ * a device queue takes at once (virtio-blk: 254 segments).
+ */
+static char *
+alloc_buffers(const IobRunParams *p, int worker_index)
+{
+	Size		len = (Size) p->iodepth * p->block_size;
+	char	   *buffers;
+	pg_prng_state prng;
+	uint64	   *words;
+	Size		w;
+
+	buffers = MemoryContextAllocExtended(TopMemoryContext,
+										 len + IOB_HUGE_ALIGN, MCXT_ALLOC_HUGE);
+	buffers = (char *) TYPEALIGN(IOB_HUGE_ALIGN, buffers);
+#ifdef MADV_HUGEPAGE
+	if (len >= IOB_HUGE_ALIGN)
+		(void) madvise(buffers, TYPEALIGN(IOB_HUGE_ALIGN, len), MADV_HUGEPAGE);
+#endif
+
+	words = (uint64 *) buffers;
+	pg_prng_seed(&prng, p->seed ^ (uint64) worker_index);
+	for (w = 0; w < len / sizeof(uint64); w++)
+		words[w] = pg_prng_uint64(&prng);
+	return buffers;
+}
+
 /* Open the files, allocate the queue and its buffers, start the engine */
 static void
 prepare_worker(WorkerContext *wc)
@@ -516,7 +557,7 @@ prepare_worker(WorkerContext *wc)
 	wc->fds = palloc(sizeof(int) * p->files);
 	for (i = 0; i < p->files; i++)
 	{
-		/* pgiosim's rewrites write to files of a reading pattern */
+		/* rewrites (rewrite_pct) write to files of a reading pattern */
 		wc->fds[i] = iob_open_file(run, i,
 								   iob_pattern_writes(p->rw) || p->rewrite_pct > 0);
 		if (wc->fds[i] < 0)
@@ -542,35 +583,7 @@ prepare_worker(WorkerContext *wc)
 	wc->writes_since_sync = palloc0(sizeof(uint64) * p->files);
 	wc->sync_pending_file = -1;
 
-	/*
-	 * One aligned buffer per queue slot; O_DIRECT needs the alignment.  The
-	 * area is aligned to 2 MB and offered to transparent huge pages: a
-	 * large transfer then spans few physical segments, where 4 kB pages
-	 * would split a 1 MB I/O into more requests than a device queue takes
-	 * at once (virtio-blk: 254 segments).
-	 */
-	{
-		Size		len = (Size) depth * p->block_size;
-
-		buffers = MemoryContextAllocExtended(TopMemoryContext,
-											 len + IOB_HUGE_ALIGN, MCXT_ALLOC_HUGE);
-		buffers = (char *) TYPEALIGN(IOB_HUGE_ALIGN, buffers);
-#ifdef MADV_HUGEPAGE
-		if (len >= IOB_HUGE_ALIGN)
-			(void) madvise(buffers, TYPEALIGN(IOB_HUGE_ALIGN, len), MADV_HUGEPAGE);
-#endif
-	}
-	{
-		pg_prng_state prng;
-		uint64	   *words = (uint64 *) buffers;
-		Size		nwords = (Size) depth * p->block_size / sizeof(uint64);
-		Size		w;
-
-		pg_prng_seed(&prng, p->seed ^ (uint64) wc->state->worker_index);
-		for (w = 0; w < nwords; w++)
-			words[w] = pg_prng_uint64(&prng);
-	}
-
+	buffers = alloc_buffers(p, wc->state->worker_index);
 	wc->ios = palloc0(sizeof(IobIo) * depth);
 	wc->done = palloc0(sizeof(IobIo *) * depth);
 	wc->free_slots = palloc(sizeof(int) * depth);
@@ -597,8 +610,6 @@ prepare_worker(WorkerContext *wc)
 						wc->engine.ops->name, depth),
 				 errhint("Use a smaller iodepth, or engine => 'psync' with more workers.")));
 	}
-	if (wc->engine.ops->register_files)
-		wc->engine.ops->register_files(&wc->engine, wc->fds, p->files);
 
 	iob_workload_init(&wc->workload, p, wc->state->worker_index);
 	wc->cur_second = -1;
@@ -683,6 +694,11 @@ iobench_worker_main(Datum main_arg)
 	wc.state->pid = MyProcPid;
 	wc.state->procno = GetNumberFromPGProc(MyProc);
 
+	/*
+	 * Nothing here needs volatile: PG_CATCH reads only wc.run and wc.state,
+	 * which are set before PG_TRY and never change, and wc lives in memory
+	 * (its address is taken), not in registers that longjmp could restore.
+	 */
 	PG_TRY();
 	{
 		prepare_worker(&wc);

@@ -71,7 +71,7 @@ iob_workload_next(IobWorkload *wl, IobOpKind *kind, int *file, uint64 *offset)
 {
 	if (wl->rewrite_pending)
 	{
-		/* pgiosim: write back the block just read */
+		/* rewrite_pct: write back the block just read */
 		wl->rewrite_pending = false;
 		*kind = IOB_OP_WRITE;
 		*file = wl->last_file;

@@ -41,7 +41,7 @@ typedef struct IobWorkload
 	uint64		region_blocks;	/* its length */
 	uint64		cursor;			/* next block, relative to region_first */
 
-	/* pgiosim: a rewrite of the block just read is pending */
+	/* rewrite_pct: a rewrite of the block just read is pending */
 	bool		rewrite_pending;
 	int			last_file;
 	uint64		last_offset;

@@ -27,7 +27,8 @@ set -euo pipefail
 # What the Makefile and tools/*.sh use.  gcc only recommends libc6-dev, and we
 # install without recommends, so it is named too.  postgresql-server-dev-N
 # brings clang and llvm (PGXS builds JIT bitcode); postgresql-N brings psql.
-PACKAGES=(make gcc libc6-dev liburing-dev)
+# The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run.
+PACKAGES=(make gcc libc6-dev liburing-dev libipc-run-perl)
 PG_PACKAGE=
 PG_CONFIG_PATH=$(pg_dirs_config)
 if [[ $PG_CONFIG_PATH =~ ^/usr/lib/postgresql/([0-9]+)/bin/pg_config$ ]]; then

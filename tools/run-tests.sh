@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# run-tests.sh — build iobench and run its pg_regress suite on a private instance.
+# run-tests.sh — build iobench and run its tests on private instances: the
+# pg_regress suite (REGRESS in the Makefile), the isolation specs (ISOLATION,
+# specs/<name>.spec) and the TAP tests (t/*.pl, when TAP_TESTS is set).
 #
-#   tools/run-tests.sh                 all tests named by REGRESS in the Makefile
-#   tools/run-tests.sh run_patterns    only these tests (names of sql/<name>.sql),
-#                                      preceded by "setup" when REGRESS has it
+#   tools/run-tests.sh                 everything
+#   tools/run-tests.sh run_patterns    only these tests: names of sql/<name>.sql
+#                                      (preceded by "setup" when REGRESS has it),
+#                                      specs/<name>.spec or t/<name>.pl
 #
 # It tests on the PostgreSQL installation that PG_CONFIG names (environment
 # or `make test PG_CONFIG=...`; default: Debian's PostgreSQL 15, see
 # tools/pg_dirs.sh).  Nothing touches that installation: its binaries,
 # libraries and share files are copied into a private install tree in a
 # temporary directory, iobench is installed there with DESTDIR, and pg_regress
-# starts a throwaway instance from that tree (--temp-instance) with
-# test/regress.conf, which preloads iobench.  Several checkouts can test at once.
+# and pg_isolation_regress start throwaway instances from that tree
+# (--temp-instance) with test/regress.conf, which preloads iobench.  The TAP
+# tests (PostgreSQL::Test::Cluster) start their own clusters from the same
+# tree: its bin directory comes first in PATH.  Several checkouts can test at
+# once.
 #
-# As root, the temporary directory is given to the "postgres" user and
-# pg_regress runs as that user (initdb refuses root); otherwise it runs as you.
+# As root, the temporary directory is given to the "postgres" user and the
+# tests run as that user (initdb refuses root); otherwise they run as you.
 #
 # On failure, regression.diffs, regression.out, results/ and log/ (initdb and
-# server logs) land in the checkout root; diffs and the server log are printed.
+# server logs) land in the checkout root, and tmp_check/ for the TAP tests;
+# diffs, the server log and the TAP logs of failed tests are printed.
 #
 # Environment:
 #   PG_CONFIG=path       pg_config of the PostgreSQL to test on (15 to 19)
@@ -25,14 +32,22 @@
 #   IOBENCH_TMPDIR=dir   parent of the temporary directory (default /var/tmp,
 #                        disk-backed, so direct I/O works; /tmp may be tmpfs)
 #   IOBENCH_KEEP_TMP=1   keep the temporary directory afterwards
+#
+# A TAP test sees IOBENCH_REGRESS_CONF, the path of a copy of
+# test/regress.conf, to append to its nodes' postgresql.conf if it wants
+# the settings the pg_regress instance has.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=private_install.sh
 . "$SRC/tools/private_install.sh"
+# Set by main() from pg_dirs (tools/pg_dirs.sh).
 PG_REGRESS=
+PG_ISOLATION_REGRESS=
+PG_TAP_PERL=
 WORK=
 INST=
+PORT_LOCKS=
 
 # Print a progress line.
 say() { echo "run-tests: $*"; }
@@ -59,13 +74,15 @@ print-%:
 EOF
 }
 
-# Stop a temp instance left running by an interrupted pg_regress, remove WORK.
+# Stop the instances an interrupted run left behind (pg_regress's temp
+# instances, TAP clusters), remove WORK.
 cleanup() {
-	local rc=$?
+	local rc=$? pid
 	[ -n "$WORK" ] && [ -d "$WORK" ] || exit "$rc"
-	if [ -f "$WORK/instance/data/postmaster.pid" ]; then
-		as_pg "$INST$PG_BIN/pg_ctl" -D "$WORK/instance/data" -m immediate -w stop >/dev/null 2>&1 || true
-	fi
+	for pid in "$WORK"/*/instance/data/postmaster.pid "$WORK"/tap/tmp_check/t_*_data/pgdata/postmaster.pid; do
+		[ -f "$pid" ] || continue
+		as_pg "$INST$PG_BIN/pg_ctl" -D "$(dirname "$pid")" -m immediate -w stop >/dev/null 2>&1 || true
+	done
 	if [ "${IOBENCH_KEEP_TMP:-0}" = 1 ]; then
 		say "kept $WORK"
 	else
@@ -86,12 +103,12 @@ make_install_tree() {
 	private_install_tree "$SRC" "$INST" || die "no private install tree"
 }
 
-# Copy the pg_regress inputs (postgres may not be able to read the checkout);
-# arguments: the tests to run.
+# Copy the pg_regress and isolation inputs (postgres may not be able to read
+# the checkout); arguments: the tests to run (regress and isolation names).
 copy_inputs() {
-	mkdir -p "$WORK/input" "$WORK/output"
+	mkdir -p "$WORK/input" "$WORK/output" "$WORK/isolation"
 	local d
-	for d in sql expected input output data; do
+	for d in sql expected input output data specs; do
 		if [ -d "$SRC/$d" ]; then cp -r "$SRC/$d" "$WORK/input/"; fi
 	done
 	cp "$SRC/test/regress.conf" "$WORK/regress.conf"
@@ -111,9 +128,21 @@ copy_inputs() {
 	done
 }
 
-# Copy pg_regress's outputs into the checkout and print the diffs and logs.
+# Copy the TAP tests into $WORK/tap (prove runs there; logs in tmp_check/).
+# The port lock directory is shared by every checkout on the machine, so
+# clusters of parallel runs never pick the same port.
+copy_tap_inputs() {
+	PORT_LOCKS=${IOBENCH_TMPDIR:-/var/tmp}/iobench-tap-portlock
+	mkdir -p "$PORT_LOCKS" && chmod 1777 "$PORT_LOCKS" 2>/dev/null || true
+	mkdir -p "$WORK/tap"
+	cp -r "$SRC/t" "$WORK/tap/"
+	cp "$SRC/test/regress.conf" "$WORK/tap/regress.conf"
+}
+
+# Copy an output directory's diffs, results and logs into the checkout and
+# print the diffs and the server log; argument: the output directory.
 report_failure() {
-	local out=$WORK/output f kept=()
+	local out=$1 f kept=()
 	for f in regression.diffs regression.out results log; do
 		if [ -e "$out/$f" ]; then
 			cp -r "$out/$f" "$SRC/"
@@ -135,26 +164,132 @@ report_failure() {
 	say "FAILED; kept ${kept[*]:-nothing} in $SRC"
 }
 
+# Copy the TAP logs into the checkout and print those of the failed tests;
+# arguments: the names of the failed tests (t/<name>.pl).
+report_tap_failure() {
+	local logs=$WORK/tap/tmp_check/log t f
+	rm -rf "$SRC/tmp_check"
+	[ -d "$WORK/tap/tmp_check" ] && cp -r "$WORK/tap/tmp_check" "$SRC/"
+	for t in "$@"; do
+		# regress_log_<test>: the test's own log; then the logs of its nodes.
+		for f in "$logs/regress_log_$t" "$logs/${t}"_*.log; do
+			[ -s "$f" ] || continue
+			echo "======================== tmp_check/log/${f##*/} ========================"
+			cat "$f"
+		done
+	done
+	echo "=================================================================="
+	say "TAP FAILED: ${*}; kept tmp_check in $SRC"
+}
+
+PASSED=0
+FAILED=0
+
+# Count the passed and failed tests of a pg_regress-style log: 15 prints
+# "name ... ok", 16 and later "ok N - name" and "not ok N - name".
+count_regress_log() {
+	local log=$1 p f
+	p=$(grep -cE '\.\.\. ok( |$)|^ok [0-9]+ ' "$log" || true)
+	f=$(grep -cE '\.\.\. (FAILED|failed)|^not ok [0-9]+ ' "$log" || true)
+	PASSED=$((PASSED + p))
+	FAILED=$((FAILED + f))
+}
+
+# Run pg_regress or pg_isolation_regress on a temp instance; arguments: the
+# program, its output directory, then the tests.  Returns its status.
+run_regress() {
+	local prog=$1 out=$2 rc=0 opts=()
+	shift 2
+	mkdir -p "$out"
+	if [ "$(id -u)" -eq 0 ]; then chown postgres: "$out"; fi
+	read -ra opts <<<"$(make_var REGRESS_OPTS)"
+	# TMPDIR: pg_regress puts the instance's Unix socket there.
+	(cd "$WORK" && as_pg env TMPDIR="$WORK" "$prog" \
+		--temp-instance="$out/instance" \
+		--temp-config="$WORK/regress.conf" \
+		--bindir="$INST$PG_BIN" \
+		--inputdir="$WORK/input" \
+		--outputdir="$out" \
+		--no-locale --encoding=UTF8 \
+		"${opts[@]}" \
+		"$@") 2>&1 | tee "$out/run.log" || rc=$?
+	count_regress_log "$out/run.log"
+	return "$rc"
+}
+
+# Run the TAP tests (t/<name>.pl) with prove; arguments: the test names.
+# PostgreSQL::Test::Cluster finds initdb and postgres in PATH: the private
+# tree's bin directory comes first.  Returns prove's status.
+run_tap() {
+	local rc=0 t files=() failed=()
+	for t in "$@"; do files+=("t/$t.pl"); done
+	(cd "$WORK/tap" && as_pg env TMPDIR="$WORK" \
+		PATH="$INST$PG_BIN:$PATH" \
+		TESTDIR="$WORK/tap" \
+		PG_REGRESS="$PG_REGRESS" \
+		IOBENCH_REGRESS_CONF="$WORK/tap/regress.conf" \
+		PG_TEST_PORT_DIR="$PORT_LOCKS" \
+		prove -I "$PG_TAP_PERL" -I "$WORK/tap" "${files[@]}") 2>&1 |
+		tee "$WORK/tap/prove.log" || rc=$?
+	for t in "$@"; do
+		if grep -qE "^t/$t\.pl \.+ ok" "$WORK/tap/prove.log"; then
+			PASSED=$((PASSED + 1))
+		else
+			FAILED=$((FAILED + 1))
+			failed+=("$t")
+		fi
+	done
+	[ "${#failed[@]}" -eq 0 ] || report_tap_failure "${failed[@]}"
+	[ "${#failed[@]}" -eq 0 ] || [ "$rc" -ne 0 ] || rc=1
+	return "$rc"
+}
+
 main() {
-	local tests=("$@") all t opts
+	local args=("$@") all_regress all_isolation all_tap t
+	local regress=() isolation=() tap=()
 	"$SRC/tools/deps.sh"
 	pg_dirs || die "no PostgreSQL to test on"
 	PG_REGRESS=$PG_LIB/pgxs/src/test/regress/pg_regress
+	PG_ISOLATION_REGRESS=$PG_LIB/pgxs/src/test/isolation/pg_isolation_regress
+	PG_TAP_PERL=$PG_LIB/pgxs/src/test/perl
 	[ -x "$PG_REGRESS" ] || die "pg_regress not found at $PG_REGRESS"
-	read -ra all <<<"$(make_var REGRESS)"
-	if [ "${#tests[@]}" -eq 0 ]; then
-		tests=("${all[@]}")
-	elif [[ " ${all[*]} " == *" setup "* && " ${tests[*]} " != *" setup "* ]]; then
-		# The other tests need what "setup" creates (the extension).
-		tests=(setup "${tests[@]}")
+	read -ra all_regress <<<"$(make_var REGRESS)"
+	read -ra all_isolation <<<"$(make_var ISOLATION)"
+	all_tap=()
+	if [ -n "$(make_var TAP_TESTS)" ] && [ -d "$SRC/t" ]; then
+		for t in "$SRC"/t/*.pl; do
+			[ -f "$t" ] && all_tap+=("$(basename "$t" .pl)")
+		done
 	fi
-	[ "${#tests[@]}" -gt 0 ] || die "no tests: REGRESS in the Makefile is empty"
-	for t in "${tests[@]}"; do
-		[ -f "$SRC/sql/$t.sql" ] || die "no such test: sql/$t.sql"
-	done
-	read -ra opts <<<"$(make_var REGRESS_OPTS)"
+	if [ "${#args[@]}" -eq 0 ]; then
+		regress=("${all_regress[@]}")
+		isolation=("${all_isolation[@]}")
+		tap=("${all_tap[@]}")
+	else
+		for t in "${args[@]}"; do
+			if [ -f "$SRC/sql/$t.sql" ]; then
+				regress+=("$t")
+			elif [ -f "$SRC/specs/$t.spec" ]; then
+				isolation+=("$t")
+			elif [ -f "$SRC/t/$t.pl" ]; then
+				tap+=("$t")
+			else
+				die "no such test: sql/$t.sql, specs/$t.spec or t/$t.pl"
+			fi
+		done
+		# The other pg_regress tests need what "setup" creates (the extension).
+		if [ "${#regress[@]}" -gt 0 ] && [[ " ${all_regress[*]} " == *" setup "* &&
+			" ${regress[*]} " != *" setup "* ]]; then
+			regress=(setup "${regress[@]}")
+		fi
+	fi
+	[ $((${#regress[@]} + ${#isolation[@]} + ${#tap[@]})) -gt 0 ] ||
+		die "no tests: REGRESS, ISOLATION and t/ are empty"
+	if [ "${#isolation[@]}" -gt 0 ]; then
+		[ -x "$PG_ISOLATION_REGRESS" ] || die "pg_isolation_regress not found at $PG_ISOLATION_REGRESS"
+	fi
 
-	rm -rf "$SRC/regression.diffs" "$SRC/regression.out" "$SRC/results" "$SRC/log"
+	rm -rf "$SRC/regression.diffs" "$SRC/regression.out" "$SRC/results" "$SRC/log" "$SRC/tmp_check"
 	build
 
 	trap cleanup EXIT
@@ -162,36 +297,38 @@ main() {
 	WORK=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-test.XXXXXX")
 	INST=$WORK/inst
 	make_install_tree
-	copy_inputs "${tests[@]}"
+	copy_inputs "${regress[@]}" "${isolation[@]}"
+	[ "${#tap[@]}" -eq 0 ] || copy_tap_inputs
 	if [ "$(id -u)" -eq 0 ]; then
 		chown -R postgres: "$WORK"
 	fi
 
-	say "pg_regress ${tests[*]}"
-	local rc=0
-	# TMPDIR: pg_regress puts the instance's Unix socket there.
-	(cd "$WORK" && as_pg env TMPDIR="$WORK" "$PG_REGRESS" \
-		--temp-instance="$WORK/instance" \
-		--temp-config="$WORK/regress.conf" \
-		--bindir="$INST$PG_BIN" \
-		--inputdir="$WORK/input" \
-		--outputdir="$WORK/output" \
-		--no-locale --encoding=UTF8 \
-		"${opts[@]}" \
-		"${tests[@]}") 2>&1 | tee "$WORK/pg_regress.log" || rc=$?
-	# One closing line that any CI can read: "N passed, N failed".
-	if [ -f "$WORK/pg_regress.log" ]; then
-		local passed failed
-		# pg_regress 15 prints "name ... ok", 16 and later "ok N - name".
-		passed=$(grep -cE '\.\.\. ok( |$)|^ok [0-9]+ ' "$WORK/pg_regress.log" || true)
-		failed=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ ' "$WORK/pg_regress.log" || true)
-		echo "run-tests: $passed passed, $failed failed"
+	local rc=0 r bad=()
+	if [ "${#regress[@]}" -gt 0 ]; then
+		say "pg_regress ${regress[*]}"
+		r=0
+		run_regress "$PG_REGRESS" "$WORK/output" "${regress[@]}" || r=$?
+		[ "$r" -lt 128 ] || { say "interrupted"; exit "$r"; }
+		[ "$r" -eq 0 ] || { report_failure "$WORK/output"; bad+=(pg_regress); rc=$r; }
 	fi
-	if [ "$rc" -ge 128 ]; then
-		say "interrupted"
-		exit "$rc"
-	elif [ "$rc" -ne 0 ]; then
-		report_failure
+	if [ "${#isolation[@]}" -gt 0 ]; then
+		say "pg_isolation_regress ${isolation[*]}"
+		r=0
+		run_regress "$PG_ISOLATION_REGRESS" "$WORK/isolation" "${isolation[@]}" || r=$?
+		[ "$r" -lt 128 ] || { say "interrupted"; exit "$r"; }
+		[ "$r" -eq 0 ] || { report_failure "$WORK/isolation"; bad+=(isolation); rc=$r; }
+	fi
+	if [ "${#tap[@]}" -gt 0 ]; then
+		say "prove ${tap[*]}"
+		r=0
+		run_tap "${tap[@]}" || r=$?
+		[ "$r" -lt 128 ] || { say "interrupted"; exit "$r"; }
+		[ "$r" -eq 0 ] || { bad+=(TAP); rc=$r; }
+	fi
+	# One closing line that any CI can read: "N passed, N failed".
+	echo "run-tests: $PASSED passed, $FAILED failed"
+	if [ "$rc" -ne 0 ]; then
+		say "FAILED: ${bad[*]}"
 		exit "$rc"
 	fi
 }

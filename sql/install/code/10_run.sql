@@ -17,7 +17,11 @@ CREATE OR REPLACE FUNCTION iobench.run(
     engine       text     DEFAULT 'auto',
     rate_iops    integer  DEFAULT 0,
     seed         bigint   DEFAULT NULL,
-    label        text     DEFAULT NULL)
+    label        text     DEFAULT NULL,
+    rewrite_pct  integer  DEFAULT 0,
+    cold_reads   boolean  DEFAULT false,
+    stall_threshold interval DEFAULT NULL,
+    progress_interval interval DEFAULT '1s')
 RETURNS iobench.runs
 AS 'MODULE_PATHNAME', 'iobench_run'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

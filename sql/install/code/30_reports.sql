@@ -353,35 +353,19 @@ BEGIN
         END IF;
     END IF;
 
-    -- top waits, when the wait statistics of runs are recorded
-    IF to_regprocedure('iobench.run_wait_stats(bigint)') IS NOT NULL THEN
-        FOR w IN EXECUTE 'SELECT "WaitType" AS t, "Wait_S" AS s, "Signal_S" AS sig, '
-                         '"WaitCount" AS c, "Percentage" AS p '
-                         'FROM iobench.run_wait_stats($1) LIMIT 10' USING r.run_id
-        LOOP
-            IF NOT has_waits THEN
-                RETURN NEXT '';
-                RETURN NEXT 'Top waits';
-                RETURN NEXT format('  %-28s %10s %10s %10s %10s', 'WaitType', 'Wait_S', 'Signal_S', 'WaitCount', 'Percentage');
-                has_waits := true;
-            END IF;
-            RETURN NEXT format('  %-28s %10s %10s %10s %10s', w.t, w.s, coalesce(w.sig::text, '-'), w.c, w.p);
-        END LOOP;
-    ELSIF to_regclass('iobench.run_waits') IS NOT NULL THEN
-        FOR w IN EXECUTE 'SELECT wait_type AS t, wait_s AS s, wait_count AS c, '
-                         'round((100 * wait_s / nullif(sum(wait_s) OVER (), 0))::numeric, 2) AS p '
-                         'FROM iobench.run_waits WHERE run_id = $1 ORDER BY wait_s DESC LIMIT 10'
-                 USING r.run_id
-        LOOP
-            IF NOT has_waits THEN
-                RETURN NEXT '';
-                RETURN NEXT 'Top waits';
-                RETURN NEXT format('  %-28s %10s %10s %10s', 'WaitType', 'Wait_S', 'WaitCount', 'Percentage');
-                has_waits := true;
-            END IF;
-            RETURN NEXT format('  %-28s %10s %10s %10s', w.t, round(w.s::numeric, 2), w.c, w.p);
-        END LOOP;
-    END IF;
+    -- top waits (none when the run's waits were not recorded)
+    FOR w IN SELECT x."WaitType" AS t, x."Wait_S" AS s, x."Signal_S" AS sig,
+                    x."WaitCount" AS c, x."Percentage" AS p
+               FROM iobench.run_wait_stats(r.run_id) x LIMIT 10
+    LOOP
+        IF NOT has_waits THEN
+            RETURN NEXT '';
+            RETURN NEXT 'Top waits';
+            RETURN NEXT format('  %-28s %10s %10s %10s %10s', 'WaitType', 'Wait_S', 'Signal_S', 'WaitCount', 'Percentage');
+            has_waits := true;
+        END IF;
+        RETURN NEXT format('  %-28s %10s %10s %10s %10s', w.t, w.s, coalesce(w.sig::text, '-'), w.c, w.p);
+    END LOOP;
     RETURN;
 END
 $$;

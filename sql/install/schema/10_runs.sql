@@ -77,6 +77,7 @@ CREATE TABLE iobench.runs (
     cpu_sys_pct       double precision,
     stall_count       bigint,
     offset_digest     text,
+    cold_reads        boolean NOT NULL DEFAULT false,
     -- The server settings that shape I/O, as the run's session saw them
     -- (SHOW's text for io_combine_limit); NULL where the server has no such
     -- setting (io_* before 18, io_min/max_workers before 19).  Last, so

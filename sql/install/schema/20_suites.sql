@@ -2,7 +2,8 @@
 
 -- The tests of each named suite.  A superuser may add suites by adding rows.
 -- The CHECKs hold the limits of iobench.run() that no setting changes
--- (src/run_options.h: block size, iodepth, files, buffer memory); before it
+-- (block size, workers, iodepth, files, buffer memory), taken at build time
+-- from src/run_options.h and src/iobench.h (@NAME@, see the Makefile); before it
 -- stores anything, iobench.suite() checks each test again as a run, with
 -- the suite's file_size and iobench.max_workers_per_run, and any error
 -- names the test.  A test with more workers than iobench.max_workers_per_run
@@ -13,9 +14,9 @@ CREATE TABLE iobench.suite_tests (
     test         text NOT NULL,
     rw           text NOT NULL CHECK (rw IN ('randread', 'randwrite', 'randrw', 'read', 'write', 'readwrite')),
     block_size   text NOT NULL,              -- 512 bytes to 16 MB, a multiple of 512 bytes: '8kB', '1MB', '4096'
-    workers      integer NOT NULL CHECK (workers BETWEEN 1 AND 1024),
-    iodepth      integer NOT NULL CHECK (iodepth BETWEEN 1 AND 1024),
-    files        integer NOT NULL CHECK (files BETWEEN 1 AND 1024),
+    workers      integer NOT NULL CHECK (workers BETWEEN 1 AND @IOB_MAX_WORKERS_PER_RUN@),
+    iodepth      integer NOT NULL CHECK (iodepth BETWEEN 1 AND @IOB_MAX_IODEPTH@),
+    files        integer NOT NULL CHECK (files BETWEEN 1 AND @IOB_MAX_FILES@),
     fsync_every  integer NOT NULL DEFAULT 0 CHECK (fsync_every >= 0),
     sync_method  text NOT NULL DEFAULT 'fsync' CHECK (sync_method IN ('fsync', 'fdatasync')),
     needs_uring  boolean NOT NULL DEFAULT false, -- without io_uring: skip, rather than run at iodepth 1
@@ -23,16 +24,16 @@ CREATE TABLE iobench.suite_tests (
     PRIMARY KEY (suite, test_no),
     CONSTRAINT suite_tests_block_size_check CHECK (
         CASE WHEN block_size ~ '^[0-9]+ ?(bytes|kB|MB)?$'
-             THEN pg_catalog.pg_size_bytes(block_size) BETWEEN 512 AND 16777216
-                  AND pg_catalog.pg_size_bytes(block_size) % 512 = 0
+             THEN pg_catalog.pg_size_bytes(block_size) BETWEEN @IOB_MIN_BLOCK_SIZE@ AND @IOB_MAX_BLOCK_SIZE@
+                  AND pg_catalog.pg_size_bytes(block_size) % @IOB_MIN_BLOCK_SIZE@ = 0
              ELSE false
         END),
     -- I/O buffers: iodepth x block_size per worker at most 1 GB, and
     -- workers x iodepth x block_size per run at most 4 GB
     CONSTRAINT suite_tests_buffers_check CHECK (
         CASE WHEN block_size ~ '^[0-9]+ ?(bytes|kB|MB)?$'
-             THEN pg_catalog.pg_size_bytes(block_size) * iodepth <= 1073741824
-                  AND pg_catalog.pg_size_bytes(block_size) * iodepth * workers <= 4294967296
+             THEN pg_catalog.pg_size_bytes(block_size) * iodepth <= @IOB_MAX_WORKER_BUFFERS@
+                  AND pg_catalog.pg_size_bytes(block_size) * iodepth * workers <= @IOB_MAX_RUN_BUFFERS@
              ELSE false
         END),
     -- fsync_every counts writes

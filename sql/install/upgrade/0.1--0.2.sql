@@ -6,14 +6,29 @@
 -- REPLACE, privileges last), so the functions of 0.2 replace those of 0.1
 -- in place and keep the grants a DBA gave on them.  What goes here:
 -- - changes to tables, types and built-in rows of sql/install/schema/*.sql;
--- - DROP of a function or view that 0.2 removes, or whose arguments,
---   result type or columns change (CREATE OR REPLACE cannot change those);
---   grants on a dropped function are lost, so say so in CHANGELOG.md.
+-- - DROP of a function or view that 0.2 removes, or of a view whose
+--   columns change (CREATE OR REPLACE cannot change those);
+-- - a function whose arguments or result type change is renamed to
+--   <name>__replaced: finish.sql, the last step, gives its grants to the
+--   new function of that name and drops it.
 -- The test "upgrade" checks that an upgraded 0.1 equals a fresh 0.2.
 ------------------------------------------------------------------------
 
 -- 0.2 pins search_path in every SQL and PL/pgSQL function: the code files
 -- that follow replace them all.
+
+-- run() gained rewrite_pct, cold_reads, stall_threshold and
+-- progress_interval (what pgiosim() needed, now settings of every run): a
+-- new argument list: 10_run.sql creates the new one, which gets the grants
+-- of the 0.1 function (finish.sql).
+ALTER FUNCTION iobench.run(name, text, text, integer, integer, interval, interval,
+                           text, integer, integer, integer, text, boolean, text,
+                           integer, bigint, text) RENAME TO run__replaced;
+
+-- Runs record whether their buffered reads were kept cold.  In 0.1 only
+-- pgiosim() did that, and only pgiosim() set a stall_threshold.
+ALTER TABLE iobench.runs ADD COLUMN cold_reads boolean NOT NULL DEFAULT false;
+UPDATE iobench.runs SET cold_reads = true WHERE stall_threshold IS NOT NULL;
 
 -- 0.2 records the server settings that shape I/O with each run.
 ALTER TABLE iobench.runs

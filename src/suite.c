@@ -1,23 +1,18 @@
 /*-------------------------------------------------------------------------
  *
- * presets.c
- *	  Workloads built on iob_execute_run(): iobench.pgiosim() and
- *	  iobench.suite().
+ * suite.c
+ *	  iobench.suite(): the tests of a named suite run back to back on each
+ *	  tablespace.
  *
- * pgiosim: random 8 kB buffered reads from a cold cache over several files,
- * a share of them followed by a rewrite of the same block and an fsync,
- * with write stalls (write + fsync over a threshold) counted and listed and
- * a progress line every 10 seconds, as the original tool printed.
+ * The tests are rows of iobench.suite_tests.  Each runs "repeat" times on
+ * every tablespace as an ordinary run (iob_execute_run()); the suite and
+ * the membership of its runs are stored in iobench.suites and
+ * iobench.suite_runs, and the mean and standard deviation per (test,
+ * tablespace) are returned from the iobench.suite_results view.
  *
- * suite: the tests of a named suite (rows of iobench.suite_tests) run one
- * after the other on each tablespace, "repeat" times, each as an ordinary
- * run; the suite and the membership of its runs are stored in
- * iobench.suites and iobench.suite_runs, and the mean and standard deviation
- * per (test, tablespace) are returned from the iobench.suite_results view.
- *
- * Both run their benchmarks as the caller, so the caller's privileges on
- * the tablespaces apply exactly as for iobench.run(); the suite's own rows
- * are written as the owner of the iobench schema, as results.c writes runs.
+ * The benchmarks run as the caller, so the caller's privileges on the
+ * tablespaces apply exactly as for iobench.run(); the suite's own rows are
+ * written as the owner of the iobench schema, as results.c writes runs.
  *
  *-------------------------------------------------------------------------
  */
@@ -41,39 +36,13 @@
 #include "engine.h"
 #include "iobench.h"
 #include "owner_spi.h"
-#include "results.h"
 #include "run.h"
 #include "run_options.h"
 
-PG_FUNCTION_INFO_V1(iobench_pgiosim);
 PG_FUNCTION_INFO_V1(iobench_suite);
-
-/* pgiosim reads and rewrites PostgreSQL-sized pages */
-#define PGIOSIM_BLOCK_SIZE	8192
-
-/* Longest stall threshold and progress interval accepted: one hour */
-#define PRESET_MAX_INTERVAL_US	((int64) 3600 * USECS_PER_SEC)
 
 /* Bounds of the suite's "repeat" argument */
 #define SUITE_MAX_REPEAT	100
-
-/* Argument positions of iobench.pgiosim() */
-enum
-{
-	PG_ARG_TABLESPACE = 0,
-	PG_ARG_FILES,
-	PG_ARG_WORKERS,
-	PG_ARG_WRITE_PCT,
-	PG_ARG_FSYNC,
-	PG_ARG_STALL_THRESHOLD,
-	PG_ARG_DURATION,
-	PG_ARG_FILE_SIZE,
-	PG_ARG_WARMUP,
-	PG_ARG_SYNC_METHOD,
-	PG_ARG_PROGRESS_INTERVAL,
-	PG_ARG_SEED,
-	PG_ARG_LABEL
-};
 
 /* Argument positions of iobench.suite() */
 enum
@@ -105,65 +74,24 @@ typedef struct SuiteTest
 	bool		needs_uring;	/* skip rather than run at iodepth 1 */
 } SuiteTest;
 
-/*
- * SQL entry point: iobench.pgiosim(...).  Validates the arguments, builds
- * the run's settings and runs it; returns the stored iobench.runs row.
- */
-Datum
-iobench_pgiosim(PG_FUNCTION_ARGS)
+/* One call of iobench.suite(): its arguments, its tests, what became of them */
+typedef struct Suite
 {
-	IobRunParams params;
-	bool		fsync;
+	char	   *name;
+	SuiteTest  *tests;
+	int			ntests;
+	Name		tablespaces;
+	int			ntablespaces;
+	int			repeat;
+	IobRunParams common;		/* settings every test shares */
+	IobEngineKind engine;		/* as requested */
+	bool		seed_given;
 	char	   *label;
-
-	memset(&params, 0, sizeof(params));
-	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
-	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);
-	params.workers = iob_int_arg(fcinfo, PG_ARG_WORKERS, "workers", 1,
-								 iobench_max_workers_per_run);
-	params.rewrite_pct = iob_int_arg(fcinfo, PG_ARG_WRITE_PCT, "write_pct", 0, 100);
-	iob_require_arg(fcinfo, PG_ARG_FSYNC, "fsync");
-	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);
-	params.stall_threshold_us = iob_interval_arg(fcinfo, PG_ARG_STALL_THRESHOLD,
-												 "stall_threshold", 0,
-												 PRESET_MAX_INTERVAL_US, true);
-	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration", 0,
-										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-										  true);
-	params.file_size = iob_size_arg(fcinfo, PG_ARG_FILE_SIZE, "file_size",
-									PGIOSIM_BLOCK_SIZE, IOB_MAX_FILE_SIZE);
-	if (params.file_size % PGIOSIM_BLOCK_SIZE != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("file_size " UINT64_FORMAT " is not a multiple of %d bytes",
-						params.file_size, PGIOSIM_BLOCK_SIZE),
-				 errdetail("pgiosim reads and writes whole 8 kB blocks.")));
-	params.warmup_us = iob_interval_arg(fcinfo, PG_ARG_WARMUP, "warmup", 0,
-										(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
-	params.use_fdatasync = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
-	params.progress_interval_s = (int)
-		(iob_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL, "progress_interval",
-						  USECS_PER_SEC, PRESET_MAX_INTERVAL_US, false) / USECS_PER_SEC);
-	params.seed = iob_seed_arg(fcinfo, PG_ARG_SEED);
-	label = PG_ARGISNULL(PG_ARG_LABEL) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(PG_ARG_LABEL));
-
-	/* the workload: what pgiosim -w W -y does, with reads made cold */
-	params.rw = IOB_RW_RANDREAD;
-	params.read_pct = 100;
-	params.block_size = PGIOSIM_BLOCK_SIZE;
-	params.iodepth = 1;
-	/* counts writes: a sync per rewrite; without rewrites nothing to sync */
-	params.fsync_every = (fsync && params.rewrite_pct > 0) ? 1 : 0;
-	params.direct = false;
-	params.cold_reads = true;	/* reads stay cold: pgiosim's IOPS climbed as
-								 * the page cache warmed */
-	params.engine = IOB_ENGINE_PSYNC;	/* pread/pwrite, as pgiosim */
-	params.progress_counts = true;
-
-	iob_validate_params(&params);
-	PG_RETURN_DATUM(iob_execute_run(&params, label));
-}
+	IobRunParams *test_params;	/* [ntests]: the settings of each test's runs */
+	char	  **notes;			/* [ntests]: what the suite_runs rows say */
+	bool	   *skips;			/* [ntests]: skipped (needs io_uring) */
+	int64		suite_id;
+} Suite;
 
 /* Look up an access pattern by the name "rw" gives it */
 static IobPattern
@@ -498,206 +426,228 @@ suite_test_params(const char *suite, const SuiteTest *test,
 }
 
 /*
- * SQL entry point: iobench.suite(...).  Validates everything up front (the
- * arguments, and every test of the suite as a run), runs every test of the
- * suite on every tablespace "repeat" times, and returns one row per (test,
- * tablespace) with the mean and standard deviation over the repeats.  Tests
- * are interleaved over the tablespaces (test 1 on each tablespace, then
- * test 2 ...), so that drift of the machine during a long suite affects
- * every tablespace alike.  A cancelled run ends the suite, which is stored
- * as "cancelled" with the runs done so far.
+ * Read the arguments of iobench.suite() into *suite, in the order of the
+ * signature, each checked as iobench.run() checks its own.
  */
-Datum
-iobench_suite(PG_FUNCTION_ARGS)
+static void
+read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 {
-	char	   *name;
-	SuiteTest  *tests;
-	int			ntests;
-	Name		tablespaces;
-	int			ntablespaces;
-	int			repeat;
-	IobRunParams common;
-	IobRunParams *test_params;
-	char	  **notes;
-	bool	   *skips;
-	IobEngineKind engine;
-	bool		seed_given;
-	char	   *label;
+	IobRunParams *common = &suite->common;
 	int64		max_block = 0;
-	int			uring_errno = 0;
-	bool		uring_ok;
-	int64		suite_id;
-	bool		cancelled = false;
+	int			t;
+
+	iob_require_arg(fcinfo, SU_ARG_NAME, "name");
+	suite->name = text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_NAME));
+	suite->tests = load_suite(suite->name, &suite->ntests);
+	suite->tablespaces = tablespaces_arg(fcinfo, &suite->ntablespaces);
+	suite->repeat = iob_int_arg(fcinfo, SU_ARG_REPEAT, "repeat", 1, SUITE_MAX_REPEAT);
+
+	common->duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration", 0,
+										   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+										   true);
+	common->warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
+										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	common->progress_interval_s = 1;
+
+	/*
+	 * file_size must hold whole blocks of every test.  Tests with a block
+	 * size no run can use are left to the checks of each test
+	 * (suite_test_params), which name the test.
+	 */
+	for (t = 0; t < suite->ntests; t++)
+		if (block_size_ok(suite->tests[t].block_size))
+			max_block = Max(max_block, suite->tests[t].block_size);
+	common->file_size = iob_size_arg(fcinfo, SU_ARG_FILE_SIZE, "file_size",
+									 Max(max_block, IOB_MIN_BLOCK_SIZE),
+									 IOB_MAX_FILE_SIZE);
+	for (t = 0; t < suite->ntests; t++)
+		if (block_size_ok(suite->tests[t].block_size) &&
+			common->file_size % suite->tests[t].block_size != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size " INT64_FORMAT " of test \"%s\"",
+							common->file_size, suite->tests[t].block_size,
+							suite->tests[t].test),
+					 errhint("Use a file_size that is a multiple of %s.",
+							 iob_size_pretty(max_block))));
+	iob_require_arg(fcinfo, SU_ARG_DIRECT, "direct");
+	common->direct = PG_GETARG_BOOL(SU_ARG_DIRECT);
+	suite->engine = iob_engine_arg(fcinfo, SU_ARG_ENGINE);
+	suite->seed_given = !PG_ARGISNULL(SU_ARG_SEED);
+	common->seed = iob_seed_arg(fcinfo, SU_ARG_SEED);
+	suite->label = PG_ARGISNULL(SU_ARG_LABEL) ? NULL :
+		text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_LABEL));
+}
+
+/* The settings of every test's runs, each checked as a run */
+static void
+check_suite_tests(Suite *suite)
+{
+	int			n = Max(suite->ntests, 1);
+	int			t;
+
+	suite->test_params = palloc(sizeof(IobRunParams) * n);
+	suite->notes = palloc0(sizeof(char *) * n);
+	suite->skips = palloc0(sizeof(bool) * n);
+	for (t = 0; t < suite->ntests; t++)
+		suite_test_params(suite->name, &suite->tests[t], &suite->common,
+						  &suite->test_params[t], &suite->notes[t]);
+}
+
+/*
+ * Decide once whether queue depths above 1 are possible (engine.c decides
+ * what is available).  Without io_uring, tests that need it are skipped and
+ * the others run at iodepth 1 with psync; a NOTICE and the rows say so.
+ * Nothing is faked.
+ */
+static void
+fit_tests_to_engine(Suite *suite)
+{
+	bool		psync_asked = (suite->engine == IOB_ENGINE_PSYNC);
+	bool		uring_ok = false;
+	int			t;
+
+	if (!psync_asked)
+	{
+		/* raises the error for engine => 'io_uring' when it is not there */
+		uring_ok = (iob_engine_uring_unavailable(suite->engine) == 0);
+		if (!uring_ok)
+			ereport(NOTICE,
+					(errmsg("io_uring is not available (%m); suite \"%s\" runs with engine \"psync\" at iodepth 1",
+							suite->name),
+					 errdetail("Tests that need a deeper queue are skipped; their rows say so.")));
+	}
+
+	for (t = 0; t < suite->ntests; t++)
+	{
+		const SuiteTest *test = &suite->tests[t];
+		IobRunParams *params = &suite->test_params[t];
+		char	   *iodepth_note;
+
+		params->engine = uring_ok ? suite->engine : IOB_ENGINE_PSYNC;
+		if (test->iodepth <= 1 || uring_ok)
+			continue;
+		if (test->needs_uring)
+		{
+			suite->skips[t] = true;
+			suite->notes[t] = psprintf("skipped: iodepth %d needs io_uring, which %s",
+									   test->iodepth,
+									   psync_asked ? "engine \"psync\" excludes" :
+									   "is not available");
+			continue;
+		}
+		params->iodepth = 1;
+		iodepth_note = psprintf("ran at iodepth 1 instead of %d: %s",
+								test->iodepth,
+								psync_asked ? "engine \"psync\" was requested" :
+								"io_uring is not available");
+		suite->notes[t] = suite->notes[t] ?
+			psprintf("%s; %s", suite->notes[t], iodepth_note) : iodepth_note;
+	}
+}
+
+/*
+ * Run test t on tablespace s (repeat r of suite->repeat) and record it in
+ * iobench.suite_runs.  Returns false when the run was cancelled.
+ */
+static bool
+run_suite_test(Suite *suite, int t, int r, int s)
+{
+	const SuiteTest *test = &suite->tests[t];
+	IobRunParams *params = &suite->test_params[t];
+	HeapTupleHeader row;
+	char	   *run_label;
+	int64		run_id;
+	bool		isnull;
+	char	   *status;
+
+	params->tablespace_oid = get_tablespace_oid(NameStr(suite->tablespaces[s]), false);
+	params->tablespace = suite->tablespaces[s];
+	if (!suite->seed_given)
+		params->seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
+	run_label = psprintf("%s #" INT64_FORMAT ": %s", suite->name, suite->suite_id,
+						 test->test);
+	if (iobench_progress)
+		ereport(NOTICE,
+				(errmsg("iobench suite %s #" INT64_FORMAT ": test %d/%d \"%s\" on \"%s\", repeat %d/%d",
+						suite->name, suite->suite_id, t + 1, suite->ntests,
+						test->test, NameStr(suite->tablespaces[s]), r,
+						suite->repeat)));
+
+	row = DatumGetHeapTupleHeader(iob_execute_run(params, run_label,
+												  IOB_PROGRESS_RATES));
+	run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
+	status = TextDatumGetCString(GetAttributeByName(row, "status", &isnull));
+
+	insert_suite_run(suite->suite_id, test, NameStr(suite->tablespaces[s]), r,
+					 run_id, suite->notes[t]);
+	return strcmp(status, "completed") == 0;
+}
+
+/*
+ * Run every test on every tablespace "repeat" times: test by test, within a
+ * test repeat by repeat, within a repeat tablespace by tablespace, so that
+ * drift of the machine during a long suite affects every tablespace alike.
+ * A skipped test gets one row per tablespace.  Returns false when a run was
+ * cancelled, which ends the suite.
+ */
+static bool
+run_suite_tests(Suite *suite)
+{
 	MemoryContext runcxt;
+	bool		completed = true;
 	int			t;
 	int			r;
 	int			s;
 
-	iob_require_arg(fcinfo, SU_ARG_NAME, "name");
-	name = text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_NAME));
-	tests = load_suite(name, &ntests);
-	tablespaces = tablespaces_arg(fcinfo, &ntablespaces);
-	repeat = iob_int_arg(fcinfo, SU_ARG_REPEAT, "repeat", 1, SUITE_MAX_REPEAT);
-
-	memset(&common, 0, sizeof(common));
-	common.duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration", 0,
-										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-										  true);
-	common.warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
-										(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
-
-	/*
-	 * file_size must hold whole blocks of every test.  Tests with a block
-	 * size no run can use are left to the checks of each test below, which
-	 * name the test.
-	 */
-	for (t = 0; t < ntests; t++)
-		if (block_size_ok(tests[t].block_size))
-			max_block = Max(max_block, tests[t].block_size);
-	common.file_size = iob_size_arg(fcinfo, SU_ARG_FILE_SIZE, "file_size",
-									Max(max_block, IOB_MIN_BLOCK_SIZE),
-									IOB_MAX_FILE_SIZE);
-	for (t = 0; t < ntests; t++)
-		if (block_size_ok(tests[t].block_size) &&
-			common.file_size % tests[t].block_size != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("file_size " UINT64_FORMAT " is not a multiple of block_size " INT64_FORMAT " of test \"%s\"",
-							common.file_size, tests[t].block_size, tests[t].test),
-					 errhint("Use a file_size that is a multiple of %s.",
-							 iob_size_pretty(max_block))));
-	iob_require_arg(fcinfo, SU_ARG_DIRECT, "direct");
-	common.direct = PG_GETARG_BOOL(SU_ARG_DIRECT);
-	engine = iob_engine_arg(fcinfo, SU_ARG_ENGINE);
-	seed_given = !PG_ARGISNULL(SU_ARG_SEED);
-	common.seed = iob_seed_arg(fcinfo, SU_ARG_SEED);
-	label = PG_ARGISNULL(SU_ARG_LABEL) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_LABEL));
-
-	/* every test, as its runs will have it, before anything is stored */
-	test_params = palloc(sizeof(IobRunParams) * Max(ntests, 1));
-	notes = palloc0(sizeof(char *) * Max(ntests, 1));
-	skips = palloc0(sizeof(bool) * Max(ntests, 1));
-	for (t = 0; t < ntests; t++)
-		suite_test_params(name, &tests[t], &common, &test_params[t], &notes[t]);
-
-	/*
-	 * Decide once whether queue depths above 1 are possible.  Without
-	 * io_uring, tests that need it are skipped and the others run at iodepth
-	 * 1 with psync; the rows say so.  Nothing is faked.
-	 */
-	if (engine == IOB_ENGINE_PSYNC)
-		uring_ok = false;
-	else
-	{
-		uring_errno = iobench_force_psync ? EPERM : iob_engine_probe_uring();
-		uring_ok = (uring_errno == 0);
-	}
-	if (!uring_ok && engine == IOB_ENGINE_IO_URING)
-	{
-		errno = uring_errno;
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("io_uring is not available: %m"),
-				 iobench_force_psync ? errdetail("iobench.force_psync is on.") : 0,
-				 errhint("Use engine => 'psync' or engine => 'auto'.")));
-	}
-	if (!uring_ok && engine == IOB_ENGINE_AUTO)
-	{
-		errno = uring_errno;
-		ereport(NOTICE,
-				(errmsg("io_uring is not available (%m); suite \"%s\" runs with engine \"psync\" at iodepth 1",
-						name),
-				 errdetail("Tests that need a deeper queue are skipped; their rows say so.")));
-	}
-
-	/* adapt the tests to the engine, and say so in their rows */
-	for (t = 0; t < ntests; t++)
-	{
-		const SuiteTest *test = &tests[t];
-		IobRunParams *params = &test_params[t];
-
-		params->engine = uring_ok ? engine : IOB_ENGINE_PSYNC;
-		if (test->iodepth > 1 && !uring_ok)
-		{
-			if (test->needs_uring)
-			{
-				skips[t] = true;
-				notes[t] = psprintf("skipped: iodepth %d needs io_uring, which %s",
-									test->iodepth,
-									engine == IOB_ENGINE_PSYNC ?
-									"engine \"psync\" excludes" : "is not available");
-			}
-			else
-			{
-				char	   *iodepth_note;
-
-				params->iodepth = 1;
-				iodepth_note = psprintf("ran at iodepth 1 instead of %d: %s",
-										test->iodepth,
-										engine == IOB_ENGINE_PSYNC ?
-										"engine \"psync\" was requested" :
-										"io_uring is not available");
-				notes[t] = notes[t] ?
-					psprintf("%s; %s", notes[t], iodepth_note) : iodepth_note;
-			}
-		}
-	}
-
-	suite_id = insert_suite(name, tablespaces, ntablespaces, repeat, &common,
-							engine, seed_given, label);
-
 	runcxt = AllocSetContextCreate(CurrentMemoryContext, "iobench suite run",
 								   ALLOCSET_DEFAULT_SIZES);
-	for (t = 0; t < ntests && !cancelled; t++)
-	{
-		const SuiteTest *test = &tests[t];
-		IobRunParams *params = &test_params[t];
-
-		for (r = 1; r <= repeat && !cancelled; r++)
-			for (s = 0; s < ntablespaces && !cancelled; s++)
+	for (t = 0; t < suite->ntests && completed; t++)
+		for (r = 1; r <= suite->repeat && completed; r++)
+			for (s = 0; s < suite->ntablespaces && completed; s++)
 			{
 				MemoryContext oldcxt;
-				HeapTupleHeader row;
-				char	   *run_label;
-				int64		run_id;
-				bool		isnull;
-				char	   *status;
 
-				if (skips[t])
+				if (suite->skips[t])
 				{
 					if (r == 1)
-						insert_suite_run(suite_id, test, NameStr(tablespaces[s]),
-										 r, 0, notes[t]);
+						insert_suite_run(suite->suite_id, &suite->tests[t],
+										 NameStr(suite->tablespaces[s]), r, 0,
+										 suite->notes[t]);
 					continue;
 				}
-
 				oldcxt = MemoryContextSwitchTo(runcxt);
-				params->tablespace_oid = get_tablespace_oid(NameStr(tablespaces[s]), false);
-				params->tablespace = tablespaces[s];
-				if (!seed_given)
-					params->seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-				run_label = psprintf("%s #" INT64_FORMAT ": %s", name, suite_id, test->test);
-				if (iobench_progress)
-					ereport(NOTICE,
-							(errmsg("iobench suite %s #" INT64_FORMAT ": test %d/%d \"%s\" on \"%s\", repeat %d/%d",
-									name, suite_id, t + 1, ntests, test->test,
-									NameStr(tablespaces[s]), r, repeat)));
-
-				row = DatumGetHeapTupleHeader(iob_execute_run(params, run_label));
-				run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
-				status = TextDatumGetCString(GetAttributeByName(row, "status", &isnull));
-				cancelled = strcmp(status, "completed") != 0;
+				completed = run_suite_test(suite, t, r, s);
 				MemoryContextSwitchTo(oldcxt);
-
-				insert_suite_run(suite_id, test, NameStr(tablespaces[s]), r,
-								 run_id, notes[t]);
 				MemoryContextReset(runcxt);
 			}
-	}
 	MemoryContextDelete(runcxt);
+	return completed;
+}
 
-	finish_suite(suite_id, cancelled ? "cancelled" : "completed");
-	return_suite_results(fcinfo, suite_id);
+/*
+ * SQL entry point: iobench.suite(...).  Validates everything up front (the
+ * arguments, and every test of the suite as a run), runs the tests, and
+ * returns one row per (test, tablespace) with the mean and standard
+ * deviation over the repeats.  A cancelled run ends the suite, which is
+ * stored as "cancelled" with the runs done so far.
+ */
+Datum
+iobench_suite(PG_FUNCTION_ARGS)
+{
+	Suite		suite;
+	bool		completed;
+
+	memset(&suite, 0, sizeof(suite));
+	read_suite_args(fcinfo, &suite);
+	check_suite_tests(&suite);
+	fit_tests_to_engine(&suite);
+
+	suite.suite_id = insert_suite(suite.name, suite.tablespaces, suite.ntablespaces,
+								  suite.repeat, &suite.common, suite.engine,
+								  suite.seed_given, suite.label);
+	completed = run_suite_tests(&suite);
+	finish_suite(suite.suite_id, completed ? "completed" : "cancelled");
+	return_suite_results(fcinfo, suite.suite_id);
 	return (Datum) 0;
 }

@@ -1,0 +1,109 @@
+/*-------------------------------------------------------------------------
+ *
+ * pgiosim.c
+ *	  iobench.pgiosim(): pgiosim's workload as a preset of iobench.run().
+ *
+ * Random 8 kB buffered reads from a cold cache over several files, a share
+ * of them followed by a rewrite of the same block and an fsync, with write
+ * stalls (write + fsync over a threshold) counted and listed and a progress
+ * line every 10 seconds, as the original tool printed.  Every one of those
+ * is a setting of iobench.run() (run_options.h); this file only reads
+ * pgiosim's arguments, fixes the rest of the settings and runs it, as the
+ * caller, exactly as iobench.run() would.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "iobench.h"
+#include "run.h"
+#include "run_options.h"
+
+PG_FUNCTION_INFO_V1(iobench_pgiosim);
+
+/* pgiosim reads and rewrites PostgreSQL-sized pages */
+#define PGIOSIM_BLOCK_SIZE	8192
+
+/* Argument positions of iobench.pgiosim() */
+enum
+{
+	PG_ARG_TABLESPACE = 0,
+	PG_ARG_FILES,
+	PG_ARG_WORKERS,
+	PG_ARG_WRITE_PCT,
+	PG_ARG_FSYNC,
+	PG_ARG_STALL_THRESHOLD,
+	PG_ARG_DURATION,
+	PG_ARG_FILE_SIZE,
+	PG_ARG_WARMUP,
+	PG_ARG_SYNC_METHOD,
+	PG_ARG_PROGRESS_INTERVAL,
+	PG_ARG_SEED,
+	PG_ARG_LABEL
+};
+
+/*
+ * SQL entry point: iobench.pgiosim(...).  Validates the arguments, builds
+ * the run's settings and runs it; returns the stored iobench.runs row.
+ */
+Datum
+iobench_pgiosim(PG_FUNCTION_ARGS)
+{
+	IobRunParams params;
+	bool		fsync;
+	char	   *label;
+
+	memset(&params, 0, sizeof(params));
+	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
+	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);
+	params.workers = iob_int_arg(fcinfo, PG_ARG_WORKERS, "workers", 1,
+								 iobench_max_workers_per_run);
+	params.rewrite_pct = iob_int_arg(fcinfo, PG_ARG_WRITE_PCT, "write_pct", 0, 100);
+	iob_require_arg(fcinfo, PG_ARG_FSYNC, "fsync");
+	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);
+	params.stall_threshold_us = iob_interval_arg(fcinfo, PG_ARG_STALL_THRESHOLD,
+												 "stall_threshold", 0,
+												 (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC,
+												 true);
+	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration", 0,
+										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+										  true);
+	params.file_size = iob_size_arg(fcinfo, PG_ARG_FILE_SIZE, "file_size",
+									PGIOSIM_BLOCK_SIZE, IOB_MAX_FILE_SIZE);
+	if (params.file_size % PGIOSIM_BLOCK_SIZE != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("file_size " UINT64_FORMAT " is not a multiple of %d bytes",
+						params.file_size, PGIOSIM_BLOCK_SIZE),
+				 errdetail("pgiosim reads and writes whole 8 kB blocks.")));
+	params.warmup_us = iob_interval_arg(fcinfo, PG_ARG_WARMUP, "warmup", 0,
+										(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	params.use_fdatasync = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
+	params.progress_interval_s = (int)
+		(iob_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL, "progress_interval",
+						  USECS_PER_SEC,
+						  (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
+						  false) / USECS_PER_SEC);
+	params.seed = iob_seed_arg(fcinfo, PG_ARG_SEED);
+	label = PG_ARGISNULL(PG_ARG_LABEL) ? NULL :
+		text_to_cstring(PG_GETARG_TEXT_PP(PG_ARG_LABEL));
+
+	/* the workload: what pgiosim -w W -y does, with reads made cold */
+	params.rw = IOB_RW_RANDREAD;
+	params.read_pct = 100;
+	params.block_size = PGIOSIM_BLOCK_SIZE;
+	params.iodepth = 1;
+	/* counts writes: a sync per rewrite; without rewrites nothing to sync */
+	params.fsync_every = (fsync && params.rewrite_pct > 0) ? 1 : 0;
+	params.direct = false;
+	params.cold_reads = true;	/* reads stay cold: pgiosim's IOPS climbed as
+								 * the page cache warmed */
+	params.engine = IOB_ENGINE_PSYNC;	/* pread/pwrite, as pgiosim */
+
+	iob_validate_params(&params);
+	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_COUNTS));
+}
