@@ -117,8 +117,9 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 
 /*
  * The server settings that shape I/O, stored with each run under their own
- * names (columns of iobench.runs).  A server without a setting (io_method
- * before 18, io_min_workers before 19) leaves its column NULL.
+ * names (columns of iobench.runs).  A server without a setting
+ * (io_combine_limit before 17, io_method before 18, io_min_workers before
+ * 19) leaves its column NULL.
  */
 static const char *const io_settings[] = {
 	"io_method", "io_workers", "io_min_workers", "io_max_workers",
