@@ -28,10 +28,14 @@ OBJS = \
 	src/owner_spi.o \
 	src/pgiosim.o \
 	src/suite.o \
+	src/wait_table.o \
 	src/wait_sampler.o \
-	src/wait_collector.o \
-	src/wait_functions.o \
-	src/wait_run.o
+	src/wait_timer.o \
+	src/wait_output.o \
+	src/wait_exact.o \
+	src/wait_window.o \
+	src/wait_run.o \
+	src/wait_collector.o
 
 # SQL: the install script of the current version and the upgrade to it
 # from the last release are built from per-subsystem sources:
@@ -62,7 +66,7 @@ REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privilege
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 # Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any
-ISOLATION =
+ISOLATION = wait_counts
 # TAP tests (t/*.pl, PostgreSQL::Test::Cluster): clusters of their own, for
 # what needs a restart or settings fixed at server start.  tools/run-tests.sh
 # runs every t/*.pl with prove against the same private install tree.

@@ -11,7 +11,6 @@ SELECT count(*) >= 0 AS readable FROM iobench.benign_waits;
 SELECT count(*) >= 0 AS readable FROM iobench.run_waits;
 SELECT iobench.reset_waits();
 SELECT iobench.snapshot_waits('regress_waits');
-SELECT iobench.plant_waits(1);
 INSERT INTO iobench.benign_waits (wait_type, reason) VALUES ('IO:WALSync', 'no');
 SET iobench.sample_period = 1;
 SET iobench.sample_signal = off;

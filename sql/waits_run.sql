@@ -68,6 +68,13 @@ SELECT s.scope FROM r_inst JOIN iobench.run_wait_sampling s USING (run_id);
 SELECT count(*) > 0 AS background_seen
   FROM r_inst JOIN iobench.run_waits w USING (run_id)
  WHERE w.wait_type = 'Activity:CheckpointerMain';
+-- exact counts of the whole instance: the workers' own reads, plus
+-- PostgreSQL's counts of the other processes' (pg_stat_database here)
+SELECT w.exact_count >= r.read_ops AS exact_covers_workers,
+       t."WaitCount" = w.exact_count AS count_is_exact
+  FROM r_inst r JOIN iobench.run_waits w USING (run_id)
+  JOIN iobench.run_wait_stats(r.run_id) t ON t."WaitType" = w.wait_type
+ WHERE w.wait_type = 'IO:DataFileRead';
 RESET iobench.run_waits;
 
 -- deleting a run deletes its wait statistics

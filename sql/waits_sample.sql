@@ -76,7 +76,7 @@ BEGIN
         IF (SELECT count(*) FROM pg_stat_activity
             WHERE CASE what WHEN 'lock' THEN wait_event_type = 'Lock' AND wait_event = 'advisory'
                             ELSE wait_event_type = 'Extension'
-                                 AND query LIKE '%sample_waits_raw(''3 s'')%' END) >= n THEN
+                                 AND query LIKE '%sample_waits%(''3 s'')%' END) >= n THEN
             RETURN true;
         END IF;
         PERFORM pg_sleep(0.01);
@@ -108,6 +108,27 @@ SELECT waits_finish('w0'), waits_finish('n1'), waits_finish('n2'), waits_finish(
 SELECT wait_count, wait_s > 0 AND wait_s < 4 * 3.1 AS wait_s_bounded FROM lock_counts;
 SELECT dblink_disconnect('holder'), dblink_disconnect('sampler'), dblink_disconnect('w0'),
        dblink_disconnect('n1'), dblink_disconnect('n2'), dblink_disconnect('n3');
+
+-- PostgreSQL's exact counts over the same window: a session commits 20
+-- times during a window of the whole instance, and the window's WAL writes
+-- are counted exactly (pg_stat_wal), beside whatever the sampler saw.  A
+-- window of a set of processes gets no instance-wide counts.
+SELECT dblink_connect('sampler', waits_connstr()) AS sampler,
+       dblink_connect('writer', waits_connstr()) AS writer;
+SELECT dblink_send_query('sampler', $$SELECT wait_count, exact_count, count_exact FROM iobench.sample_waits_all('3 s') WHERE wait_type = 'IO:WALWrite'$$);
+SELECT waits_until('sampler', 1) AS sampling;
+SELECT dblink_exec('writer', 'DO $$BEGIN FOR i IN 1..20 LOOP INSERT INTO waits_target VALUES (i); COMMIT; END LOOP; END$$');
+SELECT * FROM dblink('writer', 'SELECT pg_stat_force_next_flush()') AS t(x text);
+CREATE TEMP TABLE wal_counts AS
+    SELECT * FROM dblink_get_result('sampler') AS t(wait_count bigint, exact_count bigint, count_exact boolean);
+SELECT waits_finish('sampler');
+SELECT exact_count >= 20 AS exact_counted, count_exact, wait_count <= exact_count AS sampled_below
+  FROM wal_counts;
+SELECT count(*) AS exact_rows
+  FROM iobench.sample_waits_all('50 ms', pids => ARRAY[pg_backend_pid()])
+ WHERE exact_count IS NOT NULL;
+SELECT dblink_disconnect('sampler'), dblink_disconnect('writer');
+TRUNCATE waits_target;
 
 -- Without schedstat, signal and resource time are unknown (NULL), never 0
 SET iobench.sample_signal = off;

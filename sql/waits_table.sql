@@ -44,6 +44,34 @@ INSERT INTO iobench.benign_waits (wait_type, reason) VALUES ('IO:DataFileRead', 
 SELECT "WaitType", "Percentage" FROM iobench.wait_table((SELECT raw FROM planted));
 DELETE FROM iobench.benign_waits WHERE wait_type = 'IO:DataFileRead';
 
+-- Honest counts and averages (sampled every 10 ms): an exact count, where
+-- one covers the sampled entries, is WaitCount and divides the exact time;
+-- a sampled count is a lower bound, and its average is shown only for waits
+-- of at least 10 periods outside the sub-tick classes (IO, LWLock).
+SELECT "WaitType", "WaitCount", "AvgWait_S", "AvgRes_S", "AvgSig_S"
+  FROM iobench.wait_table(ARRAY[
+    ROW('IO:DataFileRead',    2.0, 0.5, 100, 20000, 4.0),   -- exact, timed
+    ROW('IO:WALSync',         1.0, 0,    50,  1000, NULL),  -- exact, untimed
+    ROW('IO:DataFileWrite',   1.0, 0,    40,   10, 1.0),    -- "exact" below the sampled count
+    ROW('Lock:transactionid', 4.0, 0,     4, NULL, NULL),   -- 1 s each: 100 periods
+    ROW('IPC:BufferIO',       0.8, 0,    20, NULL, NULL),   -- 40 ms each: 4 periods
+    ROW('LWLock:BufferMapping', 0.7, 0,   2, NULL, NULL)    -- 350 ms, but sub-tick by nature
+  ]::iobench.wait_raw[], 0.010)
+ ORDER BY "WaitType";
+SELECT wait_type, wait_count, sampled_count, count_exact
+  FROM iobench.wait_table_all(ARRAY[
+    ROW('IO:DataFileRead',  2.0, 0.5, 100, 20000, 4.0),
+    ROW('IO:DataFileWrite', 1.0, 0,    40,   10, 1.0),
+    ROW('IPC:BufferIO',     0.8, 0,    20, NULL, NULL)
+  ]::iobench.wait_raw[], 0.010)
+ ORDER BY wait_type;
+-- Without the period, only the class rule holds an average back
+SELECT "WaitType", "AvgWait_S"
+  FROM iobench.wait_table(ARRAY[
+    ROW('IPC:BufferIO', 0.8, 0, 20, NULL, NULL),
+    ROW('IO:DataFileExtend', 0.2, 0, 20, NULL, NULL)]::iobench.wait_raw[])
+ ORDER BY "WaitType";
+
 -- Edge cases: nothing, only benign waits, a zero total
 SELECT count(*) FROM iobench.wait_table('{}'::iobench.wait_raw[]);
 SELECT count(*) FROM iobench.wait_table(ARRAY[ROW('Client:ClientRead', 5, 0, 1, NULL, NULL)]::iobench.wait_raw[]);

@@ -3,14 +3,17 @@
  * iobench.c
  *	  Entry point: module magic, _PG_init and the settings (GUCs).
  *
- * _PG_init defines the GUCs that belong to no single subsystem and calls
- * one init function per subsystem, then reserves the "iobench." prefix.
+ * Every iobench.* setting is defined here, in iob_define_settings(), and
+ * declared in iobench.h.  _PG_init defines them, calls one init function
+ * per subsystem that has start-up work, then reserves the "iobench."
+ * prefix.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
@@ -22,12 +25,23 @@ PG_MODULE_MAGIC;
 bool		iobench_progress = true;
 bool		iobench_force_psync = false;
 int			iobench_max_workers_per_run = 64;
+int			iobench_sample_period = 10;
+int			iobench_max_wait_types = 512;
+int			iobench_run_waits = IOB_RUN_WAITS_WORKERS;
+bool		iobench_sample_signal = true;
+
+static const struct config_enum_entry run_waits_options[] = {
+	{"workers", IOB_RUN_WAITS_WORKERS, false},
+	{"instance", IOB_RUN_WAITS_INSTANCE, false},
+	{"off", IOB_RUN_WAITS_OFF, false},
+	{NULL, 0, false}
+};
 
 void		_PG_init(void);
 
-/* Define the settings and initialise each subsystem */
-void
-_PG_init(void)
+/* Define every iobench.* setting */
+static void
+iob_define_settings(void)
 {
 	DefineCustomBoolVariable("iobench.progress",
 							 "Emits a progress NOTICE about once a second during a benchmark run.",
@@ -56,8 +70,55 @@ _PG_init(void)
 							0,
 							NULL, NULL, NULL);
 
-	iobench_waits_init();
+	DefineCustomIntVariable("iobench.sample_period",
+							"Time between two wait-event samples.",
+							"Used by the wait collector, iobench.sample_waits() and benchmark runs.",
+							&iobench_sample_period,
+							10, 1, 1000,
+							PGC_SUSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("iobench.sample_signal",
+							 "Splits wait time into resource and signal time with Linux schedstat.",
+							 "Off: no /proc/<pid>/schedstat reads, and Signal_S and Resource_S are NULL.",
+							 &iobench_sample_signal,
+							 true,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("iobench.run_waits",
+							 "Which processes a benchmark run samples for its wait statistics.",
+							 "\"workers\": the run's own workers; \"instance\": every process; \"off\": none.",
+							 &iobench_run_waits,
+							 IOB_RUN_WAITS_WORKERS,
+							 run_waits_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	/*
+	 * Only when preloading: a PGC_POSTMASTER setting cannot be defined later
+	 * (samplers of a session use the default bound).
+	 */
+	if (process_shared_preload_libraries_in_progress)
+		DefineCustomIntVariable("iobench.max_wait_types",
+								"Wait types the wait statistics tables can hold.",
+								"Sizes the collector's shared memory at server start; wait types beyond it are summed in one overflow row.",
+								&iobench_max_wait_types,
+								512, 1, 65536,
+								PGC_POSTMASTER,
+								0,
+								NULL, NULL, NULL);
+}
+
+/* Define the settings, initialise each subsystem, reserve the prefix */
+void
+_PG_init(void)
+{
+	iob_define_settings();
+	iob_wait_collector_init();
 	MarkGUCPrefixReserved("iobench");
 }
 

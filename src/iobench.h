@@ -1,11 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * iobench.h
- *	  Entry point and settings shared by every iobench subsystem.
+ *	  Entry point and settings shared by every iobench subsystem: the
+ *	  bottom layer, which every other header may include.
  *
- * _PG_init() (iobench.c) calls one init function per subsystem; each
- * defines its own GUCs.  The GUC variables live here so that every file
- * reads them under one name.
+ * All iobench.* settings (GUCs) are defined in one place, iobench.c, and
+ * declared here so that every file reads them under one name.  _PG_init()
+ * defines them, then calls one init function per subsystem that has
+ * start-up work, then reserves the "iobench." prefix.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,9 +28,33 @@ extern int	iobench_max_workers_per_run;
 /* The highest iobench.max_workers_per_run may be set to (also a SQL CHECK) */
 #define IOB_MAX_WORKERS_PER_RUN	1024
 
+/* iobench.sample_period: milliseconds between two wait samples */
+extern int	iobench_sample_period;
+
+/* iobench.run_waits: what a benchmark run samples */
+typedef enum IobRunWaits
+{
+	IOB_RUN_WAITS_WORKERS = 0,	/* the run's workers */
+	IOB_RUN_WAITS_INSTANCE,		/* every process of the instance */
+	IOB_RUN_WAITS_OFF			/* no sampling */
+} IobRunWaits;
+
+extern int	iobench_run_waits;
+
+/* iobench.sample_signal: read schedstat for the signal/resource split */
+extern bool iobench_sample_signal;
+
+/* iobench.max_wait_types: wait types a table holds (postmaster start) */
+extern int	iobench_max_wait_types;
+
 /* Human-readable size, as pg_size_pretty() prints it */
 extern char *iob_size_pretty(int64 bytes);
 
-/* Per-subsystem initialisation, called from _PG_init() */
+/*
+ * Per-subsystem initialisation, called from _PG_init(); declared in the
+ * subsystem's header:
+ *	iob_wait_collector_init()	wait_collector.h: shared memory and the
+ *								collector worker, when preloading
+ */
 
 #endif							/* IOBENCH_H */

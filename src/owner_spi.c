@@ -14,6 +14,7 @@
 
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
@@ -96,4 +97,34 @@ iob_array_datum(Datum *elems, bool *nulls, int n, Oid elemtype)
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
 	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, elemtype,
 											  typlen, typbyval, typalign));
+}
+
+/*
+ * Run a query that returns one row of ncols float8 columns as the schema
+ * owner (begin and end included), into values/nulls.  For reading
+ * PostgreSQL's statistics views with a pinned search_path.
+ */
+void
+iob_owner_select_float8s(const char *sql, int ncols, double *values,
+						 bool *nulls)
+{
+	IobOwnerScope scope;
+	int			rc;
+	int			i;
+
+	iob_owner_begin(&scope);
+	rc = SPI_execute(sql, true, 1);
+	if (rc != SPI_OK_SELECT || SPI_processed != 1 ||
+		SPI_tuptable->tupdesc->natts != ncols)
+		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+	for (i = 0; i < ncols; i++)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0],
+									  SPI_tuptable->tupdesc, i + 1, &nulls[i]);
+
+		if (SPI_gettypeid(SPI_tuptable->tupdesc, i + 1) != FLOAT8OID)
+			elog(ERROR, "column %d of an owner query is not float8", i + 1);
+		values[i] = nulls[i] ? 0 : DatumGetFloat8(d);
+	}
+	iob_owner_end(&scope);
 }

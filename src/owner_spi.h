@@ -33,5 +33,7 @@ extern void iob_owner_end(IobOwnerScope *scope);
 extern Datum iob_array_datum(Datum *elems, bool *nulls, int n, Oid elemtype);
 extern void iob_owner_exec(const char *sql, int nargs, Oid *types,
 						   Datum *values, const char *nulls, int expected);
+extern void iob_owner_select_float8s(const char *sql, int ncols,
+									 double *values, bool *nulls);
 
 #endif							/* IOBENCH_OWNER_SPI_H */

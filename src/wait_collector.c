@@ -10,8 +10,12 @@
  * counted, so the memory never grows.  The locking rules are written above
  * IobWaitCollector in wait_collector.h.
  *
- * This file also holds the wait settings and iobench_waits_init(), which
- * _PG_init() calls.
+ * This file also holds the SQL functions that read and reset the totals,
+ * and iob_wait_collector_init(), which _PG_init() calls.
+ *
+ *	iobench.waits_raw()				the collector's totals since the last reset
+ *	iobench.reset_waits()			clear them
+ *	iobench.wait_collector_status()	the collector's own figures
  *
  *-------------------------------------------------------------------------
  */
@@ -19,6 +23,8 @@
 
 #include <unistd.h>
 
+#include "access/htup_details.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -29,19 +35,16 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "iobench.h"
 #include "wait_collector.h"
+#include "wait_output.h"
+#include "wait_sampler.h"
+#include "wait_timer.h"
 
-int			iobench_sample_period = 10;
-int			iobench_max_wait_types = 512;
-int			iobench_run_waits = IOB_RUN_WAITS_WORKERS;
-bool		iobench_sample_signal = true;
-
-static const struct config_enum_entry run_waits_options[] = {
-	{"workers", IOB_RUN_WAITS_WORKERS, false},
-	{"instance", IOB_RUN_WAITS_INSTANCE, false},
-	{"off", IOB_RUN_WAITS_OFF, false},
-	{NULL, 0, false}
-};
+PG_FUNCTION_INFO_V1(iobench_waits_raw);
+PG_FUNCTION_INFO_V1(iobench_reset_waits);
+PG_FUNCTION_INFO_V1(iobench_wait_collector_status);
+PG_FUNCTION_INFO_V1(iobench_plant_waits);
 
 /* Set in the postmaster by the shmem startup hook, inherited by children */
 static IobWaitCollector *collector = NULL;
@@ -136,55 +139,15 @@ iob_register_collector(void)
 }
 
 /*
- * Define the wait settings; when preloading, request shared memory and
- * register the collector.  Called once from _PG_init().
+ * When preloading, request the collector's shared memory and register the
+ * collector; otherwise nothing.  Called once from _PG_init(), after the
+ * settings are defined (iobench.max_wait_types sizes the memory).
  */
 void
-iobench_waits_init(void)
+iob_wait_collector_init(void)
 {
-	DefineCustomIntVariable("iobench.sample_period",
-							"Time between two wait-event samples.",
-							"Used by the wait collector, iobench.sample_waits() and benchmark runs.",
-							&iobench_sample_period,
-							10, 1, 1000,
-							PGC_SUSET,
-							GUC_UNIT_MS,
-							NULL, NULL, NULL);
-
-	DefineCustomBoolVariable("iobench.sample_signal",
-							 "Splits wait time into resource and signal time with Linux schedstat.",
-							 "Off: no /proc/<pid>/schedstat reads, and Signal_S and Resource_S are NULL.",
-							 &iobench_sample_signal,
-							 true,
-							 PGC_SUSET,
-							 0,
-							 NULL, NULL, NULL);
-
-	DefineCustomEnumVariable("iobench.run_waits",
-							 "Which processes a benchmark run samples for its wait statistics.",
-							 "\"workers\": the run's own workers; \"instance\": every process; \"off\": none.",
-							 &iobench_run_waits,
-							 IOB_RUN_WAITS_WORKERS,
-							 run_waits_options,
-							 PGC_USERSET,
-							 0,
-							 NULL, NULL, NULL);
-
-	/*
-	 * The rest only when preloading: a PGC_POSTMASTER setting cannot be
-	 * defined later (samplers of a session use the default bound).
-	 */
 	if (!process_shared_preload_libraries_in_progress)
 		return;
-
-	DefineCustomIntVariable("iobench.max_wait_types",
-							"Wait types the wait statistics tables can hold.",
-							"Sizes the collector's shared memory at server start; wait types beyond it are summed in one overflow row.",
-							&iobench_max_wait_types,
-							512, 1, 65536,
-							PGC_POSTMASTER,
-							0,
-							NULL, NULL, NULL);
 
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = iob_waits_shmem_request;
@@ -208,6 +171,37 @@ iob_collector_exit(int code, Datum arg)
 	(void) pg_atomic_compare_exchange_u32(&collector->collector_pid, &mine, 0);
 }
 
+/* Publish the collector's settings in shared memory */
+static void
+iob_collector_publish(IobWaitSampler *sampler, IobWaitTimer *timer)
+{
+	LWLockAcquire(collector->lock, LW_EXCLUSIVE);
+	collector->period_ms = iob_wait_timer_period_ms(timer);
+	collector->have_schedstat = iob_wait_sampler_has_schedstat(sampler);
+	LWLockRelease(collector->lock);
+}
+
+/*
+ * Re-read the settings after a SIGHUP: a new period goes to the timer; a
+ * change of iobench.sample_signal starts the sampler over, with or
+ * without schedstat descriptors.  Returns the sampler to use.
+ */
+static IobWaitSampler *
+iob_collector_reload(IobWaitSampler *sampler, IobWaitTimer *timer)
+{
+	ConfigReloadPending = false;
+	ProcessConfigFile(PGC_SIGHUP);
+	if (iobench_sample_signal != iob_wait_sampler_has_schedstat(sampler))
+	{
+		iob_wait_sampler_destroy(sampler);
+		sampler = iob_wait_sampler_create(NULL, 0);	/* next tick: baselines */
+	}
+	if (iobench_sample_period != iob_wait_timer_period_ms(timer))
+		iob_wait_timer_set_period(timer, iobench_sample_period);
+	iob_collector_publish(sampler, timer);
+	return sampler;
+}
+
 /*
  * The collector worker: sample every iobench.sample_period ms and add each
  * tick to the shared totals.  Ends on SIGTERM; re-reads its settings on
@@ -217,6 +211,7 @@ void
 iobench_wait_collector_main(Datum main_arg)
 {
 	IobWaitSampler *sampler;
+	IobWaitTimer *timer;
 	IobWaitTable *table;
 	MemoryContext cxt;
 	uint64		seen_missed = 0;
@@ -233,73 +228,187 @@ iobench_wait_collector_main(Datum main_arg)
 	cxt = AllocSetContextCreate(TopMemoryContext, "iobench wait collector",
 								ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(cxt);
-	/* the sampler's own table is unused here: ticks go to shared memory */
-	sampler = iob_wait_sampler_create(NULL, 0, iobench_sample_period, 1);
+	sampler = iob_wait_sampler_create(NULL, 0);
+	timer = iob_wait_timer_create(iobench_sample_period);
 
+	iob_collector_publish(sampler, timer);
 	LWLockAcquire(collector->lock, LW_EXCLUSIVE);
-	collector->period_ms = iobench_sample_period;
-	collector->have_schedstat = iob_wait_sampler_has_schedstat(sampler);
 	collector->started_at = GetCurrentTimestamp();
 	LWLockRelease(collector->lock);
 	on_shmem_exit(iob_collector_exit, (Datum) 0);
 	pg_atomic_write_u32(&collector->collector_pid, (uint32) MyProcPid);
 
-	(void) iob_wait_sampler_tick(sampler);	/* baselines */
-
 	while (!ShutdownRequestPending)
 	{
-		bool		due = iob_wait_sampler_sleep(sampler);
 		const IobWaitDelta *deltas;
 		int			ndeltas;
 		uint64		ticks;
 		uint64		missed;
 		uint64		sampled_ns;
-
-		if (ShutdownRequestPending)
-			break;
-		if (ConfigReloadPending)
-		{
-			ConfigReloadPending = false;
-			ProcessConfigFile(PGC_SIGHUP);
-			if (iobench_sample_signal != collector->have_schedstat)
-			{
-				/* start over with or without schedstat descriptors */
-				iob_wait_sampler_destroy(sampler);
-				sampler = iob_wait_sampler_create(NULL, 0, iobench_sample_period, 1);
-				(void) iob_wait_sampler_tick(sampler);
-				seen_missed = 0;
-				seen_sampled = 0;
-				LWLockAcquire(collector->lock, LW_EXCLUSIVE);
-				collector->have_schedstat = iob_wait_sampler_has_schedstat(sampler);
-				collector->period_ms = iobench_sample_period;
-				LWLockRelease(collector->lock);
-			}
-			if (iobench_sample_period != iob_wait_sampler_period_ms(sampler))
-			{
-				iob_wait_sampler_set_period(sampler, iobench_sample_period);
-				LWLockAcquire(collector->lock, LW_EXCLUSIVE);
-				collector->period_ms = iobench_sample_period;
-				LWLockRelease(collector->lock);
-			}
-		}
-		if (!due)
-			continue;
+		uint64		last_ns;
+		uint64		prev_ns;
 
 		/* read the PGPROCs without the lock, then add under it */
+		iob_wait_sampler_counts(sampler, &ticks, &sampled_ns, &prev_ns);
 		(void) iob_wait_sampler_tick(sampler);
 		deltas = iob_wait_sampler_deltas(sampler, &ndeltas);
-		iob_wait_sampler_counts(sampler, &ticks, &missed, &sampled_ns);
+		iob_wait_sampler_counts(sampler, &ticks, &sampled_ns, &last_ns);
+		iob_wait_timer_ticked(timer, last_ns);
+		missed = iob_wait_timer_missed(timer);
 
 		LWLockAcquire(collector->lock, LW_EXCLUSIVE);
 		iob_wait_table_apply(table, deltas, ndeltas);
-		collector->ticks++;
+		if (prev_ns != 0)
+			collector->ticks++;
 		collector->missed += missed - seen_missed;
 		collector->sampled_ns += sampled_ns - seen_sampled;
 		LWLockRelease(collector->lock);
 
 		seen_missed = missed;
 		seen_sampled = sampled_ns;
+
+		/* sleep until the next tick is due */
+		for (;;)
+		{
+			bool		due = iob_wait_timer_sleep(timer);
+
+			if (ShutdownRequestPending)
+				break;
+			if (ConfigReloadPending)
+			{
+				IobWaitSampler *was = sampler;
+
+				sampler = iob_collector_reload(sampler, timer);
+				if (sampler != was)
+					seen_sampled = 0;	/* a new sampler counts from zero */
+			}
+			if (due)
+				break;
+		}
 	}
 
 	proc_exit(0);
+}
+
+/* ----------------------------------------------------------------
+ * SQL functions
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Copy the collector's table into private memory, holding the lock only
+ * for the copy.
+ */
+static IobWaitTable *
+iob_copy_collector_table(IobWaitCollector *c)
+{
+	IobWaitTable *shared = iob_wait_collector_table(c);
+	Size		size = iob_wait_table_size(iobench_max_wait_types);
+	IobWaitTable *copy = palloc(size);
+
+	LWLockAcquire(c->lock, LW_SHARED);
+	memcpy(copy, shared, size);
+	LWLockRelease(c->lock);
+	return copy;
+}
+
+/* iobench.waits_raw(): the collector's totals since the last reset */
+Datum
+iobench_waits_raw(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	IobWaitCollector *c = iob_wait_collector_required();
+	IobWaitTable *copy;
+
+	InitMaterializedSRF(fcinfo, 0);
+	copy = iob_copy_collector_table(c);
+	iob_wait_put_rows(copy, true, NULL, 0, rsinfo->setResult, rsinfo->setDesc);
+	pfree(copy);
+	return (Datum) 0;
+}
+
+/* iobench.reset_waits(): clear the collector's totals */
+Datum
+iobench_reset_waits(PG_FUNCTION_ARGS)
+{
+	IobWaitCollector *c = iob_wait_collector_required();
+
+	LWLockAcquire(c->lock, LW_EXCLUSIVE);
+	iob_wait_table_clear(iob_wait_collector_table(c));
+	c->ticks = 0;
+	c->missed = 0;
+	c->sampled_ns = 0;
+	c->reset_at = GetCurrentTimestamp();
+	LWLockRelease(c->lock);
+
+	PG_RETURN_VOID();
+}
+
+/*
+ * iobench.wait_collector_status(): pid, period, start and reset times,
+ * ticks taken and skipped, share of ticks taken, time covered, wait types
+ * in use and the bound, overflowed samples, whether schedstat is read.
+ */
+Datum
+iobench_wait_collector_status(PG_FUNCTION_ARGS)
+{
+	IobWaitCollector *c = iob_wait_collector_required();
+	IobWaitTable *t = iob_wait_collector_table(c);
+	TupleDesc	tupdesc;
+	Datum		values[12];
+	bool		nulls[12];
+	IobWaitCollector snap;
+	uint32		collector_pid;
+	int			nentries;
+	uint64		overflow;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	collector_pid = pg_atomic_read_u32(&c->collector_pid);	/* not under the lock */
+	LWLockAcquire(c->lock, LW_SHARED);
+	snap = *c;
+	nentries = t->nentries;
+	overflow = t->overflow_deltas;
+	LWLockRelease(c->lock);
+
+	memset(nulls, 0, sizeof(nulls));
+	if (collector_pid != 0)
+		values[0] = Int32GetDatum((int32) collector_pid);
+	else
+		nulls[0] = true;
+	values[1] = Int32GetDatum(snap.period_ms);
+	if (snap.started_at != 0)
+		values[2] = TimestampTzGetDatum(snap.started_at);
+	else
+		nulls[2] = true;
+	values[3] = TimestampTzGetDatum(snap.reset_at);
+	values[4] = Int64GetDatum((int64) snap.ticks);
+	values[5] = Int64GetDatum((int64) snap.missed);
+	if (snap.ticks + snap.missed > 0)
+		values[6] = Float8GetDatum(100.0 * snap.ticks / (snap.ticks + snap.missed));
+	else
+		nulls[6] = true;
+	values[7] = Float8GetDatum(snap.sampled_ns / 1e9);
+	values[8] = Int32GetDatum(nentries);
+	values[9] = Int32GetDatum(iobench_max_wait_types);
+	values[10] = Int64GetDatum((int64) overflow);
+	values[11] = BoolGetDatum(snap.have_schedstat);
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * iobench.plant_waits(): a test helper of version 0.1, removed in 0.2.
+ * The released 0.1 install script still names this symbol, so the module
+ * keeps it, to say what to do instead of adding anything.
+ */
+Datum
+iobench_plant_waits(PG_FUNCTION_ARGS)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("iobench.plant_waits() was removed in iobench 0.2"),
+			 errhint("Run ALTER EXTENSION iobench UPDATE.")));
+	PG_RETURN_NULL();
 }

@@ -1,12 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * wait_collector.h
- *	  Wait statistics: settings, start-up, and the always-on collector's
- *	  shared state.
+ *	  Wait statistics driver: the always-on collector, a background worker
+ *	  that adds every tick to a wait table in shared memory (see
+ *	  wait_table.h for the layers).
  *
- * iobench_waits_init() is called from _PG_init().  It defines the wait
- * settings and, when iobench is in shared_preload_libraries, requests the
- * collector's shared memory and registers the collector worker.
+ * iob_wait_collector_init() is called from _PG_init().  When iobench is in
+ * shared_preload_libraries, it requests the collector's shared memory and
+ * registers the collector worker.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,26 +20,7 @@
 #include "port/atomics.h"
 #include "storage/lwlock.h"
 
-#include "wait_sampler.h"
-
-/* iobench.sample_period: milliseconds between two samples */
-extern int	iobench_sample_period;
-
-/* iobench.run_waits: what a benchmark run samples */
-typedef enum IobRunWaits
-{
-	IOB_RUN_WAITS_WORKERS = 0,	/* the run's workers */
-	IOB_RUN_WAITS_INSTANCE,		/* every process of the instance */
-	IOB_RUN_WAITS_OFF			/* no sampling */
-} IobRunWaits;
-
-extern int	iobench_run_waits;
-
-/* iobench.sample_signal: read schedstat for the signal/resource split */
-extern bool iobench_sample_signal;
-
-/* iobench.max_wait_types: wait types a table holds (postmaster start) */
-extern int	iobench_max_wait_types;
+#include "wait_table.h"
 
 /*
  * The collector's shared state, followed in the same block by its table
@@ -69,7 +51,7 @@ typedef struct IobWaitCollector
 	uint64		sampled_ns;		/* time the ticks covered since reset_at */
 } IobWaitCollector;
 
-extern void iobench_waits_init(void);
+extern void iob_wait_collector_init(void);
 extern IobWaitTable *iob_wait_collector_table(IobWaitCollector *collector);
 extern IobWaitCollector *iob_wait_collector_required(void);
 

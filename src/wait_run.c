@@ -14,7 +14,9 @@
  * schedstat is read at every tick, so none of it is pending when they exit.
  * At the end the sampled table is stored in iobench.run_waits with the
  * workers' exact counts and summed latencies per op kind beside the
- * sampled figures of the wait event each op kind reports.
+ * sampled figures of the wait event each op kind reports; when the whole
+ * instance is sampled, PostgreSQL's own exact counts over the run's window
+ * are added to them (wait_exact.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -23,16 +25,24 @@
 #include "executor/executor.h"
 #include "utils/memutils.h"
 
+#include "clock.h"
 #include "engine.h"
-#include "wait_collector.h"
+#include "iobench.h"
+#include "wait_exact.h"
+#include "wait_output.h"
 #include "wait_run.h"
 #include "wait_sampler.h"
+#include "wait_timer.h"
 
 #define NS_PER_MS	INT64CONST(1000000)
 
 struct IobWaitRun
 {
 	IobWaitSampler *sampler;
+	IobWaitTimer *timer;
+	IobWaitTable *table;
+	bool		instance;		/* scope "instance": PostgreSQL's counts too */
+	IobWaitCounters start;		/* them at the start, when instance */
 	int64		measure_start_ns;	/* as the launcher polls; 0 = not yet */
 	bool		finished;		/* the window was closed */
 };
@@ -41,8 +51,30 @@ struct IobWaitRun
 static void
 iob_wait_run_finish(IobWaitRun *wr, int64 end_ns)
 {
-	iob_wait_sampler_close(wr->sampler, (uint64) Max(end_ns, 0));
+	int			n;
+
+	n = iob_wait_sampler_close(wr->sampler, (uint64) Max(end_ns, 0));
+	iob_wait_table_apply(wr->table, iob_wait_sampler_deltas(wr->sampler, &n), n);
+	iob_wait_timer_closed(wr->timer, (uint64) Max(end_ns, 0));
 	wr->finished = true;
+}
+
+/* Take a tick if one is due (or none was taken yet) and add it to the table */
+static void
+iob_wait_run_tick(IobWaitRun *wr)
+{
+	uint64		ticks,
+				sampled_ns,
+				last_ns;
+	int			n;
+
+	iob_wait_sampler_counts(wr->sampler, &ticks, &sampled_ns, &last_ns);
+	if (last_ns != 0 && iob_wait_timer_timeout_ms(wr->timer) > 0)
+		return;
+	n = iob_wait_sampler_tick(wr->sampler);
+	iob_wait_table_apply(wr->table, iob_wait_sampler_deltas(wr->sampler, &n), n);
+	iob_wait_sampler_counts(wr->sampler, &ticks, &sampled_ns, &last_ns);
+	iob_wait_timer_ticked(wr->timer, last_ns);
 }
 
 /*
@@ -59,12 +91,15 @@ iob_wait_run_start(const int *pids, int npids)
 		return NULL;
 
 	wr = palloc0(sizeof(IobWaitRun));
-	if (iobench_run_waits == IOB_RUN_WAITS_INSTANCE)
-		wr->sampler = iob_wait_sampler_create(NULL, 0, iobench_sample_period,
-											  iobench_max_wait_types);
+	wr->instance = (iobench_run_waits == IOB_RUN_WAITS_INSTANCE);
+	if (wr->instance)
+		wr->sampler = iob_wait_sampler_create(NULL, 0);
 	else
-		wr->sampler = iob_wait_sampler_create(pids, npids, iobench_sample_period,
-											  iobench_max_wait_types);
+		wr->sampler = iob_wait_sampler_create(pids, npids);
+	wr->timer = iob_wait_timer_create(iobench_sample_period);
+	wr->table = iob_wait_table_create(iobench_max_wait_types);
+	if (wr->instance)
+		iob_wait_counters_read(&wr->start);
 	/* the workers exit right after the end: leave nothing of theirs pending */
 	iob_wait_sampler_read_always(wr->sampler, pids, npids);
 	return wr;
@@ -97,8 +132,8 @@ iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
 		return timeout_ms;
 	}
 
-	(void) iob_wait_sampler_poll(wr->sampler);
-	until = iob_wait_sampler_timeout_ms(wr->sampler);
+	iob_wait_run_tick(wr);
+	until = iob_wait_timer_timeout_ms(wr->timer);
 	/* and wake for the final tick at the end of the measured period */
 	until = Min(until, (long) ((end_ns - now_ns + NS_PER_MS - 1) / NS_PER_MS));
 	return Max(Min(timeout_ms, until), 1);
@@ -115,7 +150,10 @@ iob_wait_run_poll(IobWaitRun *wr, int64 now_ns, int64 measure_start_ns,
 void
 iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
 {
-	IobWaitExact exact[IOB_NUM_OP_KINDS];
+	IobWaitExact exact[IOB_NUM_OP_KINDS + IOB_WAIT_EXACT_KINDS];
+	int			nexact = 0;
+	IobWaitSampling sampling;
+	uint64		last_ns;
 	bool		isnull;
 	int64		run_id;
 	int			k;
@@ -134,11 +172,30 @@ iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
 
 	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
 	{
-		exact[k].wait_event_info = iob_op_wait_event((IobOpKind) k);
-		exact[k].count = summary->hist[k].count;
-		exact[k].sum_ns = summary->hist[k].sum_ns;
+		exact[nexact].wait_event_info = iob_op_wait_event((IobOpKind) k);
+		exact[nexact].count = summary->hist[k].count;
+		exact[nexact].sum_ns = summary->hist[k].sum_ns;
+		exact[nexact].time_known = true;
+		nexact++;
 	}
-	iob_wait_sampler_store_run(wr->sampler, run_id, exact, IOB_NUM_OP_KINDS);
+	/* the instance's other processes: PostgreSQL's counts, summed in */
+	if (wr->instance)
+	{
+		IobWaitCounters end;
+
+		iob_wait_counters_read(&end);
+		nexact += iob_wait_counters_diff(&wr->start, &end, &exact[nexact]);
+	}
+
+	sampling.period_ms = iob_wait_timer_period_ms(wr->timer);
+	iob_wait_sampler_counts(wr->sampler, &sampling.ticks, &sampling.sampled_ns,
+							&last_ns);
+	sampling.missed = iob_wait_timer_missed(wr->timer);
+	sampling.scope = wr->instance ? "instance" : "workers";
+	iob_wait_store_run(wr->table, iob_wait_sampler_has_schedstat(wr->sampler),
+					   exact, nexact, run_id, &sampling);
 	iob_wait_sampler_destroy(wr->sampler);
+	iob_wait_timer_destroy(wr->timer);
+	pfree(wr->table);
 	wr->sampler = NULL;
 }

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * wait_sampler.c
- *	  Wait-event sampling shared by sample_waits(), the run launcher and the
- *	  always-on collector.
+ *	  The tick: what every PGPROC waits on, weighted by real time and split
+ *	  with Linux schedstat, as deltas for a wait table (see wait_sampler.h).
  *
  * A tick walks ProcGlobal->allProcs (MaxBackends + auxiliary processes +
  * prepared-transaction dummies) without taking any lock: wait_event_info
@@ -21,7 +21,9 @@
  * process was preempted while on CPU work; it goes to CPU:Preempted.  An
  * interval counts only when the same process is there at both ends; the
  * last interval of a process that exits is lost (sampling is a lower bound
- * for short-lived processes anyway).
+ * for short-lived processes anyway).  An entry into a wait is counted when
+ * a process is seen in a wait it was not in at the previous tick, or in a
+ * wait when it is seen for the first time.
  *
  * Schedstat is read when a process's state changed since the previous tick,
  * and otherwise at least every IOB_SCHEDSTAT_MAX_DEFER_NS: while the state
@@ -33,8 +35,8 @@
  * iob_wait_sampler_close() ends a window at a given time, for callers that
  * cannot tick at the very end.
  *
- * Nothing is allocated on the tick path: the per-slot state, the delta
- * buffer and the table are sized when the sampler is created.
+ * Nothing is allocated on the tick path: the per-slot state and the delta
+ * buffer are sized when the sampler is created.
  *
  *-------------------------------------------------------------------------
  */
@@ -42,32 +44,16 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/timerfd.h>
-#endif
 
-#include "access/htup_details.h"
-#include "catalog/namespace.h"
-#include "catalog/pg_namespace.h"
-#include "catalog/pg_type.h"
-#include "common/hashfn.h"
-#include "executor/spi.h"
 #include "miscadmin.h"
-#include "port/atomics.h"
 #include "storage/fd.h"
-#include "storage/latch.h"
 #include "storage/proc.h"
-#include "utils/array.h"
-#include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/syscache.h"
 #include "utils/wait_event.h"
 
+#include "clock.h"
 #include "compat.h"
-#include "engine.h"
-#include "owner_spi.h"
-#include "wait_collector.h"
+#include "iobench.h"
 #include "wait_sampler.h"
 
 /*
@@ -76,6 +62,9 @@
  * totals can be, and what is lost when a process exits in between.
  */
 #define IOB_SCHEDSTAT_MAX_DEFER_NS	(UINT64CONST(50) * 1000000)
+
+/* The sampler's own wait event, as a key: never credited */
+#define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
 
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
@@ -103,236 +92,14 @@ struct IobWaitSampler
 	int			nalways;
 	bool		have_schedstat; /* /proc/self/schedstat exists */
 
-	int			period_ms;
-	uint64		period_ns;
 	uint64		first_ns;		/* time of the first tick; 0 = none yet */
 	uint64		last_ns;		/* time of the previous tick */
-	uint64		next_due_ns;	/* schedule when no timer descriptor is used */
 	uint64		ticks;			/* ticks taken after the first */
-	uint64		missed;			/* scheduled ticks that were skipped */
 
 	IobWaitDelta *deltas;		/* the last tick's deltas */
 	int			ndeltas;
 	int			maxdeltas;
-
-	IobWaitTable *table;		/* totals of this sampler's own ticks */
-
-	/* set up by the first iob_wait_sampler_sleep() */
-	WaitEventSet *wes;
-	int			timerfd;		/* periodic timer, or -1 */
 };
-
-/* ----------------------------------------------------------------
- * Tables
- * ----------------------------------------------------------------
- */
-
-/* Index slots for a capacity: a power of two, at least twice the capacity */
-static int
-iob_wait_table_nslots(int capacity)
-{
-	int			nslots = 16;
-
-	while (nslots < 2 * capacity)
-		nslots <<= 1;
-	return nslots;
-}
-
-/* Bytes needed by a table of "capacity" entries, header included */
-Size
-iob_wait_table_size(int capacity)
-{
-	Size		size;
-
-	size = MAXALIGN(sizeof(IobWaitTable));
-	size = add_size(size, MAXALIGN(mul_size(sizeof(IobWaitEntry), capacity)));
-	size = add_size(size, mul_size(sizeof(int32),
-								   iob_wait_table_nslots(capacity)));
-	return size;
-}
-
-/* The entry array that follows the header */
-IobWaitEntry *
-iob_wait_table_entries(IobWaitTable *table)
-{
-	return (IobWaitEntry *) ((char *) table + MAXALIGN(sizeof(IobWaitTable)));
-}
-
-/* The index that follows the entries */
-static inline int32 *
-iob_wait_table_index(IobWaitTable *table)
-{
-	return (int32 *) ((char *) iob_wait_table_entries(table) +
-					  MAXALIGN(sizeof(IobWaitEntry) * table->capacity));
-}
-
-/* Set up an empty table in a block of iob_wait_table_size(capacity) bytes */
-void
-iob_wait_table_init(IobWaitTable *table, int capacity)
-{
-	table->capacity = capacity;
-	table->nslots = iob_wait_table_nslots(capacity);
-	iob_wait_table_clear(table);
-}
-
-/* Forget every entry and the overflow */
-void
-iob_wait_table_clear(IobWaitTable *table)
-{
-	int32	   *index = iob_wait_table_index(table);
-	int			i;
-
-	for (i = 0; i < table->nslots; i++)
-		index[i] = -1;
-	table->nentries = 0;
-	table->overflow_deltas = 0;
-	memset(&table->overflow, 0, sizeof(IobWaitEntry));
-	table->overflow.key = IOB_KEY_OVERFLOW;
-}
-
-/* Hash of a key (both halves matter: flavours share wait_event_info 0) */
-static inline uint32
-iob_wait_key_hash(uint64 key)
-{
-	return murmurhash32(IOB_WAIT_KEY_INFO(key) ^
-						(IOB_WAIT_KEY_FLAVOUR(key) * 0x9E3779B9U));
-}
-
-/*
- * The entry of a key, created if there is room; NULL when the table is
- * full.  Linear probing over at most twice as many slots as entries, so a
- * free slot always exists and probes stay short.
- */
-static IobWaitEntry *
-iob_wait_table_lookup(IobWaitTable *table, uint64 key)
-{
-	IobWaitEntry *entries = iob_wait_table_entries(table);
-	int32	   *index = iob_wait_table_index(table);
-	uint32		mask = table->nslots - 1;
-	uint32		pos = iob_wait_key_hash(key) & mask;
-
-	for (;;)
-	{
-		int32		e = index[pos];
-
-		if (e < 0)
-			break;
-		if (entries[e].key == key)
-			return &entries[e];
-		pos = (pos + 1) & mask;
-	}
-
-	if (table->nentries >= table->capacity)
-		return NULL;
-
-	index[pos] = table->nentries;
-	memset(&entries[table->nentries], 0, sizeof(IobWaitEntry));
-	entries[table->nentries].key = key;
-	return &entries[table->nentries++];
-}
-
-/* Add a tick's deltas to a table; keys that find no room go to overflow */
-void
-iob_wait_table_apply(IobWaitTable *table, const IobWaitDelta *deltas,
-					 int ndeltas)
-{
-	int			i;
-
-	for (i = 0; i < ndeltas; i++)
-	{
-		const IobWaitDelta *d = &deltas[i];
-		IobWaitEntry *e = iob_wait_table_lookup(table, d->key);
-
-		if (e == NULL)
-		{
-			e = &table->overflow;
-			table->overflow_deltas++;
-		}
-		e->wait_ns += d->wait_ns;
-		if (d->signal_known)
-			e->signal_ns += d->signal_ns;
-		else
-			e->nosignal_ns += d->wait_ns;
-		e->count += d->entries;
-	}
-}
-
-/* The name of a key as the tables show it: "type:event" */
-void
-iob_wait_key_name(uint64 key, char *buf, size_t buflen)
-{
-	uint32		info = IOB_WAIT_KEY_INFO(key);
-
-	switch (IOB_WAIT_KEY_FLAVOUR(key))
-	{
-		case IOB_FLAVOUR_PLAIN:
-			{
-				const char *type = pgstat_get_wait_event_type(info);
-				const char *event = pgstat_get_wait_event(info);
-
-				snprintf(buf, buflen, "%s:%s",
-						 type ? type : "Unknown", event ? event : "unknown");
-				break;
-			}
-		case IOB_FLAVOUR_IN_XACT:
-			snprintf(buf, buflen, "Client:ClientRead (idle in transaction)");
-			break;
-		case IOB_FLAVOUR_PREEMPTED:
-			snprintf(buf, buflen, "CPU:Preempted");
-			break;
-		case IOB_FLAVOUR_PLANTED:
-			snprintf(buf, buflen, "Test:Planted%u", info);
-			break;
-		case IOB_FLAVOUR_OVERFLOW:
-			snprintf(buf, buflen, "Overflow:OtherWaitTypes");
-			break;
-		default:
-			snprintf(buf, buflen, "Unknown:0x%08x", info);
-			break;
-	}
-}
-
-/* Append one entry to a tuplestore of iobench.wait_raw rows */
-static void
-iob_wait_put_entry(const IobWaitEntry *e, Tuplestorestate *tupstore,
-				   TupleDesc tupdesc)
-{
-	Datum		values[6];
-	bool		nulls[6];
-	char		name[IOB_WAIT_NAME_LEN];
-
-	memset(nulls, 0, sizeof(nulls));
-	iob_wait_key_name(e->key, name, sizeof(name));
-	values[0] = CStringGetTextDatum(name);
-	values[1] = Float8GetDatum(e->wait_ns / 1e9);
-	/* Signal time is unknown, not zero, when part of the wait had no reading */
-	if (e->nosignal_ns > 0)
-		nulls[2] = true;
-	else
-		values[2] = Float8GetDatum(e->signal_ns / 1e9);
-	values[3] = Int64GetDatum((int64) e->count);
-	nulls[4] = true;			/* exact_count */
-	nulls[5] = true;			/* exact_wait_s */
-	tuplestore_putvalues(tupstore, tupdesc, values, nulls);
-}
-
-/*
- * Append a table's rows (iobench.wait_raw: wait_type, wait_s, signal_s,
- * wait_count, exact_count, exact_wait_s) to a tuplestore.  The caller
- * passes a private copy when the table is shared: names are resolved here.
- */
-void
-iob_wait_table_put_rows(const IobWaitTable *table, Tuplestorestate *tupstore,
-						TupleDesc tupdesc)
-{
-	IobWaitEntry *entries = iob_wait_table_entries((IobWaitTable *) table);
-	int			i;
-
-	for (i = 0; i < table->nentries; i++)
-		iob_wait_put_entry(&entries[i], tupstore, tupdesc);
-	if (table->overflow_deltas > 0)
-		iob_wait_put_entry(&table->overflow, tupstore, tupdesc);
-}
 
 /* ----------------------------------------------------------------
  * Per-process state
@@ -477,15 +244,6 @@ iob_wait_sampler_cleanup(void *arg)
 
 	for (i = 0; i < s->nprocs; i++)
 		iob_slot_release(&s->slots[i]);
-	if (s->wes != NULL)
-		FreeWaitEventSet(s->wes);
-	s->wes = NULL;
-	if (s->timerfd >= 0)
-	{
-		close(s->timerfd);
-		ReleaseExternalFD();
-	}
-	s->timerfd = -1;
 }
 
 /* Ascending int comparator for qsort */
@@ -513,13 +271,12 @@ iob_sorted_pids(const int *pids, int npids)
 /*
  * Create a sampler in a new child of CurrentMemoryContext.  pids/npids
  * restrict it to those processes (NULL: the whole instance, except the
- * caller and other iobench samplers).  capacity bounds its own table.
+ * caller and other iobench samplers).
  * Deleting the parent context (an error, the end of the query) closes
  * every descriptor it holds.
  */
 IobWaitSampler *
-iob_wait_sampler_create(const int *pids, int npids, int period_ms,
-						int capacity)
+iob_wait_sampler_create(const int *pids, int npids)
 {
 	MemoryContext cxt;
 	MemoryContext oldcxt;
@@ -533,7 +290,6 @@ iob_wait_sampler_create(const int *pids, int npids, int period_ms,
 
 	s = palloc0(sizeof(IobWaitSampler));
 	s->cxt = cxt;
-	s->timerfd = -1;
 	s->nprocs = ProcGlobal->allProcCount;
 	s->slots = palloc0(sizeof(IobProcSlot) * s->nprocs);
 	s->followed = palloc0(sizeof(bool) * s->nprocs);
@@ -546,14 +302,10 @@ iob_wait_sampler_create(const int *pids, int npids, int period_ms,
 	}
 	s->have_schedstat = iobench_sample_signal &&
 		access("/proc/self/schedstat", R_OK) == 0;
-	iob_wait_sampler_set_period(s, period_ms);
 
 	/* at most two deltas per process: its last interval and an entry */
 	s->maxdeltas = 2 * s->nprocs;
 	s->deltas = palloc(sizeof(IobWaitDelta) * s->maxdeltas);
-
-	s->table = palloc(iob_wait_table_size(capacity));
-	iob_wait_table_init(s->table, capacity);
 
 	s->cleanup.func = iob_wait_sampler_cleanup;
 	s->cleanup.arg = s;
@@ -588,41 +340,11 @@ iob_wait_sampler_read_always(IobWaitSampler *s, const int *pids, int npids)
 	MemoryContextSwitchTo(oldcxt);
 }
 
-/* Change the period (the timer, when armed, follows at its next wait) */
-void
-iob_wait_sampler_set_period(IobWaitSampler *s, int period_ms)
-{
-	Assert(period_ms >= 1);
-	s->period_ms = period_ms;
-	s->period_ns = (uint64) period_ms * 1000000;
-	if (s->last_ns != 0)
-		s->next_due_ns = s->last_ns + s->period_ns;
-#ifdef __linux__
-	if (s->timerfd >= 0)
-	{
-		struct itimerspec its;
-
-		its.it_interval.tv_sec = period_ms / 1000;
-		its.it_interval.tv_nsec = (long) (period_ms % 1000) * 1000000;
-		its.it_value = its.it_interval;
-		if (timerfd_settime(s->timerfd, 0, &its, NULL) != 0)
-			elog(ERROR, "timerfd_settime failed: %m");
-	}
-#endif
-}
-
 /* Whether the sampler reads schedstat (signal time known) */
 bool
 iob_wait_sampler_has_schedstat(IobWaitSampler *sampler)
 {
 	return sampler->have_schedstat;
-}
-
-/* The period in milliseconds */
-int
-iob_wait_sampler_period_ms(IobWaitSampler *sampler)
-{
-	return sampler->period_ms;
 }
 
 /*
@@ -660,7 +382,7 @@ iob_emit_entry(IobWaitSampler *s, uint64 key)
 {
 	IobWaitDelta *d;
 
-	if (key == 0 || key == IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
+	if (key == 0 || key == IOB_KEY_SAMPLER)
 		return;
 	d = &s->deltas[s->ndeltas++];
 	d->key = key;
@@ -682,7 +404,7 @@ iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
 				  uint64 rd, bool rd_known)
 {
 	if (slot->key != 0 &&
-		slot->key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
+		slot->key != IOB_KEY_SAMPLER)
 	{
 		IobWaitDelta *d = &s->deltas[s->ndeltas++];
 
@@ -699,10 +421,11 @@ iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
 
 /*
  * Read the schedstat of every process whose reading was put off and add
- * the signal time to the sampler's own table: call after the last tick of
- * a window, so nothing is left pending.
+ * the signal time as deltas (iob_wait_sampler_deltas()): call after the
+ * last tick of a window, so nothing is left pending.  Returns the number
+ * of deltas.
  */
-void
+int
 iob_wait_sampler_flush(IobWaitSampler *s)
 {
 	int			i;
@@ -719,7 +442,7 @@ iob_wait_sampler_flush(IobWaitSampler *s)
 			continue;
 		slot->read_ns = s->last_ns;
 		if (slot->key != 0 &&
-			slot->key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT))
+			slot->key != IOB_KEY_SAMPLER)
 		{
 			IobWaitDelta *d = &s->deltas[s->ndeltas++];
 
@@ -733,14 +456,53 @@ iob_wait_sampler_flush(IobWaitSampler *s)
 			iob_emit_preempted(s, slot, rd);
 		slot->run_delay = rd;
 	}
-	iob_wait_table_apply(s->table, s->deltas, s->ndeltas);
-	s->ndeltas = 0;
+	return s->ndeltas;
+}
+
+/*
+ * Read a followed process's schedstat if it is due: when its state
+ * changed, or when the last reading is getting old.  While the state stays
+ * the same, every interval since the last reading belongs to that state,
+ * so the run_delay increase can be read later in one piece and attributed
+ * the same way; this saves most reads of idle processes.  Sets *rd_known
+ * when *rd was read.  Returns false when the process held has exited (and
+ * another one reuses its pid).
+ */
+static inline bool
+iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
+			  bool *rd_known)
+{
+	int			err;
+
+	*rd_known = false;
+	if (slot->fd < 0 ||
+		(key == slot->key && !slot->read_always &&
+		 now - slot->read_ns < IOB_SCHEDSTAT_MAX_DEFER_NS))
+		return true;
+
+	err = iob_read_run_delay(slot->fd, rd);
+	if (err == 0)
+	{
+		*rd_known = true;
+		slot->read_ns = now;
+	}
+	else if (err == ESRCH)
+		return false;
+	else
+	{
+		/* unreadable from now on: its signal time is unknown */
+		close(slot->fd);
+		ReleaseExternalFD();
+		slot->fd = -1;
+	}
+	return true;
 }
 
 /*
  * Take one sample now: read every wanted PGPROC and turn the interval
  * since the previous tick into deltas (see iob_wait_sampler_deltas()).
- * The first tick only sets baselines.  Returns the number of deltas.
+ * The first tick sets baselines and counts the waits it finds.  Returns
+ * the number of deltas.
  */
 int
 iob_wait_sampler_tick(IobWaitSampler *s)
@@ -779,48 +541,13 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		info = *(volatile uint32 *) &proc->wait_event_info;
 		key = iob_classify(proc, info);
 
-		if (slot->pid != pid)
+		/* a new process in this slot (or its pid reused): follow it */
+		if (slot->pid != pid || !iob_slot_read(slot, key, now, &rd, &rd_known))
 		{
-			/* a new process in this slot: start following it */
 			iob_slot_release(slot);
 			iob_slot_attach(s, slot, pid, key);
 			iob_emit_entry(s, key);
 			continue;
-		}
-
-		/*
-		 * Read schedstat when the state changed, or when the last reading is
-		 * getting old.  While the state stays the same, every interval since
-		 * the last reading belongs to that state, so the run_delay increase
-		 * can be read later in one piece and attributed the same way; this
-		 * saves most reads of idle processes.
-		 */
-		if (slot->fd >= 0 &&
-			(key != slot->key || slot->read_always ||
-			 now - slot->read_ns >= IOB_SCHEDSTAT_MAX_DEFER_NS))
-		{
-			int			err = iob_read_run_delay(slot->fd, &rd);
-
-			if (err == 0)
-			{
-				rd_known = true;
-				slot->read_ns = now;
-			}
-			else if (err == ESRCH)
-			{
-				/* the process we held exited; another reuses its pid */
-				iob_slot_release(slot);
-				iob_slot_attach(s, slot, pid, key);
-				iob_emit_entry(s, key);
-				continue;
-			}
-			else
-			{
-				/* unreadable from now on: its signal time is unknown */
-				close(slot->fd);
-				ReleaseExternalFD();
-				slot->fd = -1;
-			}
 		}
 
 		/* the interval belongs to the state seen at the previous tick */
@@ -839,21 +566,6 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		s->first_ns = now;
 	else
 		s->ticks++;
-
-	/* without a timer, count the ticks the schedule skipped */
-	if (s->timerfd < 0)
-	{
-		if (s->next_due_ns != 0 && now >= s->next_due_ns + s->period_ns)
-		{
-			uint64		skipped = (now - s->next_due_ns) / s->period_ns;
-
-			s->missed += skipped;
-			s->next_due_ns += skipped * s->period_ns;
-		}
-		if (s->next_due_ns == 0 || now >= s->next_due_ns)
-			s->next_due_ns = (s->next_due_ns == 0 ? now : s->next_due_ns) +
-				s->period_ns;
-	}
 	s->last_ns = now;
 	return s->ndeltas;
 }
@@ -876,17 +588,19 @@ iob_wait_sampler_tick(IobWaitSampler *s)
  * missing (less than one period; nothing older is missing for processes
  * named with iob_wait_sampler_read_always()).  A reading taken after end_ns
  * is capped at the time from the previous reading to end_ns.  No entries
- * are counted and no new process is followed.
+ * are counted and no new process is followed.  Returns the number of
+ * deltas (iob_wait_sampler_deltas()).
  */
-void
+int
 iob_wait_sampler_close(IobWaitSampler *s, uint64 end_ns)
 {
 	uint64		now = (uint64) iob_now_ns();
 	uint64		dt;
 	int			i;
 
+	s->ndeltas = 0;
 	if (s->first_ns == 0)
-		return;					/* no tick, no window */
+		return 0;				/* no tick, no window */
 	end_ns = Min(end_ns, now);
 	dt = (end_ns > s->last_ns) ? end_ns - s->last_ns : 0;
 
@@ -918,17 +632,13 @@ iob_wait_sampler_close(IobWaitSampler *s, uint64 end_ns)
 			slot->read_ns = end_ns;
 		}
 	}
-	iob_wait_table_apply(s->table, s->deltas, s->ndeltas);
-	s->ndeltas = 0;
 
-	if (dt == 0)
-		return;
-	s->ticks++;
-	/* without a timer, count the ticks the schedule skipped, as a tick does */
-	if (s->timerfd < 0 && s->next_due_ns != 0 &&
-		end_ns >= s->next_due_ns + s->period_ns)
-		s->missed += (end_ns - s->next_due_ns) / s->period_ns;
-	s->last_ns = end_ns;
+	if (dt > 0)
+	{
+		s->ticks++;
+		s->last_ns = end_ns;
+	}
+	return s->ndeltas;
 }
 
 /* The deltas of the last tick */
@@ -940,288 +650,21 @@ iob_wait_sampler_deltas(IobWaitSampler *s, int *ndeltas)
 }
 
 /*
- * Set up the wait: the latch, postmaster death and, on Linux, a periodic
- * timer descriptor so ticks land on a fixed schedule that does not drift
- * and late wake-ups are counted exactly (a timer read returns how many
- * periods have passed).
- */
-static void
-iob_wait_sampler_setup_wait(IobWaitSampler *s)
-{
-	MemoryContext oldcxt = MemoryContextSwitchTo(s->cxt);
-
-#ifdef __linux__
-	if (AcquireExternalFD())
-	{
-		s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-		if (s->timerfd < 0)
-			ReleaseExternalFD();
-	}
-#endif
-	s->wes = CreateWaitEventSet(NULL, 3);
-	AddWaitEventToSet(s->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
-	AddWaitEventToSet(s->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
-	if (s->timerfd >= 0)
-	{
-		AddWaitEventToSet(s->wes, WL_SOCKET_READABLE, s->timerfd, NULL, NULL);
-		iob_wait_sampler_set_period(s, s->period_ms);
-	}
-	MemoryContextSwitchTo(oldcxt);
-}
-
-/* Milliseconds until the next tick is due (0: due now) */
-long
-iob_wait_sampler_timeout_ms(IobWaitSampler *s)
-{
-	uint64		now = (uint64) iob_now_ns();
-
-	if (s->last_ns == 0 || now >= s->next_due_ns)
-		return 0;
-	return (long) ((s->next_due_ns - now + 999999) / 1000000);
-}
-
-/*
- * Sleep until the next tick is due or the latch is set.  Returns true when
- * a tick is due; false when woken by the latch (the caller checks for
- * interrupts and calls again).  Exits if the postmaster dies.
- */
-bool
-iob_wait_sampler_sleep(IobWaitSampler *s)
-{
-	WaitEvent	ev;
-	int			rc;
-
-	if (s->wes == NULL)
-		iob_wait_sampler_setup_wait(s);
-
-	if (s->timerfd >= 0)
-	{
-		rc = WaitEventSetWait(s->wes, -1, &ev, 1, IOB_SAMPLER_WAIT_EVENT);
-		if (rc > 0 && (ev.events & WL_LATCH_SET))
-		{
-			ResetLatch(MyLatch);
-			return false;
-		}
-		if (rc > 0 && (ev.events & WL_SOCKET_READABLE))
-		{
-			uint64		expirations = 0;
-
-			if (read(s->timerfd, &expirations, sizeof(expirations)) ==
-				sizeof(expirations) && expirations > 1)
-				s->missed += expirations - 1;
-			return true;
-		}
-		return false;
-	}
-
-	rc = WaitEventSetWait(s->wes, iob_wait_sampler_timeout_ms(s), &ev, 1,
-						  IOB_SAMPLER_WAIT_EVENT);
-	if (rc > 0 && (ev.events & WL_LATCH_SET))
-	{
-		ResetLatch(MyLatch);
-		return false;
-	}
-	return iob_wait_sampler_timeout_ms(s) == 0;
-}
-
-/*
- * For callers with a wait loop of their own (the run launcher): take a
- * tick if one is due and add it to the sampler's table.  Call it on every
- * iteration and bound the loop's sleep by iob_wait_sampler_timeout_ms().
- * Returns true if a tick was taken.
- */
-bool
-iob_wait_sampler_poll(IobWaitSampler *s)
-{
-	int			n;
-
-	if (s->last_ns != 0 && iob_wait_sampler_timeout_ms(s) > 0)
-		return false;
-	n = iob_wait_sampler_tick(s);
-	iob_wait_table_apply(s->table, s->deltas, n);
-	return true;
-}
-
-/*
- * Sample for duration_us into the sampler's own table, from this backend.
- * Honours cancel and statement_timeout (CHECK_FOR_INTERRUPTS between
- * ticks).
+ * Ticks taken after the first, the time they covered, and the time of the
+ * last one (0 before the first)
  */
 void
-iob_wait_sampler_run(IobWaitSampler *s, int64 duration_us)
-{
-	uint64		duration_ns = (uint64) duration_us * 1000;
-	int			n;
-
-	n = iob_wait_sampler_tick(s);
-	iob_wait_table_apply(s->table, s->deltas, n);
-
-	for (;;)
-	{
-		bool		due = iob_wait_sampler_sleep(s);
-
-		CHECK_FOR_INTERRUPTS();
-		if (!due)
-			continue;
-		n = iob_wait_sampler_tick(s);
-		iob_wait_table_apply(s->table, s->deltas, n);
-		if (s->last_ns - s->first_ns >= duration_ns)
-			break;
-	}
-	iob_wait_sampler_flush(s);
-}
-
-/* The sampler's own table */
-IobWaitTable *
-iob_wait_sampler_table(IobWaitSampler *s)
-{
-	return s->table;
-}
-
-/* Ticks taken and skipped, and the time the ticks covered */
-void
-iob_wait_sampler_counts(IobWaitSampler *s, uint64 *ticks, uint64 *missed,
-						uint64 *sampled_ns)
+iob_wait_sampler_counts(IobWaitSampler *s, uint64 *ticks, uint64 *sampled_ns,
+						uint64 *last_ns)
 {
 	*ticks = s->ticks;
-	*missed = s->missed;
 	*sampled_ns = (s->first_ns != 0) ? s->last_ns - s->first_ns : 0;
+	*last_ns = s->last_ns;
 }
 
-/*
- * Store the sampler's table as the wait statistics of a run, with the
- * exact figures the caller measured beside the sampled ones (wait types
- * the sampler never saw get a row of their own).  Uses SPI; the caller is
- * in a transaction, and iobench.runs has the run.
- */
-void
-iob_wait_sampler_store_run(IobWaitSampler *s, int64 run_id,
-						   const IobWaitExact *exact, int nexact)
+/* Whether the sampler is restricted to a set of pids (scope "workers") */
+bool
+iob_wait_sampler_restricted(IobWaitSampler *s)
 {
-	IobWaitTable *t = s->table;
-	IobWaitEntry *entries = iob_wait_table_entries(t);
-	int			nrows = t->nentries + 1 + nexact;
-	Datum	   *names = palloc(sizeof(Datum) * nrows);
-	Datum	   *wait_s = palloc(sizeof(Datum) * nrows);
-	Datum	   *signal_s = palloc(sizeof(Datum) * nrows);
-	bool	   *signal_null = palloc0(sizeof(bool) * nrows);
-	Datum	   *counts = palloc(sizeof(Datum) * nrows);
-	Datum	   *exact_count = palloc(sizeof(Datum) * nrows);
-	Datum	   *exact_s = palloc(sizeof(Datum) * nrows);
-	bool	   *exact_null = palloc(sizeof(bool) * nrows);
-	Datum		args[7];
-	Oid			argtypes[7] = {INT8OID, TEXTARRAYOID, FLOAT8ARRAYOID,
-		FLOAT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, FLOAT8ARRAYOID};
-	Datum		sargs[6];
-	Oid			stypes[6] = {INT8OID, INT4OID, INT8OID, INT8OID, FLOAT8OID, TEXTOID};
-	char		name[IOB_WAIT_NAME_LEN];
-	int			n = 0;
-	int			i,
-				j;
-	int			ret;
-	uint64		ticks,
-				missed,
-				sampled_ns;
-	IobOwnerScope scope;
-
-	for (i = 0; i <= t->nentries; i++)
-	{
-		IobWaitEntry *e = (i < t->nentries) ? &entries[i] : &t->overflow;
-
-		if (i == t->nentries && t->overflow_deltas == 0)
-			break;
-		iob_wait_key_name(e->key, name, sizeof(name));
-		names[n] = CStringGetTextDatum(name);
-		wait_s[n] = Float8GetDatum(e->wait_ns / 1e9);
-		signal_s[n] = Float8GetDatum(e->signal_ns / 1e9);
-		signal_null[n] = (e->nosignal_ns > 0);
-		counts[n] = Int64GetDatum((int64) e->count);
-		exact_null[n] = true;
-		exact_count[n] = exact_s[n] = (Datum) 0;
-		for (j = 0; j < nexact; j++)
-		{
-			if (e->key == IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, exact[j].wait_event_info))
-			{
-				exact_null[n] = false;
-				exact_count[n] = Int64GetDatum((int64) exact[j].count);
-				exact_s[n] = Float8GetDatum(exact[j].sum_ns / 1e9);
-			}
-		}
-		n++;
-	}
-	for (j = 0; j < nexact; j++)
-	{
-		uint64		key = IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, exact[j].wait_event_info);
-		bool		seen = false;
-
-		for (i = 0; i < t->nentries; i++)
-			if (entries[i].key == key)
-				seen = true;
-		if (seen || exact[j].count == 0)
-			continue;
-		iob_wait_key_name(key, name, sizeof(name));
-		names[n] = CStringGetTextDatum(name);
-		wait_s[n] = Float8GetDatum(0.0);
-		signal_s[n] = Float8GetDatum(0.0);
-		signal_null[n] = !s->have_schedstat;
-		counts[n] = Int64GetDatum(0);
-		exact_null[n] = false;
-		exact_count[n] = Int64GetDatum((int64) exact[j].count);
-		exact_s[n] = Float8GetDatum(exact[j].sum_ns / 1e9);
-		n++;
-	}
-
-	iob_wait_sampler_counts(s, &ticks, &missed, &sampled_ns);
-
-	/*
-	 * Write as the owner of the iobench schema, as the run itself is stored
-	 * (results.c): users who may run benchmarks cannot write the result
-	 * tables directly.  Every name in the statements is schema-qualified.
-	 */
-	iob_owner_begin(&scope);
-
-	if (n > 0)
-	{
-		args[0] = Int64GetDatum(run_id);
-		args[1] = iob_array_datum(names, NULL, n, TEXTOID);
-		args[2] = iob_array_datum(wait_s, NULL, n, FLOAT8OID);
-		args[3] = iob_array_datum(signal_s, signal_null, n, FLOAT8OID);
-		args[4] = iob_array_datum(counts, NULL, n, INT8OID);
-		args[5] = iob_array_datum(exact_count, exact_null, n, INT8OID);
-		args[6] = iob_array_datum(exact_s, exact_null, n, FLOAT8OID);
-
-		/* rows of one name (extension wait events share one) are summed */
-		ret = SPI_execute_with_args("INSERT INTO iobench.run_waits "
-									"(run_id, wait_type, wait_s, signal_s, wait_count, "
-									" exact_count, exact_wait_s) "
-									"SELECT $1, u.n, pg_catalog.sum(u.w), "
-									"       CASE WHEN pg_catalog.count(u.s) = pg_catalog.count(*) "
-									"            THEN pg_catalog.sum(u.s) END, "
-									"       pg_catalog.sum(u.c), pg_catalog.sum(u.ec), pg_catalog.sum(u.es) "
-									"FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
-									"               pg_catalog.unnest($4), pg_catalog.unnest($5), "
-									"               pg_catalog.unnest($6), pg_catalog.unnest($7)) "
-									"     AS u(n, w, s, c, ec, es) "
-									"GROUP BY u.n",
-									7, argtypes, args, NULL, false, 0);
-		if (ret != SPI_OK_INSERT)
-			elog(ERROR, "could not store the wait statistics of run " INT64_FORMAT ": %s",
-				 run_id, SPI_result_code_string(ret));
-	}
-
-	sargs[0] = Int64GetDatum(run_id);
-	sargs[1] = Int32GetDatum(s->period_ms);
-	sargs[2] = Int64GetDatum((int64) ticks);
-	sargs[3] = Int64GetDatum((int64) missed);
-	sargs[4] = Float8GetDatum(sampled_ns / 1e9);
-	sargs[5] = CStringGetTextDatum(s->pids != NULL ? "workers" : "instance");
-	ret = SPI_execute_with_args("INSERT INTO iobench.run_wait_sampling "
-								"(run_id, period_ms, ticks, missed_ticks, sampled_s, scope) "
-								"VALUES ($1, $2, $3, $4, $5, $6)",
-								6, stypes, sargs, NULL, false, 0);
-	if (ret != SPI_OK_INSERT)
-		elog(ERROR, "could not store the wait sampling of run " INT64_FORMAT ": %s",
-			 run_id, SPI_result_code_string(ret));
-
-	iob_owner_end(&scope);
+	return s->pids != NULL;
 }

@@ -17,7 +17,23 @@
 -- Resource_S + Signal_S = Wait_S with Resource_S >= 0); Percentage is of
 -- the non-benign rows; in_top_95 keeps the rows while the running total
 -- before them is under 95 %, so the row that crosses 95 % is kept.
-CREATE OR REPLACE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[])
+--
+-- Counts and averages (doc/iobench.md, "WaitCount and AvgWait_S"): a
+-- sampled count is a lower bound (waits shorter than a tick slip between
+-- ticks, and back-to-back waits of one process look like one), so:
+-- - where something counted every wait (exact_count, at least the sampled
+--   count), WaitCount is that count and AvgWait_S is exact_wait_s over it
+--   (or, untimed, the sampled time over it), split into AvgRes_S and
+--   AvgSig_S as the sampled time splits;
+-- - otherwise WaitCount is the sampled count (count_exact false), and the
+--   averages are left NULL unless the waits are long enough to be counted
+--   one by one: an average of at least 10 sampling periods, in a class
+--   whose waits are not sub-tick by nature (not IO or LWLock).
+--
+-- sample_period_s is the sampling period of the raw rows (NULL: unknown;
+-- then only the class rule holds back an average).
+CREATE OR REPLACE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[],
+                                                  sample_period_s double precision)
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -28,16 +44,31 @@ AS $$
                CASE WHEN count(u.signal_s) = count(*) THEN sum(u.signal_s) END AS signal_s,
                sum(u.wait_count)::bigint AS wait_count,
                sum(u.exact_count)::bigint AS exact_count,
-               sum(u.exact_wait_s) AS exact_wait_s
+               CASE WHEN count(u.exact_wait_s) = count(u.exact_count)
+                    THEN sum(u.exact_wait_s) END AS exact_wait_s,
+               wait_table_all.sample_period_s AS period_s
         FROM unnest(raw) AS u
         WHERE u.wait_type IS NOT NULL
         GROUP BY u.wait_type
-    ), flagged AS (
+    ), counted AS (
         SELECT g.*,
-               CASE WHEN g.signal_s IS NOT NULL THEN least(g.signal_s, g.wait_s) END AS sig,
-               EXISTS (SELECT 1 FROM iobench.benign_waits b
-                       WHERE b.wait_type = g.wait_type) AS benign
+               coalesce(g.exact_count >= g.wait_count, false) AS count_exact
         FROM grouped g
+    ), averaged AS (
+        SELECT c.*,
+               CASE WHEN c.count_exact THEN
+                        coalesce(c.exact_wait_s, c.wait_s) / nullif(c.exact_count, 0)
+                    WHEN split_part(c.wait_type, ':', 1) NOT IN ('IO', 'LWLock')
+                         AND c.wait_s >= 10 * coalesce(c.period_s, 0) * c.wait_count THEN
+                        c.wait_s / nullif(c.wait_count, 0)
+               END AS avg_wait
+        FROM counted c
+    ), flagged AS (
+        SELECT a.*,
+               CASE WHEN a.signal_s IS NOT NULL THEN least(a.signal_s, a.wait_s) END AS sig,
+               EXISTS (SELECT 1 FROM iobench.benign_waits b
+                       WHERE b.wait_type = a.wait_type) AS benign
+        FROM averaged a
     ), pct AS (
         SELECT f.*,
                CASE WHEN NOT f.benign THEN
@@ -55,23 +86,35 @@ AS $$
            r.wait_s,
            r.wait_s - r.sig,
            r.sig,
-           r.wait_count,
+           CASE WHEN r.count_exact THEN r.exact_count ELSE r.wait_count END,
            r.percentage,
-           r.wait_s / nullif(r.wait_count, 0),
-           (r.wait_s - r.sig) / nullif(r.wait_count, 0),
-           r.sig / nullif(r.wait_count, 0),
+           r.avg_wait,
+           r.avg_wait * (r.wait_s - r.sig) / nullif(r.wait_s, 0),
+           r.avg_wait * r.sig / nullif(r.wait_s, 0),
            r.exact_count,
            r.exact_wait_s,
            r.benign,
-           NOT r.benign AND r.percentage IS NOT NULL AND r.before < 95
+           NOT r.benign AND r.percentage IS NOT NULL AND r.before < 95,
+           r.wait_count,
+           r.count_exact
     FROM running r
     ORDER BY r.wait_s DESC, r.wait_type
 $$;
-COMMENT ON FUNCTION iobench.wait_table_all IS 'all rows of a wait table, unrounded, with the benign and 95 % flags';
+COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[], double precision) IS 'all rows of a wait table sampled every sample_period_s seconds, unrounded, with the benign and 95 % flags';
+
+CREATE OR REPLACE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[])
+RETURNS SETOF iobench.wait_stats_row
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_all(raw, NULL::double precision)
+$$;
+COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[]) IS 'all rows of a wait table, unrounded, with the benign and 95 % flags (sampling period unknown)';
 
 -- The table people read: Paul Randal's columns, benign rows left out, cut
 -- after the row that takes the running total past 95 %.
-CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[])
+CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[],
+                                              sample_period_s double precision)
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -85,11 +128,20 @@ AS $$
            t.avg_wait_s::numeric(16, 4),
            t.avg_res_s::numeric(16, 4),
            t.avg_sig_s::numeric(16, 4)
-    FROM iobench.wait_table_all(raw) AS t
+    FROM iobench.wait_table_all(raw, sample_period_s) AS t
     WHERE t.in_top_95
     ORDER BY t.wait_s DESC, t.wait_type
 $$;
-COMMENT ON FUNCTION iobench.wait_table IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows';
+COMMENT ON FUNCTION iobench.wait_table(iobench.wait_raw[], double precision) IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows sampled every sample_period_s seconds';
+
+CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[])
+RETURNS SETOF iobench.wait_table_row
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table(raw, NULL::double precision)
+$$;
+COMMENT ON FUNCTION iobench.wait_table(iobench.wait_raw[]) IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows (sampling period unknown)';
 
 -- Always on (needs shared_preload_libraries = 'iobench')
 
@@ -122,19 +174,15 @@ AS 'MODULE_PATHNAME', 'iobench_wait_collector_status'
 LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION iobench.wait_collector_status IS 'the wait collector''s pid, period, ticks taken and missed, and use of its bounded table';
 
-CREATE OR REPLACE FUNCTION iobench.plant_waits(wait_types integer, wait_s double precision DEFAULT 1)
-RETURNS integer
-AS 'MODULE_PATHNAME', 'iobench_plant_waits'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION iobench.plant_waits IS 'for tests: add made-up wait types to the collector''s totals; returns how many found no room';
-
 CREATE OR REPLACE VIEW iobench.wait_stats AS
-    SELECT * FROM iobench.wait_table(ARRAY(SELECT r FROM iobench.waits_raw() AS r))
+    SELECT * FROM iobench.wait_table(ARRAY(SELECT r FROM iobench.waits_raw() AS r),
+                                      (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
     ORDER BY "Wait_S" DESC, "WaitType";
 COMMENT ON VIEW iobench.wait_stats IS 'wait statistics of the instance since the last reset, in SQL Server''s format';
 
 CREATE OR REPLACE VIEW iobench.wait_stats_all AS
-    SELECT * FROM iobench.wait_table_all(ARRAY(SELECT r FROM iobench.waits_raw() AS r))
+    SELECT * FROM iobench.wait_table_all(ARRAY(SELECT r FROM iobench.waits_raw() AS r),
+                                          (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
     ORDER BY wait_s DESC, wait_type;
 COMMENT ON VIEW iobench.wait_stats_all IS 'every wait type since the last reset, unrounded, with benign and 95 % flags';
 
@@ -265,7 +313,8 @@ LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table(ARRAY(
-        SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r))
+        SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r),
+        (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
 $$;
 COMMENT ON FUNCTION iobench.wait_stats_diff IS 'the wait table of the interval between two snapshots, or since one';
 
@@ -275,7 +324,8 @@ LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
-        SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r))
+        SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r),
+        (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
 $$;
 COMMENT ON FUNCTION iobench.wait_stats_diff_all IS 'every wait type of the interval between two snapshots, or since one, with flags';
 
@@ -299,7 +349,9 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table(ARRAY(
-        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
+        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r),
+        coalesce(extract(epoch FROM sample_period)::double precision,
+                 extract(epoch FROM current_setting('iobench.sample_period')::interval)::double precision))
 $$;
 COMMENT ON FUNCTION iobench.sample_waits IS 'sample wait events for a window and return the wait table in SQL Server''s format';
 
@@ -312,7 +364,9 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
-        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
+        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r),
+        coalesce(extract(epoch FROM sample_period)::double precision,
+                 extract(epoch FROM current_setting('iobench.sample_period')::interval)::double precision))
 $$;
 COMMENT ON FUNCTION iobench.sample_waits_all IS 'sample wait events for a window and return every wait type with flags';
 
@@ -347,7 +401,9 @@ AS $$
              SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
                         w.exact_count, w.exact_wait_s)::iobench.wait_raw
              FROM iobench.run_waits w
-             WHERE w.run_id = run_wait_stats.run_id)) AS t
+             WHERE w.run_id = run_wait_stats.run_id),
+             (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s
+              WHERE s.run_id = run_wait_stats.run_id)) AS t
     WHERE t.in_top_95
     ORDER BY t.wait_s DESC, t.wait_type
 $$;
@@ -362,8 +418,10 @@ AS $$
         SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
                    w.exact_count, w.exact_wait_s)::iobench.wait_raw
         FROM iobench.run_waits w
-        WHERE w.run_id = run_wait_stats_all.run_id))
+        WHERE w.run_id = run_wait_stats_all.run_id),
+        (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s
+         WHERE s.run_id = run_wait_stats_all.run_id))
 $$;
 COMMENT ON FUNCTION iobench.run_wait_stats_all IS 'every wait type of one run, unrounded, with flags';
 
--- Privileges: readers are pg_monitor; reset, snapshots, planted data and
+-- Privileges: readers are pg_monitor; reset, snapshots and

@@ -51,10 +51,11 @@ TO pg_monitor;
 REVOKE ALL ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
     iobench.wait_table(iobench.wait_raw[]),
+    iobench.wait_table_all(iobench.wait_raw[], double precision),
+    iobench.wait_table(iobench.wait_raw[], double precision),
     iobench.waits_raw(),
     iobench.reset_waits(),
     iobench.wait_collector_status(),
-    iobench.plant_waits(integer, double precision),
     iobench.snapshot_waits(text),
     iobench.wait_snapshot_diff_raw(text, text),
     iobench.wait_stats_diff(text, text),
@@ -68,6 +69,8 @@ FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
     iobench.wait_table(iobench.wait_raw[]),
+    iobench.wait_table_all(iobench.wait_raw[], double precision),
+    iobench.wait_table(iobench.wait_raw[], double precision),
     iobench.waits_raw(),
     iobench.wait_collector_status(),
     iobench.wait_snapshot_diff_raw(text, text),

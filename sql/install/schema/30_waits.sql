@@ -7,8 +7,8 @@ CREATE TYPE iobench.wait_raw AS (
     wait_s       double precision,  -- sampled time in the wait
     signal_s     double precision,  -- runnable, not running (NULL: unknown)
     wait_count   bigint,            -- observed entries into the wait
-    exact_count  bigint,            -- exact entries, where iobench timed them
-    exact_wait_s double precision   -- exact time, where iobench timed it
+    exact_count  bigint,            -- exact entries, where something counted them
+    exact_wait_s double precision   -- exact time, where something timed it
 );
 
 -- The two shapes every wait table comes in: all rows unrounded with flags
@@ -26,7 +26,9 @@ CREATE TYPE iobench.wait_stats_row AS (
     exact_count  bigint,
     exact_wait_s double precision,
     benign       boolean,
-    in_top_95    boolean);
+    in_top_95    boolean,
+    sampled_count bigint,           -- entries the sampler saw (a lower bound)
+    count_exact  boolean);          -- wait_count is exact_count, not sampled_count
 
 CREATE TYPE iobench.wait_table_row AS (
     "WaitType"   text,
@@ -105,7 +107,8 @@ CREATE TABLE iobench.run_waits (
     wait_s       double precision NOT NULL,
     signal_s     double precision,
     wait_count   bigint NOT NULL,
-    exact_count  bigint,            -- the workers' own count of their I/Os
+    exact_count  bigint,            -- the workers' own count of their I/Os, and
+                                    -- PostgreSQL's where it keeps one (scope instance)
     exact_wait_s double precision,  -- and their summed latency
     PRIMARY KEY (run_id, wait_type)
 );

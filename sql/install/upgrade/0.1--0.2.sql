@@ -30,6 +30,16 @@ ALTER FUNCTION iobench.run(name, text, text, integer, integer, interval, interva
 ALTER TABLE iobench.runs ADD COLUMN cold_reads boolean NOT NULL DEFAULT false;
 UPDATE iobench.runs SET cold_reads = true WHERE stall_threshold IS NOT NULL;
 
+-- The test helper plant_waits() leaves the product: the bound on the
+-- collector's shared memory is tested by a cluster started with a small
+-- iobench.max_wait_types (t/001_wait_bound.pl).
+DROP FUNCTION iobench.plant_waits(integer, double precision);
+
+-- Honest counts and averages: the unrounded rows say whether their count
+-- is exact.
+ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
+    ADD ATTRIBUTE count_exact boolean;
+
 -- 0.2 records the server settings that shape I/O with each run.
 ALTER TABLE iobench.runs
     ADD COLUMN io_method                  text,

@@ -1,0 +1,267 @@
+/*-------------------------------------------------------------------------
+ *
+ * wait_output.c
+ *	  A wait table as SQL rows, and its storage as a run's wait statistics
+ *	  (see wait_output.h).
+ *
+ * Both go through one row builder, so a window, the collector and a run
+ * name their wait types and place their exact figures alike.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/wait_event.h"
+
+#include "owner_spi.h"
+#include "wait_output.h"
+
+/* One row of iobench.wait_raw, before it becomes a tuple or an SPI array */
+typedef struct IobWaitRow
+{
+	char		name[IOB_WAIT_NAME_LEN];
+	double		wait_s;
+	double		signal_s;
+	bool		signal_null;	/* part of the wait had no schedstat reading */
+	int64		count;			/* sampled entries */
+	bool		exact_null;		/* no exact figures */
+	int64		exact_count;
+	double		exact_s;
+	bool		exact_s_null;	/* counted but not timed */
+} IobWaitRow;
+
+/* The name of a key as the tables show it: "type:event" */
+void
+iob_wait_key_name(uint64 key, char *buf, size_t buflen)
+{
+	uint32		info = IOB_WAIT_KEY_INFO(key);
+
+	switch (IOB_WAIT_KEY_FLAVOUR(key))
+	{
+		case IOB_FLAVOUR_PLAIN:
+			{
+				const char *type = pgstat_get_wait_event_type(info);
+				const char *event = pgstat_get_wait_event(info);
+
+				snprintf(buf, buflen, "%s:%s",
+						 type ? type : "Unknown", event ? event : "unknown");
+				break;
+			}
+		case IOB_FLAVOUR_IN_XACT:
+			snprintf(buf, buflen, "Client:ClientRead (idle in transaction)");
+			break;
+		case IOB_FLAVOUR_PREEMPTED:
+			snprintf(buf, buflen, "CPU:Preempted");
+			break;
+		case IOB_FLAVOUR_OVERFLOW:
+			snprintf(buf, buflen, "Overflow:OtherWaitTypes");
+			break;
+		default:
+			snprintf(buf, buflen, "Unknown:0x%08x", info);
+			break;
+	}
+}
+
+/* Add the exact figures of every entry of "exact" for key to a row */
+static void
+iob_wait_row_add_exact(IobWaitRow *row, uint64 key,
+					   const IobWaitExact *exact, int nexact)
+{
+	int			j;
+
+	for (j = 0; j < nexact; j++)
+	{
+		if (key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, exact[j].wait_event_info))
+			continue;
+		if (row->exact_null)
+		{
+			row->exact_null = false;
+			row->exact_count = 0;
+			row->exact_s = 0;
+			row->exact_s_null = false;
+		}
+		row->exact_count += (int64) exact[j].count;
+		row->exact_s += exact[j].sum_ns / 1e9;
+		if (!exact[j].time_known)
+			row->exact_s_null = true;
+	}
+}
+
+/*
+ * The rows of a table (its entries, then the overflow entry if used), then
+ * a row for each wait event with exact figures that the table lacks.
+ * Returns the number of rows, in a palloc'd array.
+ */
+static int
+iob_wait_rows(const IobWaitTable *t, bool have_schedstat,
+			  const IobWaitExact *exact, int nexact, IobWaitRow **rows_out)
+{
+	IobWaitEntry *entries = iob_wait_table_entries((IobWaitTable *) t);
+	IobWaitRow *rows = palloc0(sizeof(IobWaitRow) * (t->nentries + 1 + nexact));
+	int			n = 0;
+	int			i,
+				j;
+
+	for (i = 0; i <= t->nentries; i++)
+	{
+		const IobWaitEntry *e = (i < t->nentries) ? &entries[i] : &t->overflow;
+		IobWaitRow *row = &rows[n];
+
+		if (i == t->nentries && t->overflow_deltas == 0)
+			break;
+		iob_wait_key_name(e->key, row->name, sizeof(row->name));
+		row->wait_s = e->wait_ns / 1e9;
+		row->signal_s = e->signal_ns / 1e9;
+		/* signal time is unknown, not zero, when part of it had no reading */
+		row->signal_null = (e->nosignal_ns > 0);
+		row->count = (int64) e->count;
+		row->exact_null = true;
+		iob_wait_row_add_exact(row, e->key, exact, nexact);
+		n++;
+	}
+	for (j = 0; j < nexact; j++)
+	{
+		uint64		key = IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, exact[j].wait_event_info);
+		IobWaitRow *row = &rows[n];
+
+		/* seen by the sampler, counted nothing, or listed already */
+		if (iob_wait_table_find(t, key) != NULL || exact[j].count == 0)
+			continue;
+		for (i = 0; i < j; i++)
+			if (exact[i].wait_event_info == exact[j].wait_event_info &&
+				exact[i].count > 0)
+				break;
+		if (i < j)
+			continue;
+		iob_wait_key_name(key, row->name, sizeof(row->name));
+		row->signal_null = !have_schedstat;
+		row->exact_null = true;
+		iob_wait_row_add_exact(row, key, exact, nexact);
+		n++;
+	}
+	*rows_out = rows;
+	return n;
+}
+
+/*
+ * Append a table's rows (iobench.wait_raw: wait_type, wait_s, signal_s,
+ * wait_count, exact_count, exact_wait_s) to a tuplestore,
+ * with exact figures beside them.  The caller passes a private copy when
+ * the table is shared: names are resolved here.
+ */
+void
+iob_wait_put_rows(const IobWaitTable *table, bool have_schedstat,
+				  const IobWaitExact *exact, int nexact,
+				  Tuplestorestate *tupstore, TupleDesc tupdesc)
+{
+	IobWaitRow *rows;
+	int			n = iob_wait_rows(table, have_schedstat, exact, nexact, &rows);
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		Datum		values[6];
+		bool		nulls[6];
+
+		memset(nulls, 0, sizeof(nulls));
+		values[0] = CStringGetTextDatum(rows[i].name);
+		values[1] = Float8GetDatum(rows[i].wait_s);
+		values[2] = Float8GetDatum(rows[i].signal_s);
+		nulls[2] = rows[i].signal_null;
+		values[3] = Int64GetDatum(rows[i].count);
+		values[4] = Int64GetDatum(rows[i].exact_count);
+		nulls[4] = rows[i].exact_null;
+		values[5] = Float8GetDatum(rows[i].exact_s);
+		nulls[5] = rows[i].exact_null || rows[i].exact_s_null;
+		tuplestore_putvalues(tupstore, tupdesc, values, nulls);
+	}
+	pfree(rows);
+}
+
+/*
+ * Store a run's table as its wait statistics (iobench.run_waits), with the
+ * exact figures beside the sampled ones, and how it was sampled
+ * (iobench.run_wait_sampling).  The caller is in a transaction, and
+ * iobench.runs has the run.  Written as the owner of the iobench schema,
+ * as the run itself is stored (results.c): users who may run benchmarks
+ * cannot write the result tables directly.
+ */
+void
+iob_wait_store_run(const IobWaitTable *table, bool have_schedstat,
+				   const IobWaitExact *exact, int nexact,
+				   int64 run_id, const IobWaitSampling *sampling)
+{
+	IobWaitRow *rows;
+	int			n = iob_wait_rows(table, have_schedstat, exact, nexact, &rows);
+	Datum	   *cols[6];
+	bool	   *signal_null = palloc(sizeof(bool) * Max(n, 1));
+	bool	   *exact_null = palloc(sizeof(bool) * Max(n, 1));
+	bool	   *exact_s_null = palloc(sizeof(bool) * Max(n, 1));
+	Datum		args[7];
+	Oid			argtypes[7] = {INT8OID, TEXTARRAYOID, FLOAT8ARRAYOID,
+		FLOAT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, FLOAT8ARRAYOID};
+	Datum		sargs[6];
+	Oid			stypes[6] = {INT8OID, INT4OID, INT8OID, INT8OID, FLOAT8OID, TEXTOID};
+	IobOwnerScope scope;
+	int			i,
+				c;
+
+	for (c = 0; c < 6; c++)
+		cols[c] = palloc(sizeof(Datum) * Max(n, 1));
+	for (i = 0; i < n; i++)
+	{
+		cols[0][i] = CStringGetTextDatum(rows[i].name);
+		cols[1][i] = Float8GetDatum(rows[i].wait_s);
+		cols[2][i] = Float8GetDatum(rows[i].signal_s);
+		signal_null[i] = rows[i].signal_null;
+		cols[3][i] = Int64GetDatum(rows[i].count);
+		cols[4][i] = Int64GetDatum(rows[i].exact_count);
+		exact_null[i] = rows[i].exact_null;
+		cols[5][i] = Float8GetDatum(rows[i].exact_s);
+		exact_s_null[i] = rows[i].exact_null || rows[i].exact_s_null;
+	}
+
+	iob_owner_begin(&scope);
+
+	if (n > 0)
+	{
+		args[0] = Int64GetDatum(run_id);
+		args[1] = iob_array_datum(cols[0], NULL, n, TEXTOID);
+		args[2] = iob_array_datum(cols[1], NULL, n, FLOAT8OID);
+		args[3] = iob_array_datum(cols[2], signal_null, n, FLOAT8OID);
+		args[4] = iob_array_datum(cols[3], NULL, n, INT8OID);
+		args[5] = iob_array_datum(cols[4], exact_null, n, INT8OID);
+		args[6] = iob_array_datum(cols[5], exact_s_null, n, FLOAT8OID);
+
+		/* rows of one name (extension wait events share one) are summed */
+		iob_owner_exec("INSERT INTO iobench.run_waits "
+					   "(run_id, wait_type, wait_s, signal_s, wait_count, "
+					   " exact_count, exact_wait_s) "
+					   "SELECT $1, u.n, pg_catalog.sum(u.w), "
+					   "       CASE WHEN pg_catalog.count(u.s) = pg_catalog.count(*) "
+					   "            THEN pg_catalog.sum(u.s) END, "
+					   "       pg_catalog.sum(u.c), pg_catalog.sum(u.ec), pg_catalog.sum(u.es) "
+					   "FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
+					   "               pg_catalog.unnest($4), pg_catalog.unnest($5), "
+					   "               pg_catalog.unnest($6), pg_catalog.unnest($7)) "
+					   "     AS u(n, w, s, c, ec, es) "
+					   "GROUP BY u.n",
+					   7, argtypes, args, NULL, SPI_OK_INSERT);
+	}
+
+	sargs[0] = Int64GetDatum(run_id);
+	sargs[1] = Int32GetDatum(sampling->period_ms);
+	sargs[2] = Int64GetDatum((int64) sampling->ticks);
+	sargs[3] = Int64GetDatum((int64) sampling->missed);
+	sargs[4] = Float8GetDatum(sampling->sampled_ns / 1e9);
+	sargs[5] = CStringGetTextDatum(sampling->scope);
+	iob_owner_exec("INSERT INTO iobench.run_wait_sampling "
+				   "(run_id, period_ms, ticks, missed_ticks, sampled_s, scope) "
+				   "VALUES ($1, $2, $3, $4, $5, $6)",
+				   6, stypes, sargs, NULL, SPI_OK_INSERT);
+
+	iob_owner_end(&scope);
+}
