@@ -66,6 +66,22 @@
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
 
+#if PG_VERSION_NUM >= 170000
+/*
+ * The sampler's wait event on 17 and later (see wait_sampler.h): registered
+ * by name on first use in each process; every process gets the same value.
+ */
+uint32
+iob_sampler_wait_event(void)
+{
+	static uint32 event = 0;
+
+	if (event == 0)
+		event = WaitEventExtensionNew("IobenchSampler");
+	return event;
+}
+#endif
+
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
 {
@@ -287,6 +303,9 @@ iob_wait_sampler_create(const int *pids, int npids)
 								"iobench wait sampler",
 								ALLOCSET_DEFAULT_SIZES);
 	oldcxt = MemoryContextSwitchTo(cxt);
+
+	/* registers the sampler's wait event now, not in the middle of a tick */
+	(void) IOB_SAMPLER_WAIT_EVENT;
 
 	s = palloc0(sizeof(IobWaitSampler));
 	s->cxt = cxt;
