@@ -70,6 +70,14 @@
 #endif
 
 /*
+ * 18 replaced the trailing pg_attribute_noreturn() by pg_noreturn, written
+ * before the declaration; GCC and clang take the attribute there too.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+/*
  * PG_TEMP_FILE_PREFIX moved from storage/fd.h to common/file_utils.h; both
  * are included above, so it is found either way.
  */
