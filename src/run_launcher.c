@@ -50,6 +50,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
@@ -162,7 +163,7 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	strlcpy(run->dir, dir, sizeof(run->dir));
 	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
 			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
-	run->launcher_procno = MyProc->pgprocno;
+	run->launcher_procno = GetNumberFromPGProc(MyProc);
 	run->launcher_pid = MyProcPid;
 	run->nseconds = nseconds;
 	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);

@@ -24,6 +24,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "files.h"
 #include "iobench.h"
 #include "privileges.h"
@@ -455,7 +456,7 @@ iob_check_tablespace(const char *spcname)
 	{
 		AclResult	aclresult;
 
-		aclresult = pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE);
+		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
 		if (aclresult != ACLCHECK_OK)
 			iob_tablespace_denied(spcname);
 	}

@@ -31,6 +31,7 @@
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
+#include "compat.h"
 #include "owner_spi.h"
 #include "run_store.h"
 
@@ -169,7 +170,7 @@ iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
 	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
 	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
 	worker.bgw_notify_pid = MyProcPid;
-	info->launcher_procno = MyProc->pgprocno;
+	info->launcher_procno = GetNumberFromPGProc(MyProc);
 
 	/* the run's workers just exited: their slots may take a moment to free */
 	while (!RegisterDynamicBackgroundWorker(&worker, &handle))

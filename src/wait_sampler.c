@@ -52,15 +52,9 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "iobench.h"
 #include "wait_sampler.h"
-
-/* The local transaction id of a PGPROC moved into "vxid" in PostgreSQL 17 */
-#if PG_VERSION_NUM >= 170000
-#define IOB_PROC_LXID(proc)		((proc)->vxid.lxid)
-#else
-#define IOB_PROC_LXID(proc)		((proc)->lxid)
-#endif
 
 /*
  * Longest time a process's schedstat reading may be put off while its state
@@ -71,6 +65,22 @@
 
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
+
+#if PG_VERSION_NUM >= 170000
+/*
+ * The sampler's wait event on 17 and later (see wait_sampler.h): registered
+ * by name on first use in each process; every process gets the same value.
+ */
+uint32
+iob_sampler_wait_event(void)
+{
+	static uint32 event = 0;
+
+	if (event == 0)
+		event = WaitEventExtensionNew("IobenchSampler");
+	return event;
+}
+#endif
 
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
@@ -294,6 +304,9 @@ iob_wait_sampler_create(const int *pids, int npids)
 								ALLOCSET_DEFAULT_SIZES);
 	oldcxt = MemoryContextSwitchTo(cxt);
 
+	/* registers the sampler's wait event now, not in the middle of a tick */
+	(void) IOB_SAMPLER_WAIT_EVENT;
+
 	s = palloc0(sizeof(IobWaitSampler));
 	s->cxt = cxt;
 	s->nprocs = ProcGlobal->allProcCount;
@@ -516,7 +529,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	uint64		now = (uint64) iob_now_ns();
 	uint64		dt = (s->last_ns != 0 && now > s->last_ns) ? now - s->last_ns : 0;
 	int			n = Min(s->nprocs, (int) ProcGlobal->allProcCount);
-	int			mine = (MyProc != NULL) ? MyProc->pgprocno : -1;
+	int			mine = (MyProc != NULL) ? GetNumberFromPGProc(MyProc) : -1;
 	int			i;
 
 	s->ndeltas = 0;

@@ -44,6 +44,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "engine.h"
 #include "files.h"
 #include "run_shared.h"
@@ -794,7 +795,7 @@ iobench_worker_main(Datum main_arg)
 		wc.group = (IobGroupStats *) shm_toc_lookup(toc, IOB_KEY_GROUP, false) +
 			worker_index * wc.run->params.ngroup;
 	wc.state->pid = MyProcPid;
-	wc.state->procno = MyProc->pgprocno;
+	wc.state->procno = GetNumberFromPGProc(MyProc);
 	wc.cur_second = -1;
 
 	/* from here on, every ending is recorded and leaves final figures */

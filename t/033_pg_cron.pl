@@ -9,6 +9,13 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+# pg_cron is a package of its own (postgresql-15-cron); tools/deps.sh
+# installs it for Debian's PostgreSQL packages
+my $pkglibdir = `pg_config --pkglibdir`;
+chomp $pkglibdir;
+plan skip_all => "pg_cron is not installed in $pkglibdir (Debian: postgresql-N-cron)"
+  unless -f "$pkglibdir/pg_cron.so";
+
 my $node = PostgreSQL::Test::Cluster->new('pg_cron');
 $node->init;
 $node->append_conf('postgresql.conf', qq{

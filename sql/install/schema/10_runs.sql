@@ -110,6 +110,19 @@ CREATE TABLE iobench.runs (
     tool              text NOT NULL DEFAULT 'iobench', -- 'iobench', or fio's version ("fio-3.33")
     start_at          timestamptz,  -- the start its workers waited for (run()'s start_at)
     go_at             timestamptz,  -- when its workers were told to start (warm-up begins)
+    -- The server settings that shape I/O, as the run's session saw them
+    -- (SHOW's text for io_combine_limit); NULL where the server has no such
+    -- setting (io_combine_limit before 17, io_method and io_workers before
+    -- 18, io_min/max_workers before 19).
+    io_method                  text,
+    io_workers                 integer,
+    io_min_workers             integer,
+    io_max_workers             integer,
+    io_combine_limit           text,
+    effective_io_concurrency   integer,
+    maintenance_io_concurrency integer,
+    wal_sync_method            text,
+    full_page_writes           boolean,
     CONSTRAINT runs_run_uuid_key UNIQUE (run_uuid)
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';

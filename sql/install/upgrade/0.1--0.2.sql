@@ -389,3 +389,15 @@ CREATE TABLE iobench.run_tablespaces (
     PRIMARY KEY (run_id, tablespace)
 );
 COMMENT ON TABLE iobench.run_tablespaces IS 'per-tablespace figures of runs on a tablespace group';
+
+-- 0.2 records the server settings that shape I/O with each run.
+ALTER TABLE iobench.runs
+    ADD COLUMN io_method                  text,
+    ADD COLUMN io_workers                 integer,
+    ADD COLUMN io_min_workers             integer,
+    ADD COLUMN io_max_workers             integer,
+    ADD COLUMN io_combine_limit           text,
+    ADD COLUMN effective_io_concurrency   integer,
+    ADD COLUMN maintenance_io_concurrency integer,
+    ADD COLUMN wal_sync_method            text,
+    ADD COLUMN full_page_writes           boolean;
