@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -113,6 +115,33 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 #undef KEY
 }
 
+/*
+ * The server settings that shape I/O, stored with each run under their own
+ * names (columns of iobench.runs).  A server without a setting
+ * (io_combine_limit before 17, io_method before 18, io_min_workers before
+ * 19) leaves its column NULL.
+ */
+static const char *const io_settings[] = {
+	"io_method", "io_workers", "io_min_workers", "io_max_workers",
+	"io_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency",
+	"wal_sync_method", "full_page_writes"
+};
+
+/* Add the server's I/O settings that exist, as SHOW prints them */
+static void
+json_io_settings(StringInfo buf)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(io_settings); i++)
+	{
+		char	   *value = GetConfigOptionByName(io_settings[i], NULL, true);
+
+		if (value != NULL)
+			json_str(buf, io_settings[i], value);
+	}
+}
+
 /* The iobench.runs row of the summary, as a JSON object */
 static char *
 summary_json(const IobRunSummary *s)
@@ -140,6 +169,7 @@ summary_json(const IobRunSummary *s)
 	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
 	json_str(&buf, "system_identifier", num);
 	json_str(&buf, "pg_version", PG_VERSION);
+	json_io_settings(&buf);
 
 	json_str(&buf, "rw", iob_pattern_name(p->rw));
 	json_int(&buf, "block_size", p->block_size);
@@ -186,7 +216,7 @@ summary_json(const IobRunSummary *s)
 
 	json_num(&buf, "cpu_user_pct", 100.0 * s->cpu_user_s / s->measured_s, s->measured_s > 0);
 	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);
-	snprintf(num, sizeof(num), "%016" INT64_MODIFIER "x", s->offset_digest);
+	snprintf(num, sizeof(num), "%016" PRIx64, s->offset_digest);
 	json_str(&buf, "offset_digest", num);
 	appendStringInfoChar(&buf, '}');
 	return buf.data;

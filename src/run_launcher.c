@@ -42,6 +42,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
@@ -127,7 +128,7 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	strlcpy(run->dir, dir, sizeof(run->dir));
 	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
 			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
-	run->launcher_procno = MyProc->pgprocno;
+	run->launcher_procno = GetNumberFromPGProc(MyProc);
 	run->nseconds = nseconds;
 	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
 	pg_atomic_init_u32(&run->nready, 0);

@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "iobench.h"
 #include "run_options.h"
 
@@ -262,7 +263,7 @@ iob_check_tablespace(const char *spcname)
 	{
 		AclResult	aclresult;
 
-		aclresult = pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE);
+		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
 		if (aclresult != ACLCHECK_OK)
 			aclcheck_error(aclresult, OBJECT_TABLESPACE, spcname);
 	}

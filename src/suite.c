@@ -31,6 +31,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "engine.h"
 #include "iobench.h"

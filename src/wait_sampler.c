@@ -52,15 +52,9 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "iobench.h"
 #include "wait_sampler.h"
-
-/* The local transaction id of a PGPROC moved into "vxid" in PostgreSQL 17 */
-#if PG_VERSION_NUM >= 170000
-#define IOB_PROC_LXID(proc)		((proc)->vxid.lxid)
-#else
-#define IOB_PROC_LXID(proc)		((proc)->lxid)
-#endif
 
 /*
  * Longest time a process's schedstat reading may be put off while its state
@@ -516,7 +510,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	uint64		now = (uint64) iob_now_ns();
 	uint64		dt = (s->last_ns != 0 && now > s->last_ns) ? now - s->last_ns : 0;
 	int			n = Min(s->nprocs, (int) ProcGlobal->allProcCount);
-	int			mine = (MyProc != NULL) ? MyProc->pgprocno : -1;
+	int			mine = (MyProc != NULL) ? GetNumberFromPGProc(MyProc) : -1;
 	int			i;
 
 	s->ndeltas = 0;

@@ -24,6 +24,7 @@
 #include "utils/memutils.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
 
@@ -127,6 +128,8 @@ iob_wait_timer_period_ms(IobWaitTimer *t)
 static void
 iob_wait_timer_setup_wait(IobWaitTimer *t)
 {
+	MemoryContext oldcxt;
+
 #ifdef __linux__
 	if (AcquireExternalFD())
 	{
@@ -135,7 +138,8 @@ iob_wait_timer_setup_wait(IobWaitTimer *t)
 			ReleaseExternalFD();
 	}
 #endif
-	t->wes = CreateWaitEventSet(t->cxt, 3);
+	oldcxt = MemoryContextSwitchTo(t->cxt);
+	t->wes = CreateWaitEventSet(NULL, 3);
 	AddWaitEventToSet(t->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(t->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	if (t->timerfd >= 0)
@@ -143,6 +147,7 @@ iob_wait_timer_setup_wait(IobWaitTimer *t)
 		AddWaitEventToSet(t->wes, WL_SOCKET_READABLE, t->timerfd, NULL, NULL);
 		iob_wait_timer_set_period(t, t->period_ms);
 	}
+	MemoryContextSwitchTo(oldcxt);
 }
 
 /* Milliseconds until the next tick is due (0: due now) */

@@ -38,6 +38,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "engine.h"
 #include "files.h"
 #include "run_shared.h"
@@ -691,7 +692,7 @@ iobench_worker_main(Datum main_arg)
 	wc.state = &((IobWorkerState *) shm_toc_lookup(toc, IOB_KEY_WORKERS, false))[worker_index];
 	wc.seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
 	wc.state->pid = MyProcPid;
-	wc.state->procno = MyProc->pgprocno;
+	wc.state->procno = GetNumberFromPGProc(MyProc);
 
 	/*
 	 * Nothing here needs volatile: PG_CATCH reads only wc.run and wc.state,

@@ -8,9 +8,11 @@
 #                                      (preceded by "setup" when REGRESS has it),
 #                                      specs/<name>.spec or t/<name>.pl
 #
-# Nothing touches the system's PostgreSQL installation: the PostgreSQL 15
-# binaries, libraries and share files are copied into a private install tree in
-# a temporary directory, iobench is installed there with DESTDIR, and pg_regress
+# It tests on the PostgreSQL installation that PG_CONFIG names (environment
+# or `make test PG_CONFIG=...`; default: Debian's PostgreSQL 15, see
+# tools/pg_dirs.sh).  Nothing touches that installation: its binaries,
+# libraries and share files are copied into a private install tree in a
+# temporary directory, iobench is installed there with DESTDIR, and pg_regress
 # and pg_isolation_regress start throwaway instances from that tree
 # (--temp-instance) with test/regress.conf, which preloads iobench.  The TAP
 # tests (PostgreSQL::Test::Cluster) start their own clusters from the same
@@ -25,6 +27,8 @@
 # diffs, the server log and the TAP logs of failed tests are printed.
 #
 # Environment:
+#   PG_CONFIG=path       pg_config of the PostgreSQL to test on (15 to 19)
+#   WERROR=1             build with -Werror (CI does)
 #   IOBENCH_TMPDIR=dir   parent of the temporary directory (default /var/tmp,
 #                        disk-backed, so direct I/O works; /tmp may be tmpfs)
 #   IOBENCH_KEEP_TMP=1   keep the temporary directory afterwards
@@ -37,11 +41,10 @@ set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=private_install.sh
 . "$SRC/tools/private_install.sh"
-PGBIN=$PG15_BIN
-PGLIB=$PG15_LIB
-PG_REGRESS=$PGLIB/pgxs/src/test/regress/pg_regress
-PG_ISOLATION_REGRESS=$PGLIB/pgxs/src/test/isolation/pg_isolation_regress
-PG_TAP_PERL=$PGLIB/pgxs/src/test/perl
+# Set by main() from pg_dirs (tools/pg_dirs.sh).
+PG_REGRESS=
+PG_ISOLATION_REGRESS=
+PG_TAP_PERL=
 WORK=
 INST=
 PORT_LOCKS=
@@ -78,7 +81,7 @@ cleanup() {
 	[ -n "$WORK" ] && [ -d "$WORK" ] || exit "$rc"
 	for pid in "$WORK"/*/instance/data/postmaster.pid "$WORK"/tap/tmp_check/t_*_data/pgdata/postmaster.pid; do
 		[ -f "$pid" ] || continue
-		as_pg "$INST$PGBIN/pg_ctl" -D "$(dirname "$pid")" -m immediate -w stop >/dev/null 2>&1 || true
+		as_pg "$INST$PG_BIN/pg_ctl" -D "$(dirname "$pid")" -m immediate -w stop >/dev/null 2>&1 || true
 	done
 	if [ "${IOBENCH_KEEP_TMP:-0}" = 1 ]; then
 		say "kept $WORK"
@@ -90,11 +93,11 @@ cleanup() {
 
 # Build the extension in the checkout, as the invoking user.
 build() {
-	say "building"
-	make -C "$SRC" -s -j2
+	say "building for $PG_VERSION_TEXT ($PG_CONFIG)"
+	make -C "$SRC" -s -j2 PG_CONFIG="$PG_CONFIG"
 }
 
-# Copy PostgreSQL 15 into $INST and install iobench there (DESTDIR install).
+# Copy the PostgreSQL installation into $INST and install iobench there (DESTDIR install).
 make_install_tree() {
 	say "private install tree in $INST"
 	private_install_tree "$SRC" "$INST" || die "no private install tree"
@@ -182,11 +185,12 @@ report_tap_failure() {
 PASSED=0
 FAILED=0
 
-# Count the "... ok" and "... FAILED" lines of a pg_regress-style log.
+# Count the passed and failed tests of a pg_regress-style log: 15 prints
+# "name ... ok", 16 and later "ok N - name" and "not ok N - name".
 count_regress_log() {
 	local log=$1 p f
-	p=$(grep -cE '\.\.\. ok( |$)' "$log" || true)
-	f=$(grep -cE '\.\.\. (FAILED|failed)' "$log" || true)
+	p=$(grep -cE '\.\.\. ok( |$)|^ok [0-9]+ ' "$log" || true)
+	f=$(grep -cE '\.\.\. (FAILED|failed)|^not ok [0-9]+ ' "$log" || true)
 	PASSED=$((PASSED + p))
 	FAILED=$((FAILED + f))
 }
@@ -203,7 +207,7 @@ run_regress() {
 	(cd "$WORK" && as_pg env TMPDIR="$WORK" "$prog" \
 		--temp-instance="$out/instance" \
 		--temp-config="$WORK/regress.conf" \
-		--bindir="$INST$PGBIN" \
+		--bindir="$INST$PG_BIN" \
 		--inputdir="$WORK/input" \
 		--outputdir="$out" \
 		--no-locale --encoding=UTF8 \
@@ -220,7 +224,7 @@ run_tap() {
 	local rc=0 t files=() failed=()
 	for t in "$@"; do files+=("t/$t.pl"); done
 	(cd "$WORK/tap" && as_pg env TMPDIR="$WORK" \
-		PATH="$INST$PGBIN:$PATH" \
+		PATH="$INST$PG_BIN:$PATH" \
 		TESTDIR="$WORK/tap" \
 		PG_REGRESS="$PG_REGRESS" \
 		IOBENCH_REGRESS_CONF="$WORK/tap/regress.conf" \
@@ -244,6 +248,10 @@ main() {
 	local args=("$@") all_regress all_isolation all_tap t
 	local regress=() isolation=() tap=()
 	"$SRC/tools/deps.sh"
+	pg_dirs || die "no PostgreSQL to test on"
+	PG_REGRESS=$PG_LIB/pgxs/src/test/regress/pg_regress
+	PG_ISOLATION_REGRESS=$PG_LIB/pgxs/src/test/isolation/pg_isolation_regress
+	PG_TAP_PERL=$PG_LIB/pgxs/src/test/perl
 	[ -x "$PG_REGRESS" ] || die "pg_regress not found at $PG_REGRESS"
 	read -ra all_regress <<<"$(make_var REGRESS)"
 	read -ra all_isolation <<<"$(make_var ISOLATION)"

@@ -231,6 +231,23 @@ BEGIN
     RETURN NEXT format('  tablespace "%s": %s, %s on %s; host %s, PostgreSQL %s',
                        r.tablespace, coalesce(r.device, '?'), coalesce(r.filesystem, '?'),
                        coalesce(r.mount_point, '?'), coalesce(r.host, '?'), r.pg_version);
+    -- the server's I/O settings that it has (none recorded before 0.2)
+    SELECT string_agg(s.name || '=' || s.value, ', ' ORDER BY s.n) INTO line
+      FROM (VALUES (1, 'io_method', r.io_method),
+                   (2, 'io_workers', r.io_workers::text),
+                   (3, 'io_min_workers', r.io_min_workers::text),
+                   (4, 'io_max_workers', r.io_max_workers::text),
+                   (5, 'io_combine_limit', r.io_combine_limit),
+                   (6, 'effective_io_concurrency', r.effective_io_concurrency::text),
+                   (7, 'maintenance_io_concurrency', r.maintenance_io_concurrency::text),
+                   (8, 'wal_sync_method', r.wal_sync_method),
+                   (9, 'full_page_writes',
+                    CASE r.full_page_writes WHEN true THEN 'on' WHEN false THEN 'off' END))
+           AS s(n, name, value)
+     WHERE s.value IS NOT NULL;
+    IF line IS NOT NULL THEN
+        RETURN NEXT '  server: ' || line;
+    END IF;
     RETURN NEXT format('  started %s, measured %s s after %s s of warm-up, seed %s',
                        to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
                        round(r.measured_s::numeric, 1),

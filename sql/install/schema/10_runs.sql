@@ -77,7 +77,21 @@ CREATE TABLE iobench.runs (
     cpu_sys_pct       double precision,
     stall_count       bigint,
     offset_digest     text,
-    cold_reads        boolean NOT NULL DEFAULT false
+    cold_reads        boolean NOT NULL DEFAULT false,
+    -- The server settings that shape I/O, as the run's session saw them
+    -- (SHOW's text for io_combine_limit); NULL where the server has no such
+    -- setting (io_combine_limit before 17, io_method and io_workers before
+    -- 18, io_min/max_workers before 19).  Last, so that an upgraded table
+    -- has the same column order as a new one.
+    io_method                  text,
+    io_workers                 integer,
+    io_min_workers             integer,
+    io_max_workers             integer,
+    io_combine_limit           text,
+    effective_io_concurrency   integer,
+    maintenance_io_concurrency integer,
+    wal_sync_method            text,
+    full_page_writes           boolean
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 

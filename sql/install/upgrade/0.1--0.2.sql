@@ -39,3 +39,15 @@ DROP FUNCTION iobench.plant_waits(integer, double precision);
 -- is exact.
 ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
     ADD ATTRIBUTE count_exact boolean;
+
+-- 0.2 records the server settings that shape I/O with each run.
+ALTER TABLE iobench.runs
+    ADD COLUMN io_method                  text,
+    ADD COLUMN io_workers                 integer,
+    ADD COLUMN io_min_workers             integer,
+    ADD COLUMN io_max_workers             integer,
+    ADD COLUMN io_combine_limit           text,
+    ADD COLUMN effective_io_concurrency   integer,
+    ADD COLUMN maintenance_io_concurrency integer,
+    ADD COLUMN wal_sync_method            text,
+    ADD COLUMN full_page_writes           boolean;
