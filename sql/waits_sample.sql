@@ -33,6 +33,16 @@ SELECT bool_and(signal_s IS NULL OR abs(resource_s + signal_s - wait_s) < 1e-9) 
   FROM sampled;
 -- iobench samplers (this one, the collector) leave themselves out
 SELECT count(*) FROM sampled WHERE wait_type = 'Extension:Extension';
+-- Raw rows carry the backend type the server gives the processes that
+-- waited, and the names the server gives their waits (pg_wait_events, 17+)
+SELECT r.backend_type = (SELECT a.backend_type FROM pg_stat_activity a
+                          WHERE a.pid = pg_backend_pid()) AS waiters_typed_as_the_server_does
+  FROM unnest((SELECT raw FROM samples)) r WHERE r.wait_type = 'Lock:relation';
+SELECT count(*) AS not_named_as_the_server_does
+  FROM unnest((SELECT raw FROM samples)) r
+ WHERE current_setting('server_version_num')::int >= 170000
+   AND r.wait_type NOT IN ('CPU:Preempted', 'Client:ClientRead (idle in transaction)')
+   AND r.wait_type NOT IN (SELECT d.wait_type FROM iobench.wait_event_descriptions() d);
 
 -- The table people read, from the same samples
 SELECT "WaitType", "WaitCount", "Wait_S" BETWEEN 1.6 AND 2.6 AS "Wait_S_near_2",

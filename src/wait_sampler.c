@@ -48,6 +48,7 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/proc.h"
+#include "utils/backend_status.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
@@ -72,6 +73,7 @@ typedef struct IobProcSlot
 	int			pid;			/* process seen at the previous tick; 0 = none */
 	int			fd;				/* held /proc/<pid>/schedstat, or -1 */
 	uint64		key;			/* its state at the previous tick; 0 = not waiting */
+	int			btype;			/* its backend type; 0 (B_INVALID) = unknown */
 	uint64		run_delay;		/* run_delay at the last reading (fd >= 0) */
 	uint64		read_ns;		/* time of the last reading */
 	bool		preempted;		/* runnable outside waits in the last interval */
@@ -91,6 +93,8 @@ struct IobWaitSampler
 	int		   *always_pids;	/* sorted set of pids read at every tick */
 	int			nalways;
 	bool		have_schedstat; /* /proc/self/schedstat exists */
+	uint64		btype_read_ns;	/* last read of the backend status snapshot
+								 * (servers before 18 only) */
 
 	uint64		first_ns;		/* time of the first tick; 0 = none yet */
 	uint64		last_ns;		/* time of the previous tick */
@@ -150,6 +154,7 @@ iob_slot_release(IobProcSlot *slot)
 	slot->fd = -1;
 	slot->pid = 0;
 	slot->key = 0;
+	slot->btype = 0;
 	slot->preempted = false;
 }
 
@@ -180,12 +185,14 @@ iob_pid_in(const int *pids, int npids, int pid)
  * that fd.c grants is spent) its signal time stays unknown.
  */
 static void
-iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key)
+iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key,
+				int btype)
 {
 	char		path[64];
 
 	slot->pid = pid;
 	slot->key = key;
+	slot->btype = btype;
 	slot->preempted = false;
 	slot->read_always = iob_pid_in(s->always_pids, s->nalways, pid);
 	slot->fd = -1;
@@ -209,9 +216,71 @@ iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key)
 	}
 }
 
-/* Key of a process's current state; 0 when it is not waiting */
+#ifndef IOB_HAVE_PROC_BACKEND_TYPE
+/*
+ * Before 18 a process's backend type is found only in the backend status
+ * snapshot (what pg_stat_activity reads): look a process up there, and
+ * when it is missing (it started after the snapshot) read the snapshot
+ * again.  A read copies the entry of every backend, so it is done at most
+ * once per tick for processes seen for the first time, and at most every
+ * IOB_BTYPE_REREAD_NS for one still missing (a process that has not yet
+ * reported its status).  Until found the type is unknown (0).
+ */
+#define IOB_BTYPE_REREAD_NS		(UINT64CONST(100) * 1000000)
+
+static int
+iob_snapshot_backend_type(IobWaitSampler *s, int pid, bool first_look,
+						  uint64 now)
+{
+	int			pass;
+
+	for (pass = 0; pass < 2; pass++)
+	{
+		int			n = pgstat_fetch_stat_numbackends();
+		int			i;
+
+		for (i = 1; i <= n; i++)
+		{
+			LocalPgBackendStatus *e = pgstat_get_local_beentry_by_index(i);
+
+			if (e != NULL && e->backendStatus.st_procpid == pid)
+				return (int) e->backendStatus.st_backendType;
+		}
+		if (pass == 0 && s->btype_read_ns != 0 &&
+			(first_look ? s->btype_read_ns == now :
+			 now - s->btype_read_ns < IOB_BTYPE_REREAD_NS))
+			break;
+		pgstat_clear_backend_activity_snapshot();
+		s->btype_read_ns = now;
+	}
+	return 0;
+}
+#endif
+
+/*
+ * The backend type of the process in PGPROC number procno (0: unknown).
+ * 18 and later are read at every tick (one aligned int); before 18 a
+ * process keeps the type found when it was first seen.
+ */
+static inline int
+iob_backend_type(IobWaitSampler *s, IobProcSlot *slot, PGPROC *proc,
+				 int procno, int pid, uint64 now)
+{
+#ifdef IOB_HAVE_PROC_BACKEND_TYPE
+	return iob_proc_backend_type(proc, procno);
+#else
+	if (slot->pid == pid && slot->btype != 0)
+		return slot->btype;
+	return iob_snapshot_backend_type(s, pid, slot->pid != pid, now);
+#endif
+}
+
+/*
+ * Key of a process's current state, with its backend type; 0 when it is
+ * not waiting
+ */
 static inline uint64
-iob_classify(PGPROC *proc, uint32 info)
+iob_classify(PGPROC *proc, uint32 info, int btype)
 {
 	if (info == 0)
 		return 0;
@@ -225,9 +294,9 @@ iob_classify(PGPROC *proc, uint32 info)
 	 */
 	if (info == WAIT_EVENT_CLIENT_READ &&
 		*(volatile LocalTransactionId *) &IOB_PROC_LXID(proc) != InvalidLocalTransactionId)
-		return IOB_WAIT_KEY(IOB_FLAVOUR_IN_XACT, info);
+		return IOB_WAIT_KEY_WITH_BTYPE(IOB_WAIT_KEY(IOB_FLAVOUR_IN_XACT, info), btype);
 
-	return IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, info);
+	return IOB_WAIT_KEY_WITH_BTYPE(IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, info), btype);
 }
 
 /* ----------------------------------------------------------------
@@ -363,7 +432,7 @@ iob_emit_preempted(IobWaitSampler *s, IobProcSlot *slot, uint64 rd)
 		return;
 	}
 	d = &s->deltas[s->ndeltas++];
-	d->key = IOB_KEY_PREEMPTED;
+	d->key = IOB_WAIT_KEY_WITH_BTYPE(IOB_KEY_PREEMPTED, slot->btype);
 	d->wait_ns = rd - slot->run_delay;
 	d->signal_ns = d->wait_ns;
 	d->signal_known = true;
@@ -382,7 +451,7 @@ iob_emit_entry(IobWaitSampler *s, uint64 key)
 {
 	IobWaitDelta *d;
 
-	if (key == 0 || key == IOB_KEY_SAMPLER)
+	if (key == 0 || IOB_WAIT_KEY_EVENT(key) == IOB_KEY_SAMPLER)
 		return;
 	d = &s->deltas[s->ndeltas++];
 	d->key = key;
@@ -404,7 +473,7 @@ iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
 				  uint64 rd, bool rd_known)
 {
 	if (slot->key != 0 &&
-		slot->key != IOB_KEY_SAMPLER)
+		IOB_WAIT_KEY_EVENT(slot->key) != IOB_KEY_SAMPLER)
 	{
 		IobWaitDelta *d = &s->deltas[s->ndeltas++];
 
@@ -442,7 +511,7 @@ iob_wait_sampler_flush(IobWaitSampler *s)
 			continue;
 		slot->read_ns = s->last_ns;
 		if (slot->key != 0 &&
-			slot->key != IOB_KEY_SAMPLER)
+			IOB_WAIT_KEY_EVENT(slot->key) != IOB_KEY_SAMPLER)
 		{
 			IobWaitDelta *d = &s->deltas[s->ndeltas++];
 
@@ -522,6 +591,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		int			pid;
 		uint32		info;
 		uint64		key;
+		int			btype;
 		uint64		rd = 0;
 		bool		rd_known = false;
 
@@ -539,13 +609,14 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		s->followed[i] = true;
 
 		info = *(volatile uint32 *) &proc->wait_event_info;
-		key = iob_classify(proc, info);
+		btype = iob_backend_type(s, slot, proc, i, pid, now);
+		key = iob_classify(proc, info, btype);
 
 		/* a new process in this slot (or its pid reused): follow it */
 		if (slot->pid != pid || !iob_slot_read(slot, key, now, &rd, &rd_known))
 		{
 			iob_slot_release(slot);
-			iob_slot_attach(s, slot, pid, key);
+			iob_slot_attach(s, slot, pid, key, btype);
 			iob_emit_entry(s, key);
 			continue;
 		}
@@ -553,13 +624,17 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		/* the interval belongs to the state seen at the previous tick */
 		iob_emit_interval(s, slot, dt, rd, rd_known);
 
-		/* an observed entry into a wait */
-		if (key != slot->key)
+		/*
+		 * an observed entry into a wait (not a backend type that became
+		 * known while the process stayed in its wait)
+		 */
+		if (IOB_WAIT_KEY_EVENT(key) != IOB_WAIT_KEY_EVENT(slot->key))
 			iob_emit_entry(s, key);
 
 		if (rd_known)
 			slot->run_delay = rd;
 		slot->key = key;
+		slot->btype = btype;
 	}
 
 	if (s->first_ns == 0)

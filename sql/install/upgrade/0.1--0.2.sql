@@ -51,3 +51,24 @@ ALTER TABLE iobench.runs
     ADD COLUMN maintenance_io_concurrency integer,
     ADD COLUMN wal_sync_method            text,
     ADD COLUMN full_page_writes           boolean;
+
+-- Wait statistics that know the newer servers: raw rows carry the backend
+-- type of the processes that waited, the unrounded rows the server's
+-- description and the backend types, a per-backend-type shape; the idle
+-- loop of 18's I/O workers is benign.
+ALTER TYPE iobench.wait_raw ADD ATTRIBUTE backend_type text;
+ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE description text,
+    ADD ATTRIBUTE backend_types text[];
+CREATE TYPE iobench.wait_backend_row AS (
+    backend_type text,
+    wait_type    text,
+    wait_s       double precision,
+    resource_s   double precision,
+    signal_s     double precision,
+    wait_count   bigint,
+    percentage   double precision,
+    benign       boolean,
+    description  text);
+INSERT INTO iobench.benign_waits (wait_type, reason, builtin) VALUES
+    ('Activity:IoWorkerMain', 'I/O worker waiting for I/O to do (PostgreSQL 18+)', true)
+ON CONFLICT (wait_type) DO NOTHING;
