@@ -126,7 +126,7 @@ sub waited
 }
 
 # io_method = worker: the session waits for the I/O workers, which read
-$node->append_conf('postgresql.conf', "io_method = worker\nio_workers = 2\n");
+$node->append_conf('postgresql.conf', "io_method = worker\n");
 $node->restart;
 is($node->safe_psql('postgres', 'SHOW io_method'), 'worker', 'io_method is worker');
 sample_scans('worker');
