@@ -32,7 +32,7 @@ SELECT round(sum(percentage)::numeric, 6) AS percent_sum FROM sampled;
 SELECT bool_and(signal_s IS NULL OR abs(resource_s + signal_s - wait_s) < 1e-9) AS split_adds_up
   FROM sampled;
 -- iobench samplers (this one, the collector) leave themselves out
-SELECT count(*) FROM sampled WHERE wait_type = 'Extension:Extension';
+SELECT count(*) FROM sampled WHERE wait_type IN ('Extension:Extension', 'Extension:IobenchSampler');
 -- Raw rows carry the backend type the server gives the processes that
 -- waited, and the names the server gives their waits (pg_wait_events, 17+)
 SELECT r.backend_type = (SELECT a.backend_type FROM pg_stat_activity a

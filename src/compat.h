@@ -72,8 +72,8 @@
  * The backend type of the process in a PGPROC, read without a lock (an
  * aligned int, as pg_signal_backend() reads it): 19 keeps it in the PGPROC,
  * 18 offers a read of the shared backend status array by proc number.
- * Before 18 the type is only in the backend status snapshot, which the
- * wait sampler reads itself (iob_wait_sampler.c); IOB_HAVE_PROC_BACKEND_TYPE
+ * Before 18 the type is only in the backend status snapshot, which
+ * wait_backend_type.c reads itself; IOB_HAVE_PROC_BACKEND_TYPE
  * says whether this direct read exists.
  */
 #if PG_VERSION_NUM >= 190000

@@ -48,13 +48,13 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/proc.h"
-#include "utils/backend_status.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
 #include "clock.h"
 #include "compat.h"
 #include "iobench.h"
+#include "wait_backend_type.h"
 #include "wait_sampler.h"
 
 /*
@@ -64,8 +64,8 @@
  */
 #define IOB_SCHEDSTAT_MAX_DEFER_NS	(UINT64CONST(50) * 1000000)
 
-/* The sampler's own wait event, as a key: never credited */
-#define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
+/* The samplers' own wait event, as a key: never credited */
+#define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, iob_sampler_wait_event())
 
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
@@ -93,8 +93,6 @@ struct IobWaitSampler
 	int		   *always_pids;	/* sorted set of pids read at every tick */
 	int			nalways;
 	bool		have_schedstat; /* /proc/self/schedstat exists */
-	uint64		btype_read_ns;	/* last read of the backend status snapshot
-								 * (servers before 18 only) */
 
 	uint64		first_ns;		/* time of the first tick; 0 = none yet */
 	uint64		last_ns;		/* time of the previous tick */
@@ -104,6 +102,30 @@ struct IobWaitSampler
 	int			ndeltas;
 	int			maxdeltas;
 };
+
+/*
+ * The wait event of iobench's samplers while they sleep.  On 17 and later
+ * it is a custom wait event of its own, "Extension:IobenchSampler", the
+ * same id in every process of the server: from 17 on, reading a wait event
+ * of class Extension that is not registered is an error (pg_stat_activity
+ * fails on it).  Before 17, an Extension event with an id of iobench's,
+ * which other tools show as "Extension:Extension".
+ */
+uint32
+iob_sampler_wait_event(void)
+{
+	static uint32 info = 0;
+
+	if (info == 0)
+	{
+#if PG_VERSION_NUM >= 170000
+		info = WaitEventExtensionNew("IobenchSampler");
+#else
+		info = PG_WAIT_EXTENSION | 0x10BE;
+#endif
+	}
+	return info;
+}
 
 /* ----------------------------------------------------------------
  * Per-process state
@@ -214,65 +236,6 @@ iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key,
 		ReleaseExternalFD();
 		slot->fd = -1;
 	}
-}
-
-#ifndef IOB_HAVE_PROC_BACKEND_TYPE
-/*
- * Before 18 a process's backend type is found only in the backend status
- * snapshot (what pg_stat_activity reads): look a process up there, and
- * when it is missing (it started after the snapshot) read the snapshot
- * again.  A read copies the entry of every backend, so it is done at most
- * once per tick for processes seen for the first time, and at most every
- * IOB_BTYPE_REREAD_NS for one still missing (a process that has not yet
- * reported its status).  Until found the type is unknown (0).
- */
-#define IOB_BTYPE_REREAD_NS		(UINT64CONST(100) * 1000000)
-
-static int
-iob_snapshot_backend_type(IobWaitSampler *s, int pid, bool first_look,
-						  uint64 now)
-{
-	int			pass;
-
-	for (pass = 0; pass < 2; pass++)
-	{
-		int			n = pgstat_fetch_stat_numbackends();
-		int			i;
-
-		for (i = 1; i <= n; i++)
-		{
-			LocalPgBackendStatus *e = pgstat_get_local_beentry_by_index(i);
-
-			if (e != NULL && e->backendStatus.st_procpid == pid)
-				return (int) e->backendStatus.st_backendType;
-		}
-		if (pass == 0 && s->btype_read_ns != 0 &&
-			(first_look ? s->btype_read_ns == now :
-			 now - s->btype_read_ns < IOB_BTYPE_REREAD_NS))
-			break;
-		pgstat_clear_backend_activity_snapshot();
-		s->btype_read_ns = now;
-	}
-	return 0;
-}
-#endif
-
-/*
- * The backend type of the process in PGPROC number procno (0: unknown).
- * 18 and later are read at every tick (one aligned int); before 18 a
- * process keeps the type found when it was first seen.
- */
-static inline int
-iob_backend_type(IobWaitSampler *s, IobProcSlot *slot, PGPROC *proc,
-				 int procno, int pid, uint64 now)
-{
-#ifdef IOB_HAVE_PROC_BACKEND_TYPE
-	return iob_proc_backend_type(proc, procno);
-#else
-	if (slot->pid == pid && slot->btype != 0)
-		return slot->btype;
-	return iob_snapshot_backend_type(s, pid, slot->pid != pid, now);
-#endif
 }
 
 /*
@@ -609,7 +572,9 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		s->followed[i] = true;
 
 		info = *(volatile uint32 *) &proc->wait_event_info;
-		btype = iob_backend_type(s, slot, proc, i, pid, now);
+		btype = iob_wait_backend_type(proc, i, pid,
+									  slot->pid == pid ? slot->btype : 0,
+									  slot->pid != pid, now);
 		key = iob_classify(proc, info, btype);
 
 		/* a new process in this slot (or its pid reused): follow it */

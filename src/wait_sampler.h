@@ -33,11 +33,11 @@
 #include "wait_table.h"
 
 /*
- * The wait event an iobench sampler reports while it sleeps between ticks.
- * Other tools show it as "Extension:Extension"; iobench samplers recognise
- * the exact value and leave each other out of their tables.
+ * The wait event an iobench sampler reports while it sleeps between ticks
+ * (iob_sampler_wait_event()).  iobench samplers recognise the value and
+ * leave each other out of their tables.
  */
-#define IOB_SAMPLER_WAIT_EVENT	(PG_WAIT_EXTENSION | 0x10BE)
+extern uint32 iob_sampler_wait_event(void);
 
 typedef struct IobWaitSampler IobWaitSampler;
 

@@ -14,7 +14,8 @@
  *
  * Layers of the wait statistics, each header including only those below:
  *	wait_table.h	this table
- *	wait_sampler.h	the tick: PGPROCs and schedstat into deltas
+ *	wait_sampler.h	the tick: PGPROCs and schedstat into deltas (with
+ *					wait_backend_type.h: each process's backend type)
  *	wait_timer.h	the periodic schedule of the ticks
  *	wait_output.h	tables into SQL rows and into iobench.run_waits
  *	drivers			wait_window.c (sample_waits), wait_run.h (a run),

@@ -178,7 +178,7 @@ iob_wait_timer_sleep(IobWaitTimer *t)
 
 	if (t->timerfd >= 0)
 	{
-		rc = WaitEventSetWait(t->wes, -1, &ev, 1, IOB_SAMPLER_WAIT_EVENT);
+		rc = WaitEventSetWait(t->wes, -1, &ev, 1, iob_sampler_wait_event());
 		if (rc > 0 && (ev.events & WL_LATCH_SET))
 		{
 			ResetLatch(MyLatch);
@@ -197,7 +197,7 @@ iob_wait_timer_sleep(IobWaitTimer *t)
 	}
 
 	rc = WaitEventSetWait(t->wes, iob_wait_timer_timeout_ms(t), &ev, 1,
-						  IOB_SAMPLER_WAIT_EVENT);
+						  iob_sampler_wait_event());
 	if (rc > 0 && (ev.events & WL_LATCH_SET))
 	{
 		ResetLatch(MyLatch);
