@@ -118,9 +118,9 @@ SELECT * FROM iobench.suite('sqlio', ARRAY['pg_default'], file_size => '512kB');
 SELECT * FROM iobench.suite('sqlio', ARRAY['pg_default'], file_size => '1536kB');
 SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], direct => NULL);
 SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], engine => 'spdk');
-SET iobench.force_psync = on;
+SET iobench.io_uring = off;
 SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], engine => 'io_uring');
-RESET iobench.force_psync;
+RESET iobench.io_uring;
 
 -- every test of a suite is checked too: the CHECKs of iobench.suite_tests
 -- refuse a test that no run could do

@@ -64,14 +64,14 @@ SELECT engine, iodepth, ops > 0 AS has_ops
 
 -- Forced fallback: "auto" runs on psync and says why.
 SET client_min_messages = notice;
-SET iobench.force_psync = on;
+SET iobench.io_uring = off;
 SELECT engine, iodepth, ops > 0 AS has_ops
   FROM iobench.run(duration => '200ms', file_size => '8MB');
 -- asking for io_uring explicitly is an error, not a silent fallback
 SELECT run_id FROM iobench.run(engine => 'io_uring', duration => '200ms', file_size => '8MB');
 -- a queue depth psync cannot give is an error too
 SELECT run_id FROM iobench.run(iodepth => 8, duration => '200ms', file_size => '8MB');
-RESET iobench.force_psync;
+RESET iobench.io_uring;
 
 -- Bad iodepth values
 SELECT run_id FROM iobench.run(iodepth => 0, engine => 'io_uring');

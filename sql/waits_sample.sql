@@ -122,10 +122,12 @@ SELECT dblink_disconnect('holder'), dblink_disconnect('sampler'), dblink_disconn
 -- PostgreSQL's exact counts over the same window: a session commits 20
 -- times during a window of the whole instance, and the window's WAL writes
 -- are counted exactly (pg_stat_wal), beside whatever the sampler saw.  A
--- window of a set of processes gets no instance-wide counts.
+-- window of a set of processes gets no instance-wide counts.  The wait
+-- event is IO:WALWrite up to 16 and IO:WalWrite from 17 on, as each server
+-- names it.
 SELECT dblink_connect('sampler', waits_connstr()) AS sampler,
        dblink_connect('writer', waits_connstr()) AS writer;
-SELECT dblink_send_query('sampler', $$SELECT wait_count, exact_count, count_exact FROM iobench.sample_waits_all('3 s') WHERE wait_type = 'IO:WALWrite'$$);
+SELECT dblink_send_query('sampler', $$SELECT wait_count, exact_count, count_exact FROM iobench.sample_waits_all('3 s') WHERE wait_type IN ('IO:WALWrite', 'IO:WalWrite')$$);
 SELECT waits_until('sampler', 1) AS sampling;
 SELECT dblink_exec('writer', 'DO $$BEGIN FOR i IN 1..20 LOOP INSERT INTO waits_target VALUES (i); COMMIT; END LOOP; END$$');
 SELECT * FROM dblink('writer', 'SELECT pg_stat_force_next_flush()') AS t(x text);

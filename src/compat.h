@@ -49,12 +49,13 @@
 /*
  * Since 17, CreateWaitEventSet() takes the resource owner that releases the
  * set (NULL: the caller frees it with FreeWaitEventSet, as iobench always
- * does); before, it took the memory context to allocate the set in, and
- * iobench allocates it in the current one.
+ * does) and allocates it in TopMemoryContext; before, it took the memory
+ * context to allocate it in.  TopMemoryContext there too: the same lifetime
+ * on every release.
  */
 #if PG_VERSION_NUM < 170000
 #define CreateWaitEventSet(resowner, nevents) \
-	CreateWaitEventSet(CurrentMemoryContext, (nevents))
+	CreateWaitEventSet(TopMemoryContext, (nevents))
 #endif
 
 /*

@@ -54,7 +54,7 @@ iob_op_wait_event(IobOpKind kind)
  * "io_uring")?  Returns 0 when it is.  Otherwise raises the ERROR that
  * engine => 'io_uring' gets, or, for "auto", returns the errno saying why
  * not and leaves errno set to it (for %m), so that the caller can fall back
- * and say so.  iobench.force_psync makes it unavailable (EPERM).
+ * and say so.  iobench.io_uring = off makes it unavailable (EPERM).
  */
 int
 iob_engine_uring_unavailable(IobEngineKind requested)
@@ -62,14 +62,14 @@ iob_engine_uring_unavailable(IobEngineKind requested)
 	int			uring_errno;
 
 	Assert(requested != IOB_ENGINE_PSYNC);
-	uring_errno = iobench_force_psync ? EPERM : iob_engine_probe_uring();
+	uring_errno = !iobench_io_uring ? EPERM : iob_engine_probe_uring();
 	errno = uring_errno;
 	if (uring_errno != 0 && requested == IOB_ENGINE_IO_URING)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("io_uring is not available: %m"),
-				 iobench_force_psync ?
-				 errdetail("iobench.force_psync is on.") :
+				 !iobench_io_uring ?
+				 errdetail("iobench.io_uring is off.") :
 				 errdetail("The kernel refused to create an io_uring instance (kernel.io_uring_disabled, a container's seccomp profile, or an old kernel)."),
 				 errhint("Use engine => 'psync' or engine => 'auto'.")));
 	return uring_errno;
@@ -105,10 +105,10 @@ iob_engine_resolve(IobEngineKind requested, int iodepth)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("iodepth %d needs io_uring, which is not available: %m",
 						iodepth),
-				 iobench_force_psync ? errdetail("iobench.force_psync is on.") : 0,
+				 !iobench_io_uring ? errdetail("iobench.io_uring is off.") : 0,
 				 errhint("Use iodepth => 1 with engine \"psync\", and more workers for more outstanding I/O.")));
 	ereport(NOTICE,
 			(errmsg("io_uring is not available (%m); using engine \"psync\""),
-			 iobench_force_psync ? errdetail("iobench.force_psync is on.") : 0));
+			 !iobench_io_uring ? errdetail("iobench.io_uring is off.") : 0));
 	return IOB_ENGINE_PSYNC;
 }

@@ -23,7 +23,7 @@
 PG_MODULE_MAGIC;
 
 bool		iobench_progress = true;
-bool		iobench_force_psync = false;
+bool		iobench_io_uring = true;
 int			iobench_max_workers_per_run = 64;
 int			iobench_sample_period = 10;
 int			iobench_max_wait_types = 512;
@@ -52,11 +52,11 @@ iob_define_settings(void)
 							 0,
 							 NULL, NULL, NULL);
 
-	DefineCustomBoolVariable("iobench.force_psync",
-							 "Treats io_uring as unavailable, so engine \"auto\" falls back to psync.",
-							 "Meant for testing the fallback path.",
-							 &iobench_force_psync,
-							 false,
+	DefineCustomBoolVariable("iobench.io_uring",
+							 "Lets benchmark runs use the io_uring engine.",
+							 "Off: engine \"auto\" runs on psync and engine \"io_uring\" is refused, as on a server where io_uring is forbidden by policy.",
+							 &iobench_io_uring,
+							 true,
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);

@@ -19,8 +19,8 @@
 /* iobench.progress: emit a progress NOTICE about once a second during a run */
 extern bool iobench_progress;
 
-/* iobench.force_psync: pretend io_uring is unavailable (tests the fallback) */
-extern bool iobench_force_psync;
+/* iobench.io_uring: may runs use the io_uring engine (off: psync only) */
+extern bool iobench_io_uring;
 
 /* iobench.max_workers_per_run: upper bound for the "workers" argument */
 extern int	iobench_max_workers_per_run;

@@ -64,8 +64,24 @@
  */
 #define IOB_SCHEDSTAT_MAX_DEFER_NS	(UINT64CONST(50) * 1000000)
 
-/* The samplers' own wait event, as a key: never credited */
-#define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, iob_sampler_wait_event())
+/* The sampler's own wait event, as a key: never credited */
+#define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
+
+#if PG_VERSION_NUM >= 170000
+/*
+ * The sampler's wait event on 17 and later (see wait_sampler.h): registered
+ * by name on first use in each process; every process gets the same value.
+ */
+uint32
+iob_sampler_wait_event(void)
+{
+	static uint32 event = 0;
+
+	if (event == 0)
+		event = WaitEventExtensionNew("IobenchSampler");
+	return event;
+}
+#endif
 
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
@@ -102,30 +118,6 @@ struct IobWaitSampler
 	int			ndeltas;
 	int			maxdeltas;
 };
-
-/*
- * The wait event of iobench's samplers while they sleep.  On 17 and later
- * it is a custom wait event of its own, "Extension:IobenchSampler", the
- * same id in every process of the server: from 17 on, reading a wait event
- * of class Extension that is not registered is an error (pg_stat_activity
- * fails on it).  Before 17, an Extension event with an id of iobench's,
- * which other tools show as "Extension:Extension".
- */
-uint32
-iob_sampler_wait_event(void)
-{
-	static uint32 info = 0;
-
-	if (info == 0)
-	{
-#if PG_VERSION_NUM >= 170000
-		info = WaitEventExtensionNew("IobenchSampler");
-#else
-		info = PG_WAIT_EXTENSION | 0x10BE;
-#endif
-	}
-	return info;
-}
 
 /* ----------------------------------------------------------------
  * Per-process state
@@ -319,6 +311,9 @@ iob_wait_sampler_create(const int *pids, int npids)
 								"iobench wait sampler",
 								ALLOCSET_DEFAULT_SIZES);
 	oldcxt = MemoryContextSwitchTo(cxt);
+
+	/* registers the sampler's wait event now, not in the middle of a tick */
+	(void) IOB_SAMPLER_WAIT_EVENT;
 
 	s = palloc0(sizeof(IobWaitSampler));
 	s->cxt = cxt;

@@ -128,8 +128,6 @@ iob_wait_timer_period_ms(IobWaitTimer *t)
 static void
 iob_wait_timer_setup_wait(IobWaitTimer *t)
 {
-	MemoryContext oldcxt;
-
 #ifdef __linux__
 	if (AcquireExternalFD())
 	{
@@ -138,7 +136,6 @@ iob_wait_timer_setup_wait(IobWaitTimer *t)
 			ReleaseExternalFD();
 	}
 #endif
-	oldcxt = MemoryContextSwitchTo(t->cxt);
 	t->wes = CreateWaitEventSet(NULL, 3);
 	AddWaitEventToSet(t->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(t->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
@@ -147,7 +144,6 @@ iob_wait_timer_setup_wait(IobWaitTimer *t)
 		AddWaitEventToSet(t->wes, WL_SOCKET_READABLE, t->timerfd, NULL, NULL);
 		iob_wait_timer_set_period(t, t->period_ms);
 	}
-	MemoryContextSwitchTo(oldcxt);
 }
 
 /* Milliseconds until the next tick is due (0: due now) */
@@ -178,7 +174,7 @@ iob_wait_timer_sleep(IobWaitTimer *t)
 
 	if (t->timerfd >= 0)
 	{
-		rc = WaitEventSetWait(t->wes, -1, &ev, 1, iob_sampler_wait_event());
+		rc = WaitEventSetWait(t->wes, -1, &ev, 1, IOB_SAMPLER_WAIT_EVENT);
 		if (rc > 0 && (ev.events & WL_LATCH_SET))
 		{
 			ResetLatch(MyLatch);
@@ -197,7 +193,7 @@ iob_wait_timer_sleep(IobWaitTimer *t)
 	}
 
 	rc = WaitEventSetWait(t->wes, iob_wait_timer_timeout_ms(t), &ev, 1,
-						  iob_sampler_wait_event());
+						  IOB_SAMPLER_WAIT_EVENT);
 	if (rc > 0 && (ev.events & WL_LATCH_SET))
 	{
 		ResetLatch(MyLatch);
