@@ -22,6 +22,8 @@ OBJS = \
 	src/files.o \
 	src/worker.o \
 	src/run_launcher.o \
+	src/run_store.o \
+	src/run_limits.o \
 	src/run_progress.o \
 	src/run_options.o \
 	src/results.o \

@@ -192,3 +192,9 @@ DELETE FROM iobench.suites WHERE suite_id = 1000001;
 DELETE FROM iobench.runs WHERE run_id BETWEEN 1000001 AND 1000200;
 SELECT (SELECT count(*) FROM iobench.suite_runs WHERE suite_id = 1000001) AS members,
        (SELECT count(*) FROM iobench.run_stalls WHERE run_id = 1000001) AS stalls;
+
+-- the helpers take NaN and the infinities
+SELECT iobench.format_us('NaN') AS nan, iobench.format_us('Infinity') AS inf,
+       iobench.format_us('-Infinity') AS minus_inf, iobench.format_us(-5) AS negative;
+SELECT iobench.sparkline('{NaN,1}') AS nan_first, iobench.sparkline('{Infinity,1,2}') AS inf,
+       iobench.sparkline('{NaN}') AS only_nan;

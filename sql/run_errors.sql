@@ -10,6 +10,13 @@ SELECT run_id FROM iobench.run(block_size => '256');
 SELECT run_id FROM iobench.run(block_size => '32MB');
 SELECT run_id FROM iobench.run(block_size => '1000');
 SELECT run_id FROM iobench.run(block_size => 'eight kB');
+SELECT run_id FROM iobench.run(block_size => '');
+SELECT run_id FROM iobench.run(block_size => 'abc');
+SELECT run_id FROM iobench.run(block_size => '99999999999999999999 PB');
+SELECT run_id FROM iobench.run(block_size => '-8kB');
+SELECT run_id FROM iobench.run(block_size => 'NaN');
+SELECT run_id FROM iobench.run(file_size => '');
+SELECT run_id FROM iobench.run(file_size => '1 microsecond');
 SELECT run_id FROM iobench.run(workers => 0);
 SELECT run_id FROM iobench.run(workers => 100000);
 SELECT run_id FROM iobench.run(workers => NULL);
@@ -23,6 +30,8 @@ SELECT run_id FROM iobench.run(workers => 8, iodepth => 128, block_size => '8MB'
 -- time
 SELECT run_id FROM iobench.run(duration => '0s');
 SELECT run_id FROM iobench.run(duration => '-1s');
+SELECT run_id FROM iobench.run(duration => '1 microsecond');
+SELECT run_id FROM iobench.run(duration => '99ms');
 SELECT run_id FROM iobench.run(duration => '8 days');
 SELECT run_id FROM iobench.run(warmup => '-1s');
 -- months and hours whose microseconds overflow 64 bits and would wrap to 1s
@@ -73,7 +82,21 @@ ROLLBACK;
 SELECT run_id FROM iobench.run(file_size => '512TB', files => 2);
 
 -- more workers than background worker slots (max_worker_processes = 32)
+SET iobench.max_workers_per_run = 60;
+SET iobench.max_workers_total = 60;
 SELECT run_id FROM iobench.run(workers => 60, duration => '1s', file_size => '1MB');
+RESET iobench.max_workers_per_run;
+RESET iobench.max_workers_total;
+
+-- by default half of max_worker_processes (32) is for iobench
+SELECT run_id FROM iobench.run(workers => 17);
+-- the cluster-wide caps, here on one run (the counters are in shared memory)
+SET iobench.max_workers_total = 2;
+SELECT run_id FROM iobench.run(workers => 3);
+RESET iobench.max_workers_total;
+SET iobench.max_buffer_memory_total = '1MB';
+SELECT run_id FROM iobench.run(workers => 2, iodepth => 64, block_size => '64kB', engine => 'io_uring');
+RESET iobench.max_buffer_memory_total;
 \set VERBOSITY default
 
 -- nothing was stored, and nothing is left behind

@@ -88,16 +88,34 @@ SELECT test_no, test, runs, workers, iodepth, engine, note
  ORDER BY test_no;
 SELECT status, seed, direct, engine FROM iobench.suites WHERE name = 'sqlio';
 
--- a cancelled run ends the suite, which is stored as cancelled
-SET statement_timeout = '400ms';
-SELECT test_no, runs FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '5s',
-                                        file_size => '1MB', engine => 'psync');
+-- a cancel fails the suite's statement with 57014 like any statement; the
+-- suite is kept as cancelled with the runs done before and the cancelled
+-- one (stored by a process that commits on its own), its DETAIL says so
+SELECT coalesce(max(suite_id), 0) AS suites_before FROM iobench.suites \gset
+SET statement_timeout = '1500ms';
+DO $$
+DECLARE s text; d text;
+BEGIN
+    PERFORM * FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '500ms',
+                                 file_size => '1MB', engine => 'psync');
+EXCEPTION WHEN query_canceled THEN
+    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, d = PG_EXCEPTION_DETAIL;
+    RAISE WARNING 'sqlstate %, detail: %', s,
+        regexp_replace(d, '\d+', 'N', 'g');
+END
+$$;
 RESET statement_timeout;
-SELECT s.status, count(sr.run_id) AS runs, min(r.status) AS run_status
+SELECT s.status, count(sr.run_id) >= 2 AS runs_kept,
+       count(*) FILTER (WHERE r.status = 'completed') >= 1 AS completed_kept,
+       count(*) FILTER (WHERE r.status = 'cancelled') AS cancelled_kept,
+       bool_and(r.label = 'oltp #' || s.suite_id || ': ' || sr.test) AS labels_match
   FROM iobench.suites s JOIN iobench.suite_runs sr USING (suite_id)
   JOIN iobench.runs r USING (run_id)
- WHERE s.suite_id = (SELECT max(suite_id) FROM iobench.suites)
+ WHERE s.suite_id > :suites_before
  GROUP BY s.status;
+-- the kept runs are whole: their per-second rows came along
+SELECT bool_and(EXISTS (SELECT FROM iobench.run_seconds x WHERE x.run_id = sr.run_id)) AS seconds_kept
+  FROM iobench.suite_runs sr WHERE sr.suite_id > :suites_before AND sr.run_id IS NOT NULL;
 
 -- every argument is checked
 \set VERBOSITY default
@@ -168,6 +186,8 @@ SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '16MB');
 ROLLBACK TO checked;
 UPDATE iobench.suite_tests SET block_size = '128kB', iodepth = 1024, workers = 64
  WHERE suite = 'bad' AND test_no = 2;
+SET LOCAL iobench.max_workers_per_run = 64;
+SET LOCAL iobench.max_workers_total = 64;
 SELECT * FROM iobench.suite('bad', ARRAY['pg_default'], file_size => '1MB');
 ROLLBACK TO checked;
 UPDATE iobench.suite_tests SET block_size = '8kB', files = 5000 WHERE suite = 'bad' AND test_no = 2;

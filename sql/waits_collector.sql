@@ -62,3 +62,13 @@ SELECT * FROM iobench.wait_stats_diff('waits_after', 'waits_reset');
 
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 DELETE FROM iobench.wait_snapshots;
+
+-- retention: snapshot_waits() keeps the newest iobench.wait_snapshots_keep
+SET iobench.wait_snapshots_keep = 2;
+SELECT iobench.snapshot_waits('keep_1') IS NOT NULL AS taken;
+SELECT iobench.snapshot_waits('keep_2') IS NOT NULL AS taken;
+SELECT iobench.snapshot_waits('keep_3') IS NOT NULL AS taken;
+SELECT snapshot_name FROM iobench.wait_snapshots ORDER BY taken_at;
+SELECT count(*) AS rows_of_removed FROM iobench.wait_snapshot_rows
+ WHERE snapshot_name NOT IN (SELECT snapshot_name FROM iobench.wait_snapshots);
+RESET iobench.wait_snapshots_keep;

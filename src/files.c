@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -22,6 +23,7 @@
 #include "common/pg_prng.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "storage/lock.h"
 #include "utils/builtins.h"
 
 #include "files.h"
@@ -160,11 +162,125 @@ iob_check_free_space(const char *dir, uint64 needed)
 				 errhint("Use smaller or fewer files (arguments \"file_size\" and \"files\").")));
 }
 
+/*
+ * Descriptors a worker needs besides the files of the run: PostgreSQL's
+ * own (catalog files, the postmaster pipe, the latch, sockets) and the
+ * io_uring ring.  PostgreSQL's file layer closes its cached files when it
+ * runs short, so this is a floor, not its whole budget.
+ */
+#define IOB_FD_RESERVE	64
+
+/*
+ * Refuse up front a run whose files cannot all be open in one worker: each
+ * worker keeps every file open for the whole run.  Workers start with the
+ * postmaster's limits, as this backend did; a worker raises its soft limit
+ * up to the hard one (iob_raise_fd_limit), so the hard limit is what counts.
+ */
+void
+iob_check_fd_limit(int files)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max == RLIM_INFINITY ||
+		(rlim_t) files + IOB_FD_RESERVE <= rl.rlim_max)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+			 errmsg("files %d is more than a worker can keep open", files),
+			 errdetail("Each worker keeps every file of the run open and needs %d descriptors of its own, but the server's limit on open files (RLIMIT_NOFILE) is %llu.",
+					   IOB_FD_RESERVE, (unsigned long long) rl.rlim_max),
+			 rl.rlim_max > IOB_FD_RESERVE ?
+			 errhint("Use at most %llu files, or raise the limit the server starts with (\"ulimit -n\", or LimitNOFILE= in its systemd unit) and restart it.",
+					 (unsigned long long) (rl.rlim_max - IOB_FD_RESERVE)) :
+			 errhint("Raise the limit the server starts with (\"ulimit -n\", or LimitNOFILE= in its systemd unit) and restart it.")));
+}
+
+/*
+ * In a worker: raise the soft limit on open files by "files", up to the
+ * hard limit, so the run's files come on top of what PostgreSQL's file
+ * layer already counts on.  Failure is left to open() to report.
+ */
+void
+iob_raise_fd_limit(int files)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_cur + files <= rl.rlim_max)
+		rl.rlim_cur += files;
+	else
+		rl.rlim_cur = rl.rlim_max;
+	(void) setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 /* Path of file "index" of the run */
 void
 iob_file_path(const IobRunShared *run, int index, char *path)
 {
 	snprintf(path, MAXPGPATH, "%s/%s.%d", run->dir, run->file_prefix, index);
+}
+
+/*
+ * The lock that makes the free-space check and the space it grants one
+ * step: an advisory lock of PostgreSQL's lock manager keyed by the file
+ * system's device number, in database 0 so runs from every database meet
+ * on it, and with this last key field so it never equals a lock taken with
+ * pg_advisory_lock() (which uses 1 and 2 there).  It needs no preload, a
+ * cancel while waiting for it works, and an error releases it.
+ */
+#define IOB_SPACE_LOCK_FIELD4	0x10BE
+
+/*
+ * Create every file of the run at its full size, before a byte of data is
+ * written: under the file system's space lock, check the free space (with
+ * the safety margin) and allocate each file with posix_fallocate().  A run
+ * started at the same moment on the same file system then checks after
+ * this one's space is taken, and is refused up front instead of both
+ * filling the disk.  The files are filled afterwards (iob_create_files),
+ * outside the lock, over blocks already allocated.
+ */
+void
+iob_allocate_files(IobRunShared *run)
+{
+	struct stat st;
+	LOCKTAG		tag;
+	int			i;
+
+	if (stat(run->dir, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat directory \"%s\": %m", run->dir)));
+	SET_LOCKTAG_ADVISORY(tag, InvalidOid, (uint32) ((uint64) st.st_dev >> 32),
+						 (uint32) st.st_dev, IOB_SPACE_LOCK_FIELD4);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+
+	iob_check_free_space(run->dir, run->params.file_size * (uint64) run->params.files);
+	for (i = 0; i < run->params.files; i++)
+	{
+		char		path[MAXPGPATH];
+		int			fd;
+		int			rc;
+
+		CHECK_FOR_INTERRUPTS();
+		iob_file_path(run, i, path);
+		fd = OpenTransientFile(path, O_CREAT | O_EXCL | O_WRONLY | PG_BINARY);
+		if (fd < 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not create file \"%s\": %m", path)));
+		rc = posix_fallocate(fd, 0, (off_t) run->params.file_size);
+		if (rc != 0)
+		{
+			errno = rc;
+			ereport(ERROR,
+					(errcode(rc == ENOSPC ? ERRCODE_DISK_FULL : ERRCODE_IO_ERROR),
+					 errmsg("could not allocate %s for file \"%s\": %m",
+							iob_size_pretty((int64) run->params.file_size), path)));
+		}
+		CloseTransientFile(fd);
+	}
+	LockRelease(&tag, ExclusiveLock, false);
 }
 
 /* Fill buf with pseudo-random bytes: incompressible and not deduplicable */
@@ -179,10 +295,10 @@ fill_random(pg_prng_state *prng, char *buf, size_t len)
 }
 
 /*
- * Create every file of the run and fill it with incompressible data, so
- * reads never hit holes; then sync it and drop it from the page cache, so
- * the first reads of the run go to the device.  Honours cancel between
- * chunks.  A file left half-written by an error is removed by the caller's
+ * Fill every file of the run (made by iob_allocate_files) with
+ * incompressible data, so reads never hit holes; then sync it and drop it
+ * from the page cache, so the first reads of the run go to the device.
+ * Honours cancel between chunks.  A file left half-written by an error is removed by the caller's
  * clean-up (iob_remove_files).
  */
 void
@@ -202,11 +318,11 @@ iob_create_files(IobRunShared *run)
 		uint64		done = 0;
 
 		iob_file_path(run, i, path);
-		fd = OpenTransientFile(path, O_CREAT | O_EXCL | O_WRONLY | PG_BINARY);
+		fd = OpenTransientFile(path, O_WRONLY | PG_BINARY);
 		if (fd < 0)
 			ereport(ERROR,
 					(errcode_for_file_access(),
-					 errmsg("could not create file \"%s\": %m", path)));
+					 errmsg("could not open file \"%s\": %m", path)));
 		while (done < run->params.file_size)
 		{
 			size_t		len = Min((uint64) FILL_CHUNK, run->params.file_size - done);

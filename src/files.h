@@ -29,7 +29,10 @@ typedef struct IobStorageInfo
 extern void iob_temp_dir_for_tablespace(Oid spcoid, char *path);
 extern void iob_describe_storage(const char *dir, IobStorageInfo *info);
 extern void iob_check_free_space(const char *dir, uint64 needed);
+extern void iob_check_fd_limit(int files);
+extern void iob_raise_fd_limit(int files);
 extern void iob_file_path(const IobRunShared *run, int index, char *path);
+extern void iob_allocate_files(IobRunShared *run);
 extern void iob_create_files(IobRunShared *run);
 extern void iob_remove_files(const IobRunShared *run);
 extern void iob_check_direct_io(const IobRunShared *run);

@@ -18,13 +18,17 @@
 #include "utils/guc.h"
 
 #include "iobench.h"
+#include "run_limits.h"
 #include "wait_collector.h"
 
 PG_MODULE_MAGIC;
 
 bool		iobench_progress = true;
 bool		iobench_io_uring = true;
-int			iobench_max_workers_per_run = 64;
+int			iobench_max_workers_per_run = -1;
+int			iobench_max_workers_total = -1;
+int			iobench_max_buffer_memory_total = 4096;	/* MB */
+int			iobench_wait_snapshots_keep = 100;
 int			iobench_sample_period = 10;
 int			iobench_max_wait_types = 512;
 int			iobench_run_waits = IOB_RUN_WAITS_WORKERS;
@@ -63,9 +67,36 @@ iob_define_settings(void)
 
 	DefineCustomIntVariable("iobench.max_workers_per_run",
 							"Upper bound for the workers argument of a benchmark run.",
-							"Each worker is a background worker process; the server's max_worker_processes also limits them.",
+							"-1 means half of max_worker_processes, leaving the other half to the server's own workers (parallel query, logical replication).",
 							&iobench_max_workers_per_run,
-							64, 1, IOB_MAX_WORKERS_PER_RUN,
+							-1, -1, IOB_MAX_WORKERS_PER_RUN,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("iobench.max_workers_total",
+							"Upper bound for the workers of all benchmark runs in progress together.",
+							"-1 means half of max_worker_processes.  Counted across runs only when iobench is preloaded; otherwise it bounds each run alone.",
+							&iobench_max_workers_total,
+							-1, -1, IOB_MAX_WORKERS_PER_RUN,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("iobench.max_buffer_memory_total",
+							"Upper bound for the I/O buffer memory of all benchmark runs in progress together.",
+							"Counted across runs only when iobench is preloaded; otherwise it bounds each run alone.",
+							&iobench_max_buffer_memory_total,
+							4096, 1, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_MB,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("iobench.wait_snapshots_keep",
+							"Number of wait snapshots snapshot_waits() keeps; older ones are removed.",
+							"0 keeps every snapshot.",
+							&iobench_wait_snapshots_keep,
+							100, 0, 1000000,
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
@@ -118,6 +149,7 @@ void
 _PG_init(void)
 {
 	iob_define_settings();
+	iob_run_limits_init();
 	iob_wait_collector_init();
 	MarkGUCPrefixReserved("iobench");
 }

@@ -22,8 +22,21 @@ extern bool iobench_progress;
 /* iobench.io_uring: may runs use the io_uring engine (off: psync only) */
 extern bool iobench_io_uring;
 
-/* iobench.max_workers_per_run: upper bound for the "workers" argument */
+/*
+ * iobench.max_workers_per_run: upper bound for the "workers" argument;
+ * -1 is half of max_worker_processes (read it through
+ * iob_max_workers_per_run(), run_limits.h)
+ */
 extern int	iobench_max_workers_per_run;
+
+/* iobench.max_workers_total: workers of all runs in progress (-1: half) */
+extern int	iobench_max_workers_total;
+
+/* iobench.max_buffer_memory_total: MB of buffers of all runs in progress */
+extern int	iobench_max_buffer_memory_total;
+
+/* iobench.wait_snapshots_keep: snapshots snapshot_waits() keeps (0: all) */
+extern int	iobench_wait_snapshots_keep;
 
 /* The highest iobench.max_workers_per_run may be set to (also a SQL CHECK) */
 #define IOB_MAX_WORKERS_PER_RUN	1024
@@ -53,6 +66,8 @@ extern char *iob_size_pretty(int64 bytes);
 /*
  * Per-subsystem initialisation, called from _PG_init(); declared in the
  * subsystem's header:
+ *	iob_run_limits_init()		run_limits.h: the counters of the
+ *								cluster-wide caps, when preloading
  *	iob_wait_collector_init()	wait_collector.h: shared memory and the
  *								collector worker, when preloading
  */

@@ -60,8 +60,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	memset(&params, 0, sizeof(params));
 	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
 	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);
-	params.workers = iob_int_arg(fcinfo, PG_ARG_WORKERS, "workers", 1,
-								 iobench_max_workers_per_run);
+	params.workers = iob_workers_arg(fcinfo, PG_ARG_WORKERS);
 	params.rewrite_pct = iob_int_arg(fcinfo, PG_ARG_WRITE_PCT, "write_pct", 0, 100);
 	iob_require_arg(fcinfo, PG_ARG_FSYNC, "fsync");
 	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);
@@ -69,9 +68,10 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 												 "stall_threshold", 0,
 												 (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC,
 												 true);
-	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration", 0,
-										  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-										  true);
+	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration",
+											   IOB_MIN_DURATION_US,
+											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+											   false);
 	params.file_size = iob_size_arg(fcinfo, PG_ARG_FILE_SIZE, "file_size",
 									PGIOSIM_BLOCK_SIZE, IOB_MAX_FILE_SIZE);
 	if (params.file_size % PGIOSIM_BLOCK_SIZE != 0)

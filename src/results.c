@@ -364,21 +364,23 @@ Datum
 iob_store_run(const IobRunSummary *s)
 {
 	IobOwnerScope scope;
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
+	Oid			types[2] = {TEXTOID, INT8OID};
+	Datum		values[2];
 	HeapTupleHeader row;
 	bool		isnull;
 	int64		run_id;
 
 	values[0] = CStringGetTextDatum(summary_json(s));
+	values[1] = Int64GetDatum(s->run_id);
 
 	iob_owner_begin(&scope);
 	iob_owner_exec("INSERT INTO iobench.runs "
 			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
 			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
-			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass))) AS r "
+			 "  COALESCE($2, "
+			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)))) AS r "
 			 "RETURNING *",
-			 1, types, values, NULL, SPI_OK_INSERT_RETURNING);
+			 2, types, values, s->run_id > 0 ? NULL : " n", SPI_OK_INSERT_RETURNING);
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 										 SPI_tuptable->tupdesc, 1, &isnull));
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);

@@ -28,7 +28,8 @@ typedef struct IobRunSummary
 {
 	const IobRunParams *params;
 	const char *label;
-	const char *status;			/* "completed" or "cancelled" */
+	const char *status;			/* "completed", "cancelled" or "failed" */
+	int64		run_id;			/* the id to store it under; 0: the next one */
 	IobEngineKind engine;		/* engine used */
 	IobStorageInfo storage;
 	TimestampTz started_at;

@@ -14,9 +14,15 @@
  * removed, PG_ENSURE_ERROR_CLEANUP covers ERROR and FATAL alike: it tells
  * the workers to stop, terminates them, and removes the files.  A crash of
  * the whole server leaves only files with the temporary-file prefix, which
- * the server removes when it restarts.  Query cancel (Ctrl-C,
- * statement_timeout, pg_cancel_backend) is caught in a subtransaction: the
- * workers stop, the files go, and the partial run is stored as "cancelled".
+ * the server removes when it restarts.
+ *
+ * A run that ends in an error once measuring began (cancel, Ctrl-C,
+ * statement_timeout, a worker's error or termination) fails the statement
+ * with that error, as any statement does; before the error goes on, the
+ * workers are stopped and the partial run is stored as "cancelled" by a
+ * process that commits on its own (run_store.c), and the error's DETAIL
+ * names the stored run.  Termination of the caller does the same from its
+ * exit callback, as far as a dying backend can.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,6 +31,7 @@
 #include <unistd.h>
 
 #include "access/xact.h"
+#include "executor/executor.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -50,6 +57,8 @@
 #include "run.h"
 #include "run_progress.h"
 #include "run_shared.h"
+#include "run_limits.h"
+#include "run_store.h"
 #include "wait_run.h"
 
 PG_FUNCTION_INFO_V1(iobench_run);
@@ -66,6 +75,9 @@ PG_FUNCTION_INFO_V1(iobench_run);
 /* How long clean-up waits for workers to exit after terminating them */
 #define CLEANUP_WAIT_MS		5000
 
+/* What iob_failed_run_id() returns */
+static int64 failed_run_id = 0;
+
 /* Counter that makes file names unique across runs of one backend */
 static uint32 run_counter = 0;
 
@@ -73,7 +85,12 @@ static uint32 run_counter = 0;
 typedef struct RunContext
 {
 	dsm_segment *seg;
+	shm_toc    *toc;
 	IobRunShared *run;
+	IobRunStoreInfo *info;		/* the launcher's facts, for whoever stores */
+	bool		store_attempted;	/* the run was stored, or tried to be */
+	bool		limits_held;	/* workers and buffers counted (run_limits.c) */
+	char	   *carried_waits;	/* a failed run's wait rows as jsonb, or NULL */
 	IobWorkerState *workers;
 	IobSecondSlot *seconds;
 	BackgroundWorkerHandle **handles;
@@ -82,7 +99,6 @@ typedef struct RunContext
 	bool		cleaned_up;
 	IobProgressStyle progress_style;
 	IobProgress progress;		/* progress NOTICEs (run_progress.c) */
-	int64		stopped_ns;		/* when a cancelled run stopped */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 } RunContext;
 
@@ -100,9 +116,11 @@ iobench_run(PG_FUNCTION_ARGS)
 /* Create the DSM segment and lay out the run's shared state in it */
 static void
 create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
-			   IobEngineKind engine)
+			   IobEngineKind engine, const char *label)
 {
 	shm_toc_estimator e;
+	Size		info_size = add_size(offsetof(IobRunStoreInfo, label),
+									 label ? strlen(label) + 1 : 1);
 	Size		workers_size = mul_size(sizeof(IobWorkerState), params->workers);
 	int			nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
 	Size		seconds_size = mul_size(sizeof(IobSecondSlot),
@@ -115,7 +133,8 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	shm_toc_estimate_chunk(&e, sizeof(IobRunShared));
 	shm_toc_estimate_chunk(&e, workers_size);
 	shm_toc_estimate_chunk(&e, seconds_size);
-	shm_toc_estimate_keys(&e, 3);
+	shm_toc_estimate_chunk(&e, info_size);
+	shm_toc_estimate_keys(&e, 4);
 
 	ctx->seg = dsm_create(shm_toc_estimate(&e), 0);
 	toc = shm_toc_create(IOB_SHM_MAGIC, dsm_segment_address(ctx->seg),
@@ -157,7 +176,144 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	}
 	shm_toc_insert(toc, IOB_KEY_SECONDS, ctx->seconds);
 
+	ctx->info = shm_toc_allocate(toc, info_size);
+	memset(ctx->info, 0, info_size);
+	ctx->info->has_label = (label != NULL);
+	if (label)
+		strcpy(ctx->info->label, label);
+	ctx->info->rows_handle = DSM_HANDLE_INVALID;
+	pg_atomic_init_u32(&ctx->info->done, 0);
+	shm_toc_insert(toc, IOB_KEY_STORE, ctx->info);
+
+	ctx->toc = toc;
 	ctx->run = run;
+}
+
+/*
+ * Stop the workers before the end (cancel, an error) and wait until their
+ * figures are final: bounded, and without taking interrupts, since this
+ * runs while an error is handled or while this backend exits.
+ */
+static void
+stop_workers(RunContext *ctx)
+{
+	int			waited_ms = 0;
+
+	ctx->info->stopped_ns = iob_now_ns();
+	ctx->run->stop_ns = ctx->info->stopped_ns;
+	pg_write_barrier();
+	pg_atomic_write_u32(&ctx->run->phase, IOB_PHASE_STOP);
+	while (pg_atomic_read_u32(&ctx->run->nfinished) < (uint32) ctx->nlaunched &&
+		   waited_ms < CLEANUP_WAIT_MS)
+	{
+		int			i;
+		bool		all_gone = true;
+
+		for (i = 0; i < ctx->nlaunched; i++)
+		{
+			pid_t		pid;
+
+			if (GetBackgroundWorkerPid(ctx->handles[i], &pid) != BGWH_STOPPED)
+				all_gone = false;
+		}
+		if (all_gone)
+			break;
+		pg_usleep(10 * 1000L);
+		waited_ms += 10;
+	}
+}
+
+/*
+ * The wait statistics of a failed run, for the storer: store the run and
+ * its waits in a subtransaction as a completed run would be stored, keep
+ * the wait rows as jsonb and the run id, and roll the subtransaction back.
+ * The id stays taken (sequences are not transactional), so the storer
+ * stores the run under it and the wait rows point to it.  An error here
+ * (another cancel) only loses the waits.  Needs a transaction that can
+ * still run SQL: not while the backend exits.
+ */
+static void
+carry_waits(RunContext *ctx)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		IobRunSummary summary;
+		Datum		row;
+		bool		isnull;
+		int64		run_id;
+
+		iob_summarize_run(&summary, ctx->toc);
+		row = iob_store_run(&summary);
+		iob_wait_run_store(ctx->waits, row, &summary);
+		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
+												  "run_id", &isnull));
+		ctx->carried_waits = iob_export_run_waits(run_id);
+		ctx->info->fixed_run_id = run_id;
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		ctx->carried_waits = NULL;
+		ctx->info->fixed_run_id = 0;
+	}
+	PG_END_TRY();
+	ctx->waits = NULL;
+}
+
+/*
+ * A run that ends in an error: once measuring began, stop the workers and
+ * store what they measured from a process that commits on its own
+ * (run_store.c), as "cancelled" when an operator stopped it (SQLSTATE
+ * class 57: cancel, statement_timeout, termination) and as "failed"
+ * otherwise.  Returns the stored run id, or 0 with *why set (NULL when
+ * nothing was measured, so nothing is stored).
+ */
+static int64
+store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
+{
+	dsm_segment *waits_seg = NULL;
+	int64		run_id;
+
+	ctx->store_attempted = true;
+	*why = NULL;
+	if (ctx->run->start_ns == 0)
+		return 0;
+	stop_workers(ctx);
+	ctx->info->completed = false;
+	strlcpy(ctx->info->status,
+			ERRCODE_TO_CATEGORY(sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ?
+			"cancelled" : "failed", sizeof(ctx->info->status));
+	ctx->info->nworkers = ctx->nlaunched;
+	ctx->info->finished_at = GetCurrentTimestamp();
+	if (ctx->waits != NULL && !proc_exit_inprogress)
+		carry_waits(ctx);
+	if (ctx->carried_waits != NULL)
+	{
+		Size		len = strlen(ctx->carried_waits) + 1;
+
+		waits_seg = dsm_create(len, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+		if (waits_seg != NULL)
+		{
+			memcpy(dsm_segment_address(waits_seg), ctx->carried_waits, len);
+			ctx->info->rows_handle = dsm_segment_handle(waits_seg);
+		}
+	}
+	run_id = iob_store_detached(ctx->seg, ctx->info, why) ? ctx->info->run_id : 0;
+	if (waits_seg != NULL)
+		dsm_detach(waits_seg);
+	return run_id;
 }
 
 /*
@@ -174,6 +330,21 @@ cleanup_run(RunContext *ctx)
 	if (ctx->cleaned_up || ctx->run == NULL)
 		return;
 	ctx->cleaned_up = true;
+
+	/* the caller is exiting (terminated) mid-run: keep what was measured */
+	if (proc_exit_inprogress && !ctx->store_attempted)
+	{
+		const char *why = NULL;
+		int64		run_id = store_failed_run(ctx, ERRCODE_ADMIN_SHUTDOWN, &why);
+
+		if (run_id > 0)
+			ereport(LOG,
+					(errmsg("benchmark run of a terminated session stored as run " INT64_FORMAT " with status \"cancelled\"",
+							run_id)));
+		else if (why)
+			ereport(LOG,
+					(errmsg("could not store the benchmark run of a terminated session: %s", why)));
+	}
 
 	pg_atomic_write_u32(&ctx->run->phase, IOB_PHASE_STOP);
 	for (i = 0; i < ctx->nlaunched; i++)
@@ -193,6 +364,14 @@ cleanup_run(RunContext *ctx)
 			pg_usleep(10 * 1000L);
 			waited_ms += 10;
 		}
+	}
+
+	if (ctx->limits_held)
+	{
+		const IobRunParams *p = &ctx->run->params;
+
+		iob_limits_release(p->workers, (uint64) p->workers * p->iodepth * p->block_size);
+		ctx->limits_held = false;
 	}
 }
 
@@ -231,7 +410,7 @@ launch_workers(RunContext *ctx, const IobRunParams *params)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("could not register background worker for the benchmark run"),
-					 errdetail("%d of %d workers were registered before all background worker slots were in use.",
+					 errdetail("Only %d background worker slots were free for the %d workers of the run.",
 							   i, params->workers),
 					 errhint("Raise max_worker_processes (currently %d) or run with fewer workers.",
 							 max_worker_processes)));
@@ -352,42 +531,16 @@ wait_for_workers(RunContext *ctx)
 	check_workers(ctx);
 }
 
-/* After cancel: stop the workers and wait for their figures to be final */
-static void
-stop_workers(RunContext *ctx)
-{
-	ctx->stopped_ns = iob_now_ns();
-	ctx->run->stop_ns = ctx->stopped_ns;
-	pg_write_barrier();
-	pg_atomic_write_u32(&ctx->run->phase, IOB_PHASE_STOP);
-	while (pg_atomic_read_u32(&ctx->run->nfinished) < (uint32) ctx->nlaunched)
-	{
-		int			i;
-		bool		all_gone = true;
-
-		for (i = 0; i < ctx->nlaunched; i++)
-		{
-			pid_t		pid;
-
-			if (GetBackgroundWorkerPid(ctx->handles[i], &pid) != BGWH_STOPPED)
-				all_gone = false;
-		}
-		if (all_gone)
-			break;
-		launcher_sleep(10);
-	}
-}
-
 /*
- * The part of a run that cancel may interrupt: make the files, start the
- * workers, run, and wait.  Returns false when the run was cancelled.
+ * The part of a run that an error or cancel may interrupt: make the files,
+ * start the workers, run, and wait.  An error once measuring began stores
+ * the partial run (store_failed_run) and goes on with its DETAIL naming it.
  */
-static bool
+static void
 run_phases(RunContext *ctx, const IobRunParams *params)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
-	volatile bool completed = true; /* set in PG_CATCH, read after it */
 
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(oldcxt);
@@ -395,6 +548,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 	PG_TRY();
 	{
 		ctx->files_created = true;
+		iob_allocate_files(ctx->run);
 		iob_create_files(ctx->run);
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
@@ -410,6 +564,8 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 	PG_CATCH();
 	{
 		ErrorData  *edata;
+		const char *why;
+		int64		run_id;
 
 		/*
 		 * Leave the subtransaction before anything else, as PL/pgSQL does:
@@ -422,91 +578,20 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
-		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED)
-			ReThrowError(edata);
 
-		ereport(WARNING,
-				(errmsg("benchmark run cancelled: %s", edata->message),
-				 errdetail("The workers were stopped and the files removed; the figures measured until then are stored with status \"cancelled\".")));
-		FreeErrorData(edata);
-		completed = false;
-		stop_workers(ctx);
+		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
+		failed_run_id = run_id;
+		if (run_id > 0)
+			edata->detail = psprintf("%s%sThe partial run is stored as run " INT64_FORMAT " with status \"%s\".",
+									 edata->detail ? edata->detail : "",
+									 edata->detail ? " " : "", run_id, ctx->info->status);
+		else if (why)
+			edata->detail = psprintf("%s%sThe partial run could not be stored: %s.",
+									 edata->detail ? edata->detail : "",
+									 edata->detail ? " " : "", why);
+		ReThrowError(edata);
 	}
 	PG_END_TRY();
-
-	return completed;
-}
-
-/* Merge the workers' final figures into the summary */
-static void
-summarize(RunContext *ctx, IobRunSummary *s, bool completed)
-{
-	IobRunShared *run = ctx->run;
-	int64		measured_end;
-	int			i;
-	int			k;
-
-	/* the workers' figures were final before they counted themselves done */
-	pg_read_barrier();
-	s->status = completed ? "completed" : "cancelled";
-	s->engine = run->engine;
-	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-	{
-		iob_hist_reset(&s->hist[k]);
-		s->bytes[k] = 0;
-	}
-	for (i = 0; i < ctx->nlaunched; i++)
-	{
-		IobWorkerState *ws = &ctx->workers[i];
-
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-		{
-			iob_hist_merge(&s->hist[k], &ws->hist[k]);
-			s->bytes[k] += ws->bytes[k];
-		}
-		s->cpu_user_s += ws->cpu_user_s;
-		s->cpu_sys_s += ws->cpu_sys_s;
-		s->stall_count += ws->nstalls;
-		/* order-sensitive combination: the digest of worker 0 comes first */
-		s->offset_digest = s->offset_digest * UINT64CONST(0x100000001b3) ^ ws->offset_digest;
-	}
-
-	/* the measured period: all of it, or up to the cancel */
-	if (run->start_ns == 0)
-		s->measured_s = 0;
-	else
-	{
-		measured_end = completed ? run->end_ns : Min(ctx->stopped_ns, run->end_ns);
-		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / IOB_NS_PER_SEC, 0.0);
-	}
-
-	/* the stall events the workers kept, in worker order */
-	s->nstall_events = 0;
-	s->stall_events = palloc(sizeof(IobStallEvent) *
-							 Max(ctx->nlaunched * IOB_MAX_STALL_EVENTS, 1));
-	s->stall_workers = palloc(sizeof(int) *
-							  Max(ctx->nlaunched * IOB_MAX_STALL_EVENTS, 1));
-	for (i = 0; i < ctx->nlaunched; i++)
-	{
-		IobWorkerState *ws = &ctx->workers[i];
-		int			e;
-
-		for (e = 0; e < Min(ws->nstall_events, IOB_MAX_STALL_EVENTS); e++)
-		{
-			s->stall_workers[s->nstall_events] = i;
-			s->stall_events[s->nstall_events++] = ws->stall_events[e];
-		}
-	}
-
-	/* copy the time series out of shared memory, up to the last used second */
-	s->nseconds = 0;
-	for (i = 0; i < run->nseconds; i++)
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-			if (pg_atomic_read_u64(&iob_second_slot(ctx->seconds, i, k)->ops) > 0)
-				s->nseconds = i + 1;
-	s->seconds = palloc(sizeof(IobSecondSlot) * Max(s->nseconds, 1) * IOB_NUM_OP_KINDS);
-	memcpy(s->seconds, ctx->seconds,
-		   sizeof(IobSecondSlot) * s->nseconds * IOB_NUM_OP_KINDS);
 }
 
 /* Run one benchmark end to end; see run.h */
@@ -516,35 +601,40 @@ iob_execute_run(const IobRunParams *params, const char *label,
 {
 	RunContext *ctx;
 	IobRunSummary summary;
+	IobStorageInfo storage;
 	char		dir[MAXPGPATH];
-	bool		completed;
 	Datum		result;
 
-	memset(&summary, 0, sizeof(summary));
-	summary.params = params;
-	summary.label = label;
+	failed_run_id = 0;
 
 	/* everything that can be checked before a byte is written */
 	PreventCommandIfReadOnly("iobench.run()");
 	PreventCommandDuringRecovery("iobench.run()");
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
-	iob_describe_storage(dir, &summary.storage);
+	iob_describe_storage(dir, &storage);
 	iob_check_free_space(dir, params->file_size * (uint64) params->files);
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->progress_style = progress_style;
 	create_segment(ctx, params, dir,
-				   iob_engine_resolve(params->engine, params->iodepth));
+				   iob_engine_resolve(params->engine, params->iodepth), label);
+	ctx->info->storage = storage;
+	ctx->info->started_at = GetCurrentTimestamp();
+	iob_limits_reserve(params->workers,
+					   (uint64) params->workers * params->iodepth * params->block_size);
+	ctx->limits_held = true;
 
-	summary.started_at = GetCurrentTimestamp();
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	{
-		completed = run_phases(ctx, params);
-		summarize(ctx, &summary, completed);
+		run_phases(ctx, params);
+		ctx->store_attempted = true;
+		ctx->info->completed = true;
+		ctx->info->nworkers = ctx->nlaunched;
+		ctx->info->finished_at = GetCurrentTimestamp();
+		iob_summarize_run(&summary, ctx->toc);
 		cleanup_run(ctx);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
-	summary.finished_at = GetCurrentTimestamp();
 
 	dsm_detach(ctx->seg);
 	ctx->seg = NULL;
@@ -552,4 +642,11 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	result = iob_store_run(&summary);
 	iob_wait_run_store(ctx->waits, result, &summary);
 	return result;
+}
+
+/* See run.h */
+int64
+iob_failed_run_id(void)
+{
+	return failed_run_id;
 }

@@ -11,6 +11,9 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+#include <math.h>
+
 #include "access/xact.h"
 #include "catalog/pg_tablespace_d.h"
 #include "commands/tablespace.h"
@@ -22,8 +25,10 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
+#include "files.h"
 #include "iobench.h"
 #include "run_options.h"
+#include "run_limits.h"
 
 /* Argument positions of iobench.run() */
 enum
@@ -124,23 +129,125 @@ iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int m
 	return value;
 }
 
+/*
+ * Read the "workers" argument: 1 to iob_max_workers_per_run(), with a hint
+ * saying which settings bound it, since by default the bound follows
+ * max_worker_processes rather than a number a user sees anywhere.
+ */
+int
+iob_workers_arg(FunctionCallInfo fcinfo, int argno)
+{
+	int			max = iob_max_workers_per_run();
+	int			value;
+
+	iob_require_arg(fcinfo, argno, "workers");
+	value = PG_GETARG_INT32(argno);
+	if (value < 1 || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d is out of range for argument \"workers\"", value),
+				 errdetail("Valid values are between 1 and %d.", max),
+				 errhint("The settings iobench.max_workers_per_run and iobench.max_workers_total bound it; each defaults to half of max_worker_processes (%d here), leaving the rest to the server's own workers.",
+						 max_worker_processes)));
+	return value;
+}
+
+/*
+ * The number of bytes a size text ("8kB", "1.5 GB", "4096") stands for, as
+ * a double, or -1 when it is not a size pg_size_bytes() takes: a decimal
+ * number, optional spaces, an optional unit.  Checked here first so that a
+ * bad value gets an error naming the argument rather than pg_size_bytes()'s
+ * "invalid size" or "bigint out of range".
+ */
+static double
+size_text_bytes(const char *str)
+{
+	static const struct
+	{
+		const char *unit;
+		double		mult;
+	}			units[] = {
+		{"", 1}, {"bytes", 1}, {"kB", 1024.0}, {"MB", 1048576.0},
+		{"GB", 1073741824.0}, {"TB", 1099511627776.0},
+		{"PB", 1125899906842624.0}
+	};
+	const char *p = str;
+	const char *num;
+	char	   *end;
+	char		unit[16];
+	int			len = 0;
+	int			digits = 0;
+	int			i;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	num = p;
+	if (*p == '+' || *p == '-')
+		p++;
+	for (; isdigit((unsigned char) *p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char) *p); p++)
+			digits++;
+	if (digits == 0)
+		return -1;
+	if (*p == 'e' || *p == 'E')
+	{
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char) *p))
+			return -1;
+		while (isdigit((unsigned char) *p))
+			p++;
+	}
+	while (isspace((unsigned char) *p))
+		p++;
+	while (*p && !isspace((unsigned char) *p) && len < (int) sizeof(unit) - 1)
+		unit[len++] = *p++;
+	unit[len] = '\0';
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p != '\0')
+		return -1;
+	for (i = 0; i < lengthof(units); i++)
+		if (pg_strcasecmp(unit, units[i].unit) == 0)
+			return strtod(num, &end) * units[i].mult;
+	return -1;
+}
+
 /* Read a size argument ("8kB", "1GB", plain bytes) and check its range */
 uint64
 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 		 int64 min, int64 max)
 {
 	text	   *value;
-	int64		bytes;
+	char	   *str;
+	double		approx;
+	int64		bytes = 0;
 
 	iob_require_arg(fcinfo, argno, name);
 	value = PG_GETARG_TEXT_PP(argno);
-	bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
-											  PointerGetDatum(value)));
-	if (bytes < min || bytes > max)
+	str = text_to_cstring(value);
+	approx = size_text_bytes(str);
+	if (approx < 0 && approx > -1)	/* "-0.1 kB" rounds to 0 */
+		approx = 0;
+	if (approx == -1 || isnan(approx))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is out of range for argument \"%s\"",
-						text_to_cstring(value), name),
+				 errmsg("invalid value for argument \"%s\": \"%s\"", name, str),
+				 errdetail("Valid values are sizes between %s and %s, such as '8kB' or '1GB'.",
+						   iob_size_pretty(min), iob_size_pretty(max)),
+				 errhint("A size is a number followed by bytes, kB, MB, GB, TB or PB.")));
+	/* a negative or far too large size needs no exact value */
+	if (approx >= (double) min - 1024 && approx <= (double) max + 1024)
+		bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
+												  PointerGetDatum(value)));
+	if (approx < (double) min - 1024 || approx > (double) max + 1024 ||
+		bytes < min || bytes > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"%s\"", str, name),
 				 errdetail("Valid values are between %s and %s.",
 						   iob_size_pretty(min), iob_size_pretty(max))));
 	return (uint64) bytes;
@@ -186,10 +293,10 @@ iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						DatumGetCString(DirectFunctionCall1(interval_out, PointerGetDatum(span))),
 						name),
 				 min_exclusive ?
-				 errdetail("Valid values are greater than %lld seconds and at most %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC)) :
-				 errdetail("Valid values are between %lld and %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC))));
+				 errdetail("Valid values are greater than %g seconds and at most %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC) :
+				 errdetail("Valid values are between %g and %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC)));
 	return us;
 }
 
@@ -316,10 +423,10 @@ check_us_range(const char *name, int64 us, int64 min_us, int64 max_us,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s of " INT64_FORMAT " microseconds is out of range", name, us),
 				 min_exclusive ?
-				 errdetail("Valid values are greater than %lld seconds and at most %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC)) :
-				 errdetail("Valid values are between %lld and %lld seconds.",
-						   (long long) (min_us / USECS_PER_SEC), (long long) (max_us / USECS_PER_SEC))));
+				 errdetail("Valid values are greater than %g seconds and at most %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC) :
+				 errdetail("Valid values are between %g and %g seconds.",
+						   (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC)));
 }
 
 /*
@@ -353,11 +460,11 @@ check_each_setting(const IobRunParams *params)
 				 errmsg("block_size %u is not a multiple of %d bytes",
 						params->block_size, IOB_MIN_BLOCK_SIZE),
 				 errdetail("Storage transfers whole sectors; direct I/O refuses anything else.")));
-	check_range("workers", params->workers, 1, iobench_max_workers_per_run);
+	check_range("workers", params->workers, 1, iob_max_workers_per_run());
 	check_range("iodepth", params->iodepth, 1, IOB_MAX_IODEPTH);
 	check_range("files", params->files, 1, IOB_MAX_FILES);
-	check_us_range("duration", params->duration_us, 0,
-				   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
+	check_us_range("duration", params->duration_us, IOB_MIN_DURATION_US,
+				   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, false);
 	check_us_range("warmup", params->warmup_us, 0,
 				   (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
 	check_range("read_pct", params->read_pct, 0, 100);
@@ -457,6 +564,8 @@ iob_validate_params(const IobRunParams *params)
 						params->file_size, params->block_size)));
 
 	check_pattern_rules(params);
+	/* every worker keeps every file open: they must fit its descriptors */
+	iob_check_fd_limit(params->files);
 }
 
 /*
@@ -475,11 +584,12 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 											 lengthof(pattern_names));
 	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
 											   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
-	params->workers = iob_int_arg(fcinfo, ARG_WORKERS, "workers", 1,
-								  iobench_max_workers_per_run);
+	params->workers = iob_workers_arg(fcinfo, ARG_WORKERS);
 	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
-	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration", 0,
-										   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
+	params->duration_us = iob_interval_arg(fcinfo, ARG_DURATION, "duration",
+											   IOB_MIN_DURATION_US,
+											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+											   false);
 	params->warmup_us = iob_interval_arg(fcinfo, ARG_WARMUP, "warmup", 0,
 										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
 	params->file_size = iob_size_arg(fcinfo, ARG_FILE_SIZE, "file_size",

@@ -47,6 +47,9 @@ typedef enum IobPattern
 #define IOB_MAX_FILES			1024
 #define IOB_MAX_FILE_SIZE		(INT64CONST(1) << 50)	/* 1024 TB per file */
 #define IOB_MAX_DURATION_S		(7 * 24 * 3600) /* a week of per-second rows */
+#define IOB_MIN_DURATION_US		(100 * 1000)	/* 100 ms: a shorter run may
+												 * complete no I/O at all, and
+												 * stores no meaningful rate */
 #define IOB_MAX_WARMUP_S		(24 * 3600)	/* a day */
 #define IOB_MAX_STALL_THRESHOLD_S	3600	/* an hour: longer is no stall */
 #define IOB_MAX_PROGRESS_INTERVAL_S 3600	/* an hour */
@@ -115,7 +118,8 @@ extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
  * memory per worker and per run, file_size a multiple of block_size,
  * read_pct only for the mixed patterns, fsync_every only with writes,
  * rewrite_pct only with reads, cold_reads only with buffered I/O, rate_iops
- * at least one per worker).  iobench.run(), iobench.pgiosim() and
+ * at least one per worker, files within what a worker may keep open).
+ * iobench.run(), iobench.pgiosim() and
  * iobench.suite() (for each of its tests) call it before anything is
  * created; raises an ERROR for the first rule broken.
  */
@@ -128,6 +132,7 @@ extern void iob_validate_params(const IobRunParams *params);
 extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
 extern int	iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						int min, int max);
+extern int	iob_workers_arg(FunctionCallInfo fcinfo, int argno);
 extern uint64 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						   int64 min, int64 max);
 extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,

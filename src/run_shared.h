@@ -11,6 +11,8 @@
  *	IOB_KEY_WORKERS	IobWorkerState[workers]: one slot per worker
  *	IOB_KEY_SECONDS	IobSecondSlot[nseconds][IOB_NUM_OP_KINDS]: the
  *					per-second time series of the measured period
+ *	IOB_KEY_STORE	IobRunStoreInfo (run_store.h): the launcher's facts
+ *					about the run, for whoever stores it
  *
  * Ownership and locking rules:
  *	- The launcher writes IobRunShared before any worker starts; after that
@@ -23,8 +25,14 @@
  *	- IobSecondSlot counters are added to with atomics by every worker, once
  *	  per worker per second, so contention is negligible.
  *
+ *	- Each worker makes its figures final (last second flushed, CPU read)
+ *	  on every exit, normal, ERROR or FATAL, before counting itself in
+ *	  "nfinished" (worker.c, finish_worker).
+ *
  * The segment is owned by the launcher's resource owner: an error in the
- * launcher detaches it, and it disappears when the last worker exits.
+ * launcher detaches it, and it disappears when the last process attached
+ * (a worker, or the storer of a failed run, which the launcher waits for)
+ * detaches.
  *
  *-------------------------------------------------------------------------
  */

@@ -14,6 +14,19 @@
  * tablespaces apply exactly as for iobench.run(); the suite's own rows are
  * written as the owner of the iobench schema, as results.c writes runs.
  *
+ * Everything a suite stores is written in a subtransaction of its own, and
+ * each test runs in a nested one.  A test that ends in an error (a cancel,
+ * above all) ends the suite with that error: the suite is marked
+ * "cancelled", its rows are read out, the suite's subtransaction is rolled
+ * back, and a storer worker (run_store.h) stores those rows in a
+ * transaction of its own, so a long suite cancelled near its end keeps
+ * what it measured.
+ *
+ * The file is about 790 lines: the flow of one call (arguments, tests,
+ * the rows it stores, keeping a cancelled suite) reads top to bottom as
+ * one story over the private Suite struct; a split would need a header
+ * for that struct alone.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -25,6 +38,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "access/xact.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -38,6 +52,8 @@
 #include "owner_spi.h"
 #include "run.h"
 #include "run_options.h"
+#include "run_limits.h"
+#include "run_store.h"
 
 PG_FUNCTION_INFO_V1(iobench_suite);
 
@@ -91,6 +107,11 @@ typedef struct Suite
 	char	  **notes;			/* [ntests]: what the suite_runs rows say */
 	bool	   *skips;			/* [ntests]: skipped (needs io_uring) */
 	int64		suite_id;
+	MemoryContext cxt;			/* of the call, for what outlives a test */
+	ErrorData  *error;			/* the error that ended a test, or NULL */
+	int			failed_t;		/* ... and where: test, repeat, tablespace */
+	int			failed_r;
+	int			failed_s;
 } Suite;
 
 /* Look up an access pattern by the name "rw" gives it */
@@ -407,7 +428,7 @@ suite_test_params(const char *suite, const SuiteTest *test,
 	*params = *common;
 	params->rw = test->rw;
 	params->block_size = (uint32) test->block_size;
-	params->workers = Min(test->workers, iobench_max_workers_per_run);
+	params->workers = Min(test->workers, iob_max_workers_per_run());
 	params->iodepth = test->iodepth;
 	params->files = test->files;
 	params->fsync_every = test->fsync_every;
@@ -420,7 +441,7 @@ suite_test_params(const char *suite, const SuiteTest *test,
 	if (params->workers < test->workers)
 		*workers_note = psprintf("ran with %d of its %d workers: iobench.max_workers_per_run is %d",
 								 params->workers, test->workers,
-								 iobench_max_workers_per_run);
+								 iob_max_workers_per_run());
 
 	error_context_stack = callback.previous;
 }
@@ -442,9 +463,10 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 	suite->tablespaces = tablespaces_arg(fcinfo, &suite->ntablespaces);
 	suite->repeat = iob_int_arg(fcinfo, SU_ARG_REPEAT, "repeat", 1, SUITE_MAX_REPEAT);
 
-	common->duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration", 0,
-										   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-										   true);
+	common->duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration",
+											   IOB_MIN_DURATION_US,
+											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
+											   false);
 	common->warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
 										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
 	common->progress_interval_s = 1;
@@ -585,11 +607,50 @@ run_suite_test(Suite *suite, int t, int r, int s)
 }
 
 /*
+ * Run one test (run_suite_test) in a subtransaction: an error, a cancel
+ * above all, is caught and kept in suite->error with where it happened, so
+ * that the suite can keep what it did (keep_failed_suite) before the error
+ * goes on.  Returns false on an error.
+ */
+static bool
+run_suite_test_guarded(Suite *suite, int t, int r, int s)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	volatile bool completed = true;	/* set in PG_CATCH, read after it */
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		(void) run_suite_test(suite, t, r, s);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(suite->cxt);
+		suite->error = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		suite->failed_t = t;
+		suite->failed_r = r;
+		suite->failed_s = s;
+		completed = false;
+	}
+	PG_END_TRY();
+	return completed;
+}
+
+/*
  * Run every test on every tablespace "repeat" times: test by test, within a
  * test repeat by repeat, within a repeat tablespace by tablespace, so that
  * drift of the machine during a long suite affects every tablespace alike.
- * A skipped test gets one row per tablespace.  Returns false when a run was
- * cancelled, which ends the suite.
+ * A skipped test gets one row per tablespace.  Returns false when a test
+ * ended in an error (suite->error), which ends the suite.
  */
 static bool
 run_suite_tests(Suite *suite)
@@ -617,7 +678,7 @@ run_suite_tests(Suite *suite)
 					continue;
 				}
 				oldcxt = MemoryContextSwitchTo(runcxt);
-				completed = run_suite_test(suite, t, r, s);
+				completed = run_suite_test_guarded(suite, t, r, s);
 				MemoryContextSwitchTo(oldcxt);
 				MemoryContextReset(runcxt);
 			}
@@ -626,28 +687,118 @@ run_suite_tests(Suite *suite)
 }
 
 /*
+ * A test ended in an error (a cancel above all): record the run that
+ * failed, if its storer kept it, mark the suite cancelled, and return the
+ * suite's rows for iob_store_rows_detached().  Runs in the suite's own
+ * subtransaction, which the caller then rolls back: the rows must not
+ * stay uncommitted in this transaction while the storer inserts them
+ * (their keys would make it wait for this transaction).
+ */
+static char *
+keep_failed_suite(Suite *suite)
+{
+	int64		run_id = iob_failed_run_id();
+	int			t = suite->failed_t;
+
+	if (run_id > 0)
+		insert_suite_run(suite->suite_id, &suite->tests[t],
+						 NameStr(suite->tablespaces[suite->failed_s]),
+						 suite->failed_r, run_id, suite->notes[t]);
+	finish_suite(suite->suite_id, "cancelled");
+	return iob_export_suite_rows(suite->suite_id, run_id);
+}
+
+/* Add a sentence to an error's DETAIL */
+static void
+add_detail(ErrorData *edata, const char *sentence)
+{
+	edata->detail = edata->detail ?
+		psprintf("%s %s", edata->detail, sentence) : pstrdup(sentence);
+}
+
+/*
+ * After keep_failed_suite() and the rollback of the suite's subtransaction:
+ * store the suite's rows from a process that commits on its own, and go on
+ * with the test's error, its DETAIL saying what was kept.
+ */
+static void
+rethrow_failed_suite(Suite *suite, const char *kept)
+{
+	const char *why = NULL;
+
+	if (kept != NULL && iob_store_rows_detached(kept, &why))
+		add_detail(suite->error,
+				   psprintf("The suite is kept as suite " INT64_FORMAT " with status \"cancelled\" and the runs done before.",
+							suite->suite_id));
+	else
+		add_detail(suite->error,
+				   psprintf("The suite could not be kept: %s.", why ? why : "its rows could not be read"));
+	ReThrowError(suite->error);
+}
+
+/*
  * SQL entry point: iobench.suite(...).  Validates everything up front (the
  * arguments, and every test of the suite as a run), runs the tests, and
  * returns one row per (test, tablespace) with the mean and standard
- * deviation over the repeats.  A cancelled run ends the suite, which is
- * stored as "cancelled" with the runs done so far.
+ * deviation over the repeats.  Everything the suite stores is written in a
+ * subtransaction of its own: a test that ends in an error (a cancel) ends
+ * the suite with that error, and the suite is kept as "cancelled" with the
+ * runs done before by a process that commits on its own (run_store.h).
  */
 Datum
 iobench_suite(PG_FUNCTION_ARGS)
 {
 	Suite		suite;
-	bool		completed;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 
 	memset(&suite, 0, sizeof(suite));
+	suite.cxt = CurrentMemoryContext;
 	read_suite_args(fcinfo, &suite);
 	check_suite_tests(&suite);
 	fit_tests_to_engine(&suite);
 
-	suite.suite_id = insert_suite(suite.name, suite.tablespaces, suite.ntablespaces,
-								  suite.repeat, &suite.common, suite.engine,
-								  suite.seed_given, suite.label);
-	completed = run_suite_tests(&suite);
-	finish_suite(suite.suite_id, completed ? "completed" : "cancelled");
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		suite.suite_id = insert_suite(suite.name, suite.tablespaces, suite.ntablespaces,
+									  suite.repeat, &suite.common, suite.engine,
+									  suite.seed_given, suite.label);
+		if (run_suite_tests(&suite))
+			finish_suite(suite.suite_id, "completed");
+		else
+			kept = keep_failed_suite(&suite);
+	}
+	PG_CATCH();
+	{
+		/* an error outside the tests, or while keeping the suite */
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		if (suite.error == NULL)
+			ReThrowError(edata);
+		rethrow_failed_suite(&suite, NULL);
+	}
+	PG_END_TRY();
+
+	if (suite.error != NULL)
+	{
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		rethrow_failed_suite(&suite, kept);
+	}
+	ReleaseCurrentSubTransaction();
+	MemoryContextSwitchTo(oldcxt);
+	CurrentResourceOwner = oldowner;
+
 	return_suite_results(fcinfo, suite.suite_id);
 	return (Datum) 0;
 }

@@ -10,6 +10,12 @@
  * around its I/O like a real backend.  Everything the I/O path needs is
  * allocated before "go": the loop itself never allocates.
  *
+ * However the worker ends (the run's end, a stop, an ERROR, which becomes
+ * FATAL in a background worker, or a FATAL such as pg_terminate_backend),
+ * it leaves through proc_exit(): an exit callback makes its figures final
+ * there, and a log hook keeps the error's SQLSTATE and message for the
+ * launcher, so the caller fails with the worker's real error.
+ *
  * The file is a little over 700 lines: the loop and the per-I/O accounting
  * it calls (stalls, cold reads, the per-second series) stay in one file so
  * that those static helpers inline into the hot path.
@@ -554,6 +560,8 @@ prepare_worker(WorkerContext *wc)
 	int			i;
 	int			rc;
 
+	/* room for every file, as the launcher checked (iob_check_fd_limit) */
+	iob_raise_fd_limit(p->files);
 	wc->fds = palloc(sizeof(int) * p->files);
 	for (i = 0; i < p->files; i++)
 	{
@@ -637,33 +645,84 @@ wait_for_go(IobRunShared *run)
 	}
 }
 
-/* Copy the message of the error being thrown into the worker's slot */
-static void
-record_error(IobWorkerState *state)
-{
-	ErrorData  *edata;
-	MemoryContext oldcxt;
+/*
+ * The worker of this process, for the exit callback and the log hook: a
+ * worker ends through proc_exit() however it ends (an ERROR becomes FATAL
+ * in a background worker, which has no outer handler), so its figures are
+ * made final there, once, for every ending.
+ */
+static WorkerContext *my_worker = NULL;
+static emit_log_hook_type prev_emit_log_hook = NULL;
 
-	/* CopyErrorData() must not run in ErrorContext */
-	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
-	edata = CopyErrorData();
-	MemoryContextSwitchTo(oldcxt);
-	strlcpy(state->error_message, edata->message ? edata->message : "unknown error",
-			sizeof(state->error_message));
-	strlcpy(state->error_detail, edata->detail ? edata->detail : "",
-			sizeof(state->error_detail));
-	/* the launcher reads the message once it sees the code */
+/*
+ * emit_log_hook: keep the first ERROR or FATAL of this worker, with its
+ * real SQLSTATE (57014 after pg_cancel_backend, 57P01 after
+ * pg_terminate_backend), for the launcher to raise.  The hook is the one
+ * place a FATAL can be seen: errfinish() exits right after emitting it.
+ */
+static void
+record_error_hook(ErrorData *edata)
+{
+	IobWorkerState *state = my_worker ? my_worker->state : NULL;
+
+	if (state != NULL && edata->elevel >= ERROR && state->error_code == 0)
+	{
+		strlcpy(state->error_message, edata->message ? edata->message : "unknown error",
+				sizeof(state->error_message));
+		strlcpy(state->error_detail, edata->detail ? edata->detail : "",
+				sizeof(state->error_detail));
+		/* the launcher reads the message once it sees the code */
+		pg_write_barrier();
+		state->error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
+	}
+	if (prev_emit_log_hook)
+		prev_emit_log_hook(edata);
+}
+
+/*
+ * Make the worker's figures final and count it finished: the CPU reading
+ * up to now if the measured period was still open, the last second of the
+ * time series, the offset digest.  Runs once, on every exit (normal,
+ * ERROR, FATAL): the stored totals then always equal the sums of the
+ * per-second rows and of the histogram buckets.
+ */
+static void
+finish_worker(WorkerContext *wc)
+{
+	if (wc->state->finished)
+		return;
+	if (wc->measuring)
+	{
+		struct rusage ru_end;
+
+		getrusage(RUSAGE_SELF, &ru_end);
+		rusage_delta(&wc->ru_start, &ru_end,
+					 &wc->state->cpu_user_s, &wc->state->cpu_sys_s);
+		wc->measuring = false;
+	}
+	flush_second(wc);
+	wc->state->offset_digest = wc->workload.digest;
+	wc->state->finished = true;
 	pg_write_barrier();
-	state->error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
+	pg_atomic_fetch_add_u32(&wc->run->nfinished, 1);
+	wake_launcher(wc->run);
+}
+
+/* before_shmem_exit callback: finish the worker while the segment is mapped */
+static void
+worker_exit_callback(int code, Datum arg)
+{
+	if (my_worker != NULL)
+		finish_worker(my_worker);
 }
 
 /* Background worker entry point; main_arg is the run's DSM handle */
 void
 iobench_worker_main(Datum main_arg)
 {
+	static WorkerContext wc;
 	dsm_segment *seg;
 	shm_toc    *toc;
-	WorkerContext wc;
 	int			worker_index;
 	Oid			dboid;
 
@@ -693,39 +752,25 @@ iobench_worker_main(Datum main_arg)
 	wc.seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
 	wc.state->pid = MyProcPid;
 	wc.state->procno = GetNumberFromPGProc(MyProc);
+	wc.cur_second = -1;
 
-	/*
-	 * Nothing here needs volatile: PG_CATCH reads only wc.run and wc.state,
-	 * which are set before PG_TRY and never change, and wc lives in memory
-	 * (its address is taken), not in registers that longjmp could restore.
-	 */
-	PG_TRY();
-	{
-		prepare_worker(&wc);
-		pg_atomic_fetch_add_u32(&wc.run->nready, 1);
-		wake_launcher(wc.run);
+	/* from here on, every ending is recorded and leaves final figures */
+	my_worker = &wc;
+	prev_emit_log_hook = emit_log_hook;
+	emit_log_hook = record_error_hook;
+	before_shmem_exit(worker_exit_callback, (Datum) 0);
 
-		if (wait_for_go(wc.run))
-			io_loop(&wc);
-		wc.state->offset_digest = wc.workload.digest;
-		if (wc.engine.ops && wc.engine.private_data)
-			wc.engine.ops->shutdown(&wc.engine);
-	}
-	PG_CATCH();
-	{
-		record_error(wc.state);
-		wc.state->finished = true;
-		pg_write_barrier();
-		pg_atomic_fetch_add_u32(&wc.run->nfinished, 1);
-		wake_launcher(wc.run);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-
-	wc.state->finished = true;
-	pg_write_barrier();
-	pg_atomic_fetch_add_u32(&wc.run->nfinished, 1);
+	prepare_worker(&wc);
+	pg_atomic_fetch_add_u32(&wc.run->nready, 1);
 	wake_launcher(wc.run);
+
+	if (wait_for_go(wc.run))
+		io_loop(&wc);
+	if (wc.engine.ops && wc.engine.private_data)
+		wc.engine.ops->shutdown(&wc.engine);
+
+	finish_worker(&wc);
+	my_worker = NULL;			/* the segment goes: the exit has nothing to do */
 	dsm_detach(seg);
 	proc_exit(0);
 }

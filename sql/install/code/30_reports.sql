@@ -91,6 +91,8 @@ AS $$
     SELECT CASE
         WHEN us IS NULL THEN '-'
         WHEN us = 0 THEN '0 µs'
+        -- NaN and the infinities have no magnitude to round to
+        WHEN us IN ('NaN', 'Infinity', '-Infinity') THEN us::text
         WHEN us < 1000 THEN
             round(us::numeric, greatest(0, 2 - floor(log(abs(us)))::integer)) || ' µs'
         WHEN us < 1000000 THEN
@@ -119,18 +121,22 @@ $$;
 COMMENT ON FUNCTION iobench.format_bytes(bigint) IS 'a size in bytes as text with a unit (kB, MB, GB are 1024-based, as PostgreSQL''s)';
 
 -- A sparkline of the values, one character each, scaled from 0 to the
--- largest; 0 is a blank, so a second without I/O shows as a gap.
+-- largest finite value; 0 is a blank, so a second without I/O shows as a
+-- gap; NaN is a blank too and Infinity a full block.
 CREATE OR REPLACE FUNCTION iobench.sparkline(vals double precision[])
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT string_agg(
-               CASE WHEN v IS NULL OR v <= 0 OR m IS NULL OR m <= 0 THEN ' '
+               CASE WHEN v IS NULL OR v = 'NaN' OR v <= 0 THEN ' '
+                    WHEN v = 'Infinity' THEN '█'
+                    WHEN m IS NULL OR m <= 0 THEN ' '
                     ELSE substr('▁▂▃▄▅▆▇█', least(8, 1 + floor(v / m * 8)::integer), 1)
                END, '' ORDER BY n)
       FROM unnest(vals) WITH ORDINALITY AS u(v, n),
-           (SELECT max(x) AS m FROM unnest(vals) AS x) AS mx
+           -- the scale: the largest finite value (NaN sorts above Infinity)
+           (SELECT max(x) FILTER (WHERE x < 'Infinity') AS m FROM unnest(vals) AS x) AS mx
 $$;
 COMMENT ON FUNCTION iobench.sparkline(double precision[]) IS 'values as a line of ▁▂▃▄▅▆▇█ scaled from 0 to the largest';
 

@@ -268,6 +268,7 @@ DECLARE
     after_reset  timestamptz;
     sampled      double precision;
     taken        timestamptz := clock_timestamp();
+    keep         integer;
 BEGIN
     IF snapshot_name IS NULL THEN
         RAISE EXCEPTION 'argument "snapshot_name" must not be null'
@@ -295,10 +296,18 @@ BEGIN
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'Take the snapshot again.';
     END IF;
+    -- retention: keep the newest iobench.wait_snapshots_keep (0 keeps all)
+    keep := coalesce(pg_catalog.current_setting('iobench.wait_snapshots_keep', true)::integer, 100);
+    IF keep > 0 THEN
+        DELETE FROM iobench.wait_snapshots s
+         WHERE s.snapshot_name IN (SELECT o.snapshot_name FROM iobench.wait_snapshots o
+                                    ORDER BY o.taken_at DESC, o.snapshot_name DESC
+                                   OFFSET keep);
+    END IF;
     RETURN taken;
 END
 $$;
-COMMENT ON FUNCTION iobench.snapshot_waits IS 'store the wait collector''s current totals under a name';
+COMMENT ON FUNCTION iobench.snapshot_waits IS 'store the wait collector''s current totals under a name; the oldest beyond iobench.wait_snapshots_keep are removed';
 
 -- Raw rows of the interval between two snapshots, or since one (to_snapshot NULL)
 CREATE OR REPLACE FUNCTION iobench.wait_snapshot_diff_raw(from_snapshot text, to_snapshot text DEFAULT NULL)

@@ -6,7 +6,7 @@
 -- microseconds; MB is 10^6 bytes.
 CREATE TABLE iobench.runs (
     run_id            bigserial PRIMARY KEY,
-    status            text NOT NULL CHECK (status IN ('completed', 'cancelled')),
+    status            text NOT NULL CHECK (status IN ('completed', 'cancelled', 'failed')),
     label             text,
     started_at        timestamptz NOT NULL,
     finished_at       timestamptz NOT NULL,

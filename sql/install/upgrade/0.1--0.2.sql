@@ -40,6 +40,10 @@ DROP FUNCTION iobench.plant_waits(integer, double precision);
 ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
     ADD ATTRIBUTE count_exact boolean;
 
+-- 0.2 stores a run that a worker's error ended, with status "failed"
+ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
+    ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'cancelled', 'failed'));
+
 -- 0.2 records the server settings that shape I/O with each run.
 ALTER TABLE iobench.runs
     ADD COLUMN io_method                  text,

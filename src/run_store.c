@@ -1,0 +1,442 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_store.c
+ *	  A run's final figures from its shared memory, and the storer
+ *	  background worker that keeps a run whose statement failed.
+ *
+ * See run_store.h for who stores which run.  The storer is one dynamic
+ * background worker per failed run; it connects to the launcher's
+ * database, stores the run through iob_store_run() (as the schema owner,
+ * like the launcher) in a transaction of its own, and exits.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
+#include "utils/memutils.h"
+#include "utils/builtins.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+
+#include "compat.h"
+#include "owner_spi.h"
+#include "run_store.h"
+
+PGDLLEXPORT void iobench_store_main(Datum main_arg);
+
+/* How long the launcher waits for the storer before giving up on it */
+#define STORE_WAIT_MS		30000
+
+/* Merge the workers' data into the summary's totals, stalls and CPU */
+static void
+summarize_workers(IobRunSummary *s, IobWorkerState *workers, int nworkers)
+{
+	int			i;
+	int			k;
+
+	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+	{
+		iob_hist_reset(&s->hist[k]);
+		s->bytes[k] = 0;
+	}
+	s->nstall_events = 0;
+	s->stall_events = palloc(sizeof(IobStallEvent) *
+							 Max(nworkers * IOB_MAX_STALL_EVENTS, 1));
+	s->stall_workers = palloc(sizeof(int) * Max(nworkers * IOB_MAX_STALL_EVENTS, 1));
+	for (i = 0; i < nworkers; i++)
+	{
+		IobWorkerState *ws = &workers[i];
+		int			e;
+
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+		{
+			iob_hist_merge(&s->hist[k], &ws->hist[k]);
+			s->bytes[k] += ws->bytes[k];
+		}
+		s->cpu_user_s += ws->cpu_user_s;
+		s->cpu_sys_s += ws->cpu_sys_s;
+		s->stall_count += ws->nstalls;
+		/* order-sensitive combination: the digest of worker 0 comes first */
+		s->offset_digest = s->offset_digest * UINT64CONST(0x100000001b3) ^ ws->offset_digest;
+		/* the stall events the workers kept, in worker order */
+		for (e = 0; e < Min(ws->nstall_events, IOB_MAX_STALL_EVENTS); e++)
+		{
+			s->stall_workers[s->nstall_events] = i;
+			s->stall_events[s->nstall_events++] = ws->stall_events[e];
+		}
+	}
+}
+
+/* See run_store.h; the summary is a copy, valid once the segment is gone */
+void
+iob_summarize_run(IobRunSummary *s, shm_toc *toc)
+{
+	IobRunShared *run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
+	IobWorkerState *workers = shm_toc_lookup(toc, IOB_KEY_WORKERS, false);
+	IobSecondSlot *seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
+	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
+	IobRunParams *params = palloc(sizeof(IobRunParams));
+	int			i;
+	int			k;
+
+	/* the workers' figures were final before they counted themselves done */
+	pg_read_barrier();
+	memset(s, 0, sizeof(IobRunSummary));
+	*params = run->params;
+	s->params = params;
+	s->label = info->has_label ? pstrdup(info->label) : NULL;
+	s->status = info->completed ? "completed" : pstrdup(info->status);
+	s->engine = run->engine;
+	s->storage = info->storage;
+	s->started_at = info->started_at;
+	s->finished_at = info->finished_at;
+	summarize_workers(s, workers, info->nworkers);
+
+	/* the measured period: all of it, or up to the stop */
+	if (run->start_ns == 0)
+		s->measured_s = 0;
+	else
+	{
+		int64		measured_end = run->end_ns;
+
+		if (!info->completed && info->stopped_ns > 0)
+			measured_end = Min(info->stopped_ns, run->end_ns);
+		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / IOB_NS_PER_SEC, 0.0);
+	}
+
+	/* copy the time series out of shared memory, up to the last used second */
+	s->nseconds = 0;
+	for (i = 0; i < run->nseconds; i++)
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			if (pg_atomic_read_u64(&iob_second_slot(seconds, i, k)->ops) > 0)
+				s->nseconds = i + 1;
+	s->seconds = palloc(sizeof(IobSecondSlot) * Max(s->nseconds, 1) * IOB_NUM_OP_KINDS);
+	memcpy(s->seconds, seconds, sizeof(IobSecondSlot) * s->nseconds * IOB_NUM_OP_KINDS);
+}
+
+/* See run_store.h */
+bool
+iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	int			waited_ms = 0;
+	pid_t		pid;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(worker.bgw_library_name, "iobench", BGW_MAXLEN);
+	strlcpy(worker.bgw_function_name, "iobench_store_main", BGW_MAXLEN);
+	strlcpy(worker.bgw_type, "iobench storer", BGW_MAXLEN);
+	snprintf(worker.bgw_name, BGW_MAXLEN, "iobench storer of run by PID %d", MyProcPid);
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
+	worker.bgw_notify_pid = MyProcPid;
+	info->launcher_procno = GetNumberFromPGProc(MyProc);
+
+	/* the run's workers just exited: their slots may take a moment to free */
+	while (!RegisterDynamicBackgroundWorker(&worker, &handle))
+	{
+		if (waited_ms >= 1000)
+		{
+			*why = "no background worker slot was free for the process that stores it";
+			return false;
+		}
+		pg_usleep(10 * 1000L);
+		waited_ms += 10;
+	}
+	waited_ms = 0;
+
+	/*
+	 * Wait without CHECK_FOR_INTERRUPTS: this runs while an error is being
+	 * handled, or while this backend exits.  The segment must stay mapped
+	 * until the storer is done with it.
+	 */
+	while (pg_atomic_read_u32(&info->done) == 0 && waited_ms < STORE_WAIT_MS)
+	{
+		if (GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
+			break;
+		pg_usleep(10 * 1000L);
+		waited_ms += 10;
+	}
+	if (pg_atomic_read_u32(&info->done) == 0)
+	{
+		*why = waited_ms >= STORE_WAIT_MS ?
+			"the process that stores it did not finish in time" :
+			"the process that stores it exited without storing it";
+		if (waited_ms >= STORE_WAIT_MS)
+			TerminateBackgroundWorker(handle);
+		return false;
+	}
+	pg_read_barrier();
+	if (info->error_message[0] != '\0')
+	{
+		/* a copy: the segment may go before the caller reads it */
+		*why = pstrdup(info->error_message);
+		return false;
+	}
+	return true;
+}
+
+/* See run_store.h */
+bool
+iob_store_rows_detached(const char *json, const char **why)
+{
+	shm_toc_estimator e;
+	dsm_segment *seg;
+	dsm_segment *rows;
+	shm_toc    *toc;
+	IobRunStoreInfo *info;
+	Size		len = strlen(json) + 1;
+	bool		stored;
+
+	shm_toc_initialize_estimator(&e);
+	shm_toc_estimate_chunk(&e, sizeof(IobRunStoreInfo) + 1);
+	shm_toc_estimate_keys(&e, 1);
+	seg = dsm_create(shm_toc_estimate(&e), 0);
+	toc = shm_toc_create(IOB_STORE_MAGIC, dsm_segment_address(seg), shm_toc_estimate(&e));
+	info = shm_toc_allocate(toc, sizeof(IobRunStoreInfo) + 1);
+	memset(info, 0, sizeof(IobRunStoreInfo) + 1);
+	pg_atomic_init_u32(&info->done, 0);
+	shm_toc_insert(toc, IOB_KEY_STORE, info);
+
+	rows = dsm_create(len, 0);
+	memcpy(dsm_segment_address(rows), json, len);
+	info->rows_handle = dsm_segment_handle(rows);
+
+	stored = iob_store_detached(seg, info, why);
+	dsm_detach(rows);
+	dsm_detach(seg);
+	return stored;
+}
+
+/* See run_store.h; runs as the schema owner */
+char *
+iob_export_run_waits(int64 run_id)
+{
+	IobOwnerScope scope;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	bool		isnull;
+	char	   *json;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	values[0] = Int64GetDatum(run_id);
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT pg_catalog.jsonb_build_object("
+				   "'run_waits', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]') "
+				   "  FROM iobench.run_waits w WHERE w.run_id = $1), "
+				   "'run_wait_sampling', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s)), '[]') "
+				   "  FROM iobench.run_wait_sampling s WHERE s.run_id = $1))::pg_catalog.text",
+				   1, types, values, NULL, SPI_OK_SELECT);
+	json = MemoryContextStrdup(cxt,
+							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+																 SPI_tuptable->tupdesc,
+																 1, &isnull)));
+	iob_owner_end(&scope);
+	return json;
+}
+
+/*
+ * See run_store.h.  The rows of a suite that an error ended, as
+ * iob_store_rows_detached() takes them: the suite, the runs done before with all their children,
+ * and its suite_runs rows; not the run that failed (failed_run_id), which
+ * its storer has already committed.  Read as the schema owner.
+ */
+char *
+iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
+{
+	static const char *const children[] = {
+		"run_seconds", "run_latency", "run_stalls", "run_waits", "run_wait_sampling"
+	};
+	StringInfoData sql;
+	IobOwnerScope scope;
+	Oid			types[2] = {INT8OID, INT8OID};
+	Datum		values[2];
+	bool		isnull;
+	char	   *json;
+	MemoryContext cxt = CurrentMemoryContext;
+	int			i;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "WITH r AS (SELECT sr.run_id FROM iobench.suite_runs sr "
+						   "  WHERE sr.suite_id = $1 AND sr.run_id <> $2) "
+						   "SELECT pg_catalog.jsonb_build_object("
+						   "'suites', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						   "  FROM iobench.suites x WHERE x.suite_id = $1), "
+						   "'suite_runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						   "  FROM iobench.suite_runs x WHERE x.suite_id = $1), "
+						   "'runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						   "  FROM iobench.runs x WHERE x.run_id IN (SELECT r.run_id FROM r))");
+	for (i = 0; i < lengthof(children); i++)
+		appendStringInfo(&sql,
+						 ", '%s', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+						 "  FROM iobench.%s x WHERE x.run_id IN (SELECT r.run_id FROM r))",
+						 children[i], children[i]);
+	appendStringInfoString(&sql, ")::pg_catalog.text");
+
+	values[0] = Int64GetDatum(suite_id);
+	values[1] = Int64GetDatum(failed_run_id);
+	iob_owner_begin(&scope);
+	iob_owner_exec(sql.data, 2, types, values, NULL, SPI_OK_SELECT);
+	json = MemoryContextStrdup(cxt,
+							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+																 SPI_tuptable->tupdesc,
+																 1, &isnull)));
+	iob_owner_end(&scope);
+	return json;
+}
+
+/*
+ * Insert the rows of iob_store_rows_detached()'s format from segment
+ * "handle", table by table in an order that satisfies the foreign keys.
+ */
+static void
+import_rows(dsm_handle handle)
+{
+	static const char *const tables[] = {
+		"suites", "runs", "run_seconds", "run_latency", "run_stalls",
+		"run_waits", "run_wait_sampling", "suite_runs"
+	};
+	dsm_segment *seg = dsm_attach(handle);
+	IobOwnerScope scope;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	int			i;
+
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map dynamic shared memory segment of the rows to store")));
+	values[0] = CStringGetTextDatum((char *) dsm_segment_address(seg));
+	iob_owner_begin(&scope);
+	for (i = 0; i < lengthof(tables); i++)
+	{
+		char	   *cols;
+		bool		isnull;
+
+		/* the table's columns but generated ones, which take no value */
+		iob_owner_exec(psprintf("SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) "
+								"FROM pg_catalog.pg_attribute a "
+								"WHERE a.attrelid = 'iobench.%s'::pg_catalog.regclass "
+								"AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''",
+								tables[i]),
+					   0, NULL, NULL, NULL, SPI_OK_SELECT);
+		cols = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+												 SPI_tuptable->tupdesc, 1, &isnull));
+		iob_owner_exec(psprintf("INSERT INTO iobench.%s (%s) SELECT %s FROM "
+								"pg_catalog.jsonb_populate_recordset(NULL::iobench.%s, "
+								"COALESCE($1::pg_catalog.jsonb -> '%s', '[]'))",
+								tables[i], cols, cols, tables[i], tables[i]),
+					   1, types, values, NULL, SPI_OK_INSERT);
+	}
+	iob_owner_end(&scope);
+	dsm_detach(seg);
+}
+
+/* Store the run of the segment's toc in a transaction of its own */
+static int64
+store_in_own_transaction(shm_toc *toc)
+{
+	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
+	IobRunSummary summary;
+	Datum		row;
+	bool		isnull;
+	int64		run_id;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, "storing a benchmark run");
+
+	/* a segment of iob_store_rows_detached() has no run */
+	if (shm_toc_lookup(toc, IOB_KEY_RUN, true) != NULL)
+	{
+		iob_summarize_run(&summary, toc);
+		summary.run_id = info->fixed_run_id;
+		row = iob_store_run(&summary);
+		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
+												  "run_id", &isnull));
+	}
+	else
+		run_id = 0;
+	if (info->rows_handle != DSM_HANDLE_INVALID)
+		import_rows(info->rows_handle);
+
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+	return run_id;
+}
+
+/* Background worker entry point; main_arg is the run's DSM handle */
+void
+iobench_store_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	IobRunStoreInfo *info;
+	Oid			dboid;
+
+	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	pgstat_report_appname("iobench");
+
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench storer");
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
+	/* a run's segment, or one of iob_store_rows_detached() */
+	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		toc = shm_toc_attach(IOB_STORE_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bad magic number in dynamic shared memory segment of the benchmark run")));
+	info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
+
+	PG_TRY();
+	{
+		info->run_id = store_in_own_transaction(toc);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		strlcpy(info->error_message, edata->message, sizeof(info->error_message));
+		pg_write_barrier();
+		pg_atomic_write_u32(&info->done, 1);
+		SetLatch(&GetPGProcByNumber(info->launcher_procno)->procLatch);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	pg_write_barrier();
+	pg_atomic_write_u32(&info->done, 1);
+	SetLatch(&GetPGProcByNumber(info->launcher_procno)->procLatch);
+	dsm_detach(seg);
+	proc_exit(0);
+}

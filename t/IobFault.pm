@@ -1,0 +1,172 @@
+# IobFault.pm — shared helpers of the fault tests (t/01*.pl).
+#
+# A fault test starts a cluster of its own with iobench preloaded, breaks a
+# run in some way, and then asserts what iobench promises after any ending:
+# no benchmark file left (in any pgsql_tmp directory of the data directory
+# and its tablespaces), no iobench process left, and no dynamic shared
+# memory segment left in /dev/shm.
+package IobFault;
+
+use strict;
+use warnings;
+
+use File::Find;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time usleep);
+
+our @EXPORT = qw(iob_node iob_assert_clean iob_leftover_files iob_sql_value
+  iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
+  iob_wait_stderr);
+use Exporter 'import';
+
+# A started node with iobench preloaded and the extension created
+sub iob_node
+{
+	my ($name, $extra_conf) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init;
+	$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'iobench'
+max_worker_processes = 16
+iobench.progress = off
+shared_buffers = 16MB
+dynamic_shared_memory_type = posix
+restart_after_crash = on
+log_line_prefix = '%m [%p] %b: '
+} . ($extra_conf // ''));
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+	return $node;
+}
+
+# Benchmark files under the data directory, its tablespaces included
+sub iob_leftover_files
+{
+	my ($node) = @_;
+	my @left;
+	find({ wanted => sub { push @left, $File::Find::name if /^pgsql_tmp.*iobench/ },
+		follow => 1, no_chdir => 0 }, $node->data_dir);
+	return @left;
+}
+
+# One value of a query
+sub iob_sql_value
+{
+	my ($node, $sql) = @_;
+	return $node->safe_psql('postgres', $sql);
+}
+
+# The pids of the run's workers (as pg_stat_activity shows them)
+sub iob_worker_pids
+{
+	my ($node) = @_;
+	my $out = $node->safe_psql('postgres',
+		"SELECT pid FROM pg_stat_activity WHERE backend_type = 'iobench worker' ORDER BY pid");
+	return grep { length } split /\n/, $out;
+}
+
+# Wait until n workers run and have measured for a moment
+sub iob_wait_for_workers
+{
+	my ($node, $n) = @_;
+	# a worker seen in its I/O loop (it reports the data-file wait events
+	# there only) is measuring
+	$node->poll_query_until('postgres', qq{
+		SELECT count(*) >= $n AND bool_or(wait_event IN ('DataFileRead', 'DataFileWrite', 'DataFileSync'))
+		  FROM pg_stat_activity WHERE backend_type = 'iobench worker'})
+	  or die "the workers did not start";
+	usleep(300_000);
+}
+
+# Wait (up to 10 s) until a background psql's stderr matches
+sub iob_wait_stderr
+{
+	my ($h, $re) = @_;
+	for (my $i = 0; $i < 1000 && $h->{stderr} !~ $re; $i++)
+	{
+		eval { $h->{run}->pump_nb; };
+		usleep(10_000);
+	}
+	return $h->{stderr} =~ $re;
+}
+
+# Free bytes of the file system under a directory, as an unprivileged
+# process may use them (statvfs f_bavail)
+sub iob_avail_bytes
+{
+	my ($dir) = @_;
+	my $out = `df -B1 --output=avail '$dir' 2>/dev/null`;
+	my @lines = split /\n/, $out;
+	return $lines[-1] + 0;
+}
+
+# SQL that is true when run :id's totals equal its per-second sums and its
+# histogram sums, for every op kind
+sub iob_adds_up_sql
+{
+	my ($id) = @_;
+	return qq{
+	SELECT bool_and(coalesce(t.ops, 0) = coalesce(s.ops, 0)
+	                AND coalesce(t.ops, 0) = coalesce(h.ops, 0)
+	                AND coalesce(t.bytes, 0) = coalesce(s.bytes, 0))
+	  FROM iobench.runs r
+	 CROSS JOIN LATERAL (VALUES ('read', r.read_ops, r.read_bytes),
+	                            ('write', r.write_ops, r.write_bytes),
+	                            ('fsync', r.fsync_ops, 0::bigint)) AS t(op, ops, bytes)
+	  LEFT JOIN (SELECT op, sum(ops) AS ops, sum(bytes) AS bytes
+	               FROM iobench.run_seconds WHERE run_id = $id GROUP BY op) s USING (op)
+	  LEFT JOIN (SELECT op, sum(count) AS ops
+	               FROM iobench.run_latency WHERE run_id = $id GROUP BY op) h USING (op)
+	 WHERE r.run_id = $id};
+}
+
+# Names of /dev/shm/PostgreSQL.* segments that no process maps
+sub unmapped_segments
+{
+	my ($since) = @_;
+	my %mapped;
+	opendir(my $proc, '/proc') or return ();
+	foreach my $pid (grep { /^\d+$/ } readdir $proc)
+	{
+		open(my $maps, '<', "/proc/$pid/maps") or next;
+		while (<$maps>)
+		{
+			$mapped{$1} = 1 if m{/dev/shm/(PostgreSQL\.\d+)};
+		}
+		close $maps;
+	}
+	closedir $proc;
+	opendir(my $shm, '/dev/shm') or return ();
+	my @unmapped = grep {
+		/^PostgreSQL\.\d+$/ && !$mapped{$_}
+		  && (stat("/dev/shm/$_"))[10] >= $since
+	} readdir $shm;
+	closedir $shm;
+	return @unmapped;
+}
+
+# Assert that nothing of a run is left: files, iobench processes, segments
+# created since $since (epoch seconds) that no process maps any more
+sub iob_assert_clean
+{
+	my ($node, $what, $since) = @_;
+	my @files = iob_leftover_files($node);
+	is(scalar(@files), 0, "$what: no benchmark file left") or diag("@files");
+	ok($node->poll_query_until('postgres',
+			"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'iobench %'"),
+		"$what: no iobench process left");
+	my @segs;
+	# a segment being created is briefly mapped by no one: look three times
+	foreach my $try (1 .. 3)
+	{
+		@segs = unmapped_segments($since);
+		last unless @segs;
+		usleep(300_000);
+	}
+	is(scalar(@segs), 0, "$what: no shared memory segment left in /dev/shm")
+	  or diag("@segs");
+}
+
+1;
