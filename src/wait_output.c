@@ -142,8 +142,12 @@ iob_wait_rows(const IobWaitTable *t, bool have_schedstat,
 			IOB_WAIT_KEY_BTYPE(e->key) : 0;
 		row->wait_s = e->wait_ns / 1e9;
 		row->signal_s = e->signal_ns / 1e9;
-		/* signal time is unknown, not zero, when part of it had no reading */
-		row->signal_null = (e->nosignal_ns > 0);
+		/*
+		 * signal time is unknown, not zero, when part of it had no reading,
+		 * and for rows of entries only (no time) of a sampler without
+		 * schedstat
+		 */
+		row->signal_null = (e->nosignal_ns > 0) || !have_schedstat;
 		row->count = (int64) e->count;
 		row->exact_null = true;
 		iob_wait_row_add_exact(row, e->key, exact, nexact, used);
