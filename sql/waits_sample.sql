@@ -142,6 +142,49 @@ SELECT count(*) AS exact_rows
 SELECT dblink_disconnect('sampler'), dblink_disconnect('writer');
 TRUNCATE waits_target;
 
+-- A wait named as the server names it, whatever its release calls the
+-- class: VACUUM (FREEZE) waits for the cleanup lock of a page that a
+-- cursor keeps pinned, BufferPin:BufferPin up to 18 and
+-- Buffer:BufferCleanup on 19; the sampled name is pg_stat_activity's.
+CREATE TABLE waits_pinned (id int);
+INSERT INTO waits_pinned SELECT generate_series(1, 100);
+SELECT dblink_connect('pinner', waits_connstr()) AS pinner,
+       dblink_connect('vacuumer', waits_connstr()) AS vacuumer;
+SELECT dblink_exec('pinner', 'BEGIN');
+SELECT dblink_exec('pinner', 'DECLARE c CURSOR FOR SELECT * FROM waits_pinned');
+SELECT * FROM dblink('pinner', 'FETCH 1 FROM c') AS t(id int);
+SELECT pid AS vacuumer_pid FROM dblink('vacuumer', 'SELECT pg_backend_pid()') AS t(pid int) \gset
+SELECT dblink_send_query('vacuumer', 'VACUUM (FREEZE) waits_pinned');
+CREATE FUNCTION waits_until_pinned(p int) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    name text;
+BEGIN
+    FOR i IN 1..6000 LOOP
+        SELECT a.wait_event_type || ':' || a.wait_event INTO name
+          FROM pg_stat_activity a
+         WHERE a.pid = p AND a.wait_event_type IN ('BufferPin', 'Buffer');
+        IF name IS NOT NULL THEN
+            RETURN name;
+        END IF;
+        PERFORM pg_sleep(0.01);
+        PERFORM pg_stat_clear_snapshot();
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+SELECT waits_until_pinned(:vacuumer_pid) AS server_name \gset
+CREATE TEMP TABLE pin_sampled AS
+    SELECT * FROM iobench.sample_waits_raw('200 ms', pids => ARRAY[:vacuumer_pid]);
+SELECT dblink_exec('pinner', 'COMMIT');
+SELECT waits_finish('vacuumer');
+SELECT :'server_name' IN ('BufferPin:BufferPin', 'Buffer:BufferCleanup') AS a_pin_wait,
+       (SELECT array_agg(wait_type) FROM pin_sampled) = ARRAY[:'server_name'] AS named_as_the_server_does,
+       (SELECT bool_and(backend_type = 'client backend') FROM pin_sampled) AS client_backend;
+SELECT dblink_disconnect('pinner'), dblink_disconnect('vacuumer');
+DROP FUNCTION waits_until_pinned(int);
+DROP TABLE waits_pinned;
+
 -- Without schedstat, signal and resource time are unknown (NULL), never 0
 SET iobench.sample_signal = off;
 SELECT count(*) > 0 AS rows, bool_and(signal_s IS NULL AND resource_s IS NULL) AS unknown,
