@@ -144,10 +144,10 @@ iob_wait_rows(const IobWaitTable *t, bool have_schedstat,
 		row->signal_s = e->signal_ns / 1e9;
 		/*
 		 * signal time is unknown, not zero, when part of it had no reading,
-		 * and for rows of entries only (no time) of a sampler without
-		 * schedstat
+		 * and for every row of a sampler without schedstat (a process seen
+		 * entering a wait at the last tick has no time at all yet)
 		 */
-		row->signal_null = (e->nosignal_ns > 0) || !have_schedstat;
+		row->signal_null = !have_schedstat || e->nosignal_ns > 0;
 		row->count = (int64) e->count;
 		row->exact_null = true;
 		iob_wait_row_add_exact(row, e->key, exact, nexact, used);
