@@ -20,6 +20,7 @@ OBJS = \
 	src/engine_psync.o \
 	src/engine_uring.o \
 	src/files.o \
+	src/storage.o \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_store.o \
@@ -28,6 +29,7 @@ OBJS = \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \
+	src/privileges.o \
 	src/pgiosim.o \
 	src/suite.o \
 	src/wait_table.o \
@@ -64,7 +66,7 @@ DATA = sql/iobench--0.1.sql
 DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privileges uring \
+REGRESS = setup upgrade run_patterns run_errors run_cancel run_results run_readonly privileges benchmark_user uring \
 	pgiosim suite reports search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression

@@ -154,7 +154,9 @@ SELECT * FROM iobench.compare_runs(ARRAY[(SELECT run_id FROM r), (SELECT run_id 
 CREATE TEMP TABLE out_format AS
 SELECT iobench.format_us(1234.5) AS a, iobench.format_us(12) AS b, iobench.format_bytes(8192) AS c,
        iobench.format_bytes(1073741824) AS d, iobench.format_bytes(1000) AS e,
-       iobench.sparkline('{1,2,3,0}') AS f, iobench.bar(0.5, 16) AS g;
+       iobench.sparkline('{1,2,3,0}') AS f, iobench.bar(0.5, 16) AS g,
+       iobench.format_rate(69800000) AS h;
+CREATE TEMP TABLE out_summary AS SELECT * FROM iobench.run_summary;
 CREATE TEMP TABLE out_suite_results AS SELECT * FROM iobench.suite_results;
 CREATE TEMP TABLE out_suite_comparison AS SELECT * FROM iobench.suite_comparison;
 CREATE TEMP TABLE out_run_waits AS SELECT * FROM iobench.run_wait_stats((SELECT run_id FROM r));
@@ -195,6 +197,7 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT j ? 'iops' FROM out_dir) AS fio_direction,
        (SELECT count(*) FROM out_compare) > 0 AS compare,
        (SELECT count(*) FROM out_compare_runs) = 2 AS compare_runs,
+       (SELECT count(*) FROM out_summary) > 0 AS summary,
        (SELECT count(*) FROM out_suite_results) > 0 AS suite_results,
        (SELECT count(*) FROM out_suite_comparison) > 0 AS suite_comparison,
        (SELECT count(*) FROM out_table) = 2 AS wait_table,
@@ -216,7 +219,7 @@ SELECT p.oid::regprocedure AS not_called
    AND l.lanname <> 'c'
    AND p.proname NOT IN ('run_json', 'report', 'stalls', 'latency_ranges', 'fio_latency',
                          'fio_direction', 'compare', 'compare_runs', 'format_us',
-                         'format_bytes', 'sparkline', 'bar', 'run_wait_stats',
+                         'format_bytes', 'format_rate', 'summary', 'sparkline', 'bar', 'run_wait_stats',
                          'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
                          'wait_table', 'wait_table_all', 'snapshot_waits',
                          'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',

@@ -106,6 +106,7 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 	{
 		json_int(buf, KEY("bytes"), (int64) bytes);
 		json_num(buf, KEY("mb_per_s"), (double) bytes / 1e6 / measured_s, timed);
+		json_num(buf, KEY("mib_per_s"), (double) bytes / 1048576.0 / measured_s, timed);
 	}
 	json_num(buf, KEY("iops"), (double) h->count / measured_s, timed);
 	json_num(buf, KEY("lat_avg_us"), iob_hist_mean(h) / 1000.0, any);
@@ -388,6 +389,29 @@ iob_store_run(const IobRunSummary *s)
 	store_seconds(run_id, s);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
+	iob_owner_end(&scope);
+	return PointerGetDatum(row);
+}
+
+/*
+ * The iobench.runs row of a run that is not stored (on a hot standby or in
+ * a read-only transaction), with run_id NULL; see results.h.
+ */
+Datum
+iob_unstored_run(const IobRunSummary *s)
+{
+	IobOwnerScope scope;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	HeapTupleHeader row;
+
+	values[0] = CStringGetTextDatum(summary_json(s));
+
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
+				   "  $1::pg_catalog.jsonb) AS r",
+				   1, types, values, NULL, SPI_OK_SELECT);
+	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }

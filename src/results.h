@@ -55,5 +55,11 @@ typedef struct IobRunSummary
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
 
+/*
+ * The same row without storing anything, run_id NULL: for a run on a hot
+ * standby or in a read-only transaction, where nothing can be written.
+ */
+extern Datum iob_unstored_run(const IobRunSummary *summary);
+
 
 #endif							/* IOBENCH_RESULTS_H */

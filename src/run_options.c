@@ -27,6 +27,7 @@
 #include "compat.h"
 #include "files.h"
 #include "iobench.h"
+#include "privileges.h"
 #include "run_options.h"
 #include "run_limits.h"
 
@@ -372,7 +373,7 @@ iob_check_tablespace(const char *spcname)
 
 		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
 		if (aclresult != ACLCHECK_OK)
-			aclcheck_error(aclresult, OBJECT_TABLESPACE, spcname);
+			iob_tablespace_denied(spcname);
 	}
 	return spcoid;
 }

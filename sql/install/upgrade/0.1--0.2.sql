@@ -76,3 +76,31 @@ CREATE TYPE iobench.wait_backend_row AS (
 INSERT INTO iobench.benign_waits (wait_type, reason, builtin) VALUES
     ('Activity:IoWorkerMain', 'I/O worker waiting for I/O to do (PostgreSQL 18+)', true)
 ON CONFLICT (wait_type) DO NOTHING;
+
+-- 0.2 names binary throughput as binary: runs gains *_mib_per_s (2^20
+-- bytes per second) beside the decimal *_mb_per_s of 0.1, which keep their
+-- names and meaning; 0.1's rows get theirs from the stored bytes.
+ALTER TABLE iobench.runs
+    ADD COLUMN mib_per_s double precision,
+    ADD COLUMN read_mib_per_s double precision,
+    ADD COLUMN write_mib_per_s double precision;
+UPDATE iobench.runs
+   SET mib_per_s = mb_per_s * 1e6 / 1048576,
+       read_mib_per_s = read_mb_per_s * 1e6 / 1048576,
+       write_mib_per_s = write_mb_per_s * 1e6 / 1048576;
+COMMENT ON COLUMN iobench.runs.block_size IS 'bytes';
+COMMENT ON COLUMN iobench.runs.file_size IS 'bytes per file (file_size => ''256MB'' is 256 MiB, 268435456 bytes)';
+COMMENT ON COLUMN iobench.runs.bytes IS 'bytes of data I/O (reads and writes) in the measured period';
+COMMENT ON COLUMN iobench.runs.mb_per_s IS 'data I/O throughput in MB/s: 10^6 bytes per second (decimal)';
+COMMENT ON COLUMN iobench.runs.read_mb_per_s IS 'read throughput in MB/s: 10^6 bytes per second (decimal)';
+COMMENT ON COLUMN iobench.runs.write_mb_per_s IS 'write throughput in MB/s: 10^6 bytes per second (decimal)';
+COMMENT ON COLUMN iobench.runs.mib_per_s IS 'data I/O throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
+COMMENT ON COLUMN iobench.runs.read_mib_per_s IS 'read throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
+COMMENT ON COLUMN iobench.runs.write_mib_per_s IS 'write throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
+
+-- 0.2 spells kilobytes as PostgreSQL does ("8 kB"), also in the names of
+-- the built-in suite tests; suites stored before keep the names they ran
+-- under.
+UPDATE iobench.suite_tests
+   SET test = regexp_replace(test, '([0-9]) KB\M', '\1 kB', 'g')
+ WHERE suite IN ('sqlio', 'oltp') AND test ~ '[0-9] KB\M';
