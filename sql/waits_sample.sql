@@ -101,7 +101,7 @@ SELECT dblink_connect('holder', waits_connstr()) AS holder,
 SELECT * FROM dblink('holder', 'SELECT pg_advisory_lock(4242)') AS t(x text);
 SELECT dblink_send_query('w0', 'SELECT pg_advisory_lock_shared(4242)');
 SELECT waits_until('lock', 1) AS w0_waits;
-SELECT dblink_send_query('sampler', $$SELECT wait_count, wait_s FROM iobench.sample_waits_raw('3 s') WHERE wait_type = 'Lock:advisory'$$);
+SELECT dblink_send_query('sampler', $$SELECT sum(wait_count)::bigint, sum(wait_s) FROM iobench.sample_waits_raw('3 s') WHERE wait_type = 'Lock:advisory'$$);
 SELECT waits_until('sampler', 1) AS sampling;
 SELECT dblink_connect('n1', waiter_connstr()) AS n1,
        dblink_send_query('n1', 'SELECT pg_advisory_lock_shared(4242)') AS n1_sent,

@@ -98,6 +98,15 @@
 #endif
 
 /*
+ * 18 replaced pg_attribute_noreturn(), written after a function's
+ * declaration, by pg_noreturn, written before it; GCC and Clang take the
+ * attribute in front too.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+/*
  * PG_TEMP_FILE_PREFIX moved from storage/fd.h to common/file_utils.h; both
  * are included above, so it is found either way.
  */

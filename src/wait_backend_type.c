@@ -27,12 +27,14 @@ static uint64 iob_btype_read_ns = 0;
 /*
  * Look a process up in the backend status snapshot (what pg_stat_activity
  * reads), and when it is missing (it started after the snapshot), read the
- * snapshot again: at most once per tick (now_ns) for processes seen for the
- * first time, and at most every IOB_BTYPE_REREAD_NS for one still missing
- * (a process that has not yet reported its status).  0 when not found.
+ * snapshot again: at most once per tick (now_ns) when the answer matters
+ * now (eager: a process seen for the first time, or one whose state
+ * changed, as an entry into a wait is counted under its type), and at most
+ * every IOB_BTYPE_REREAD_NS otherwise (a process that has not yet reported
+ * its status, sitting in one state).  0 when not found.
  */
 static int
-iob_snapshot_backend_type(int pid, bool first_look, uint64 now_ns)
+iob_snapshot_backend_type(int pid, bool eager, uint64 now_ns)
 {
 	int			pass;
 
@@ -49,7 +51,7 @@ iob_snapshot_backend_type(int pid, bool first_look, uint64 now_ns)
 				return (int) e->backendStatus.st_backendType;
 		}
 		if (pass == 0 && iob_btype_read_ns != 0 &&
-			(first_look ? iob_btype_read_ns == now_ns :
+			(eager ? iob_btype_read_ns == now_ns :
 			 now_ns - iob_btype_read_ns < IOB_BTYPE_REREAD_NS))
 			break;
 		pgstat_clear_backend_activity_snapshot();
@@ -62,20 +64,20 @@ iob_snapshot_backend_type(int pid, bool first_look, uint64 now_ns)
 /*
  * The backend type (a BackendType; 0, B_INVALID: unknown) of process pid in
  * PGPROC number procno.  known is the type found at an earlier tick (0:
- * none), first_look whether the sampler sees this process for the first
- * time, now_ns the time of the tick.  18 and later read the type at every
+ * none), eager whether the sampler sees this process for the first time or
+ * in a new state, now_ns the time of the tick.  18 and later read the type at every
  * call (one aligned int: a process that has just started may show its
  * slot's previous type for a tick); before 18 a type once found is kept.
  */
 int
 iob_wait_backend_type(PGPROC *proc, int procno, int pid, int known,
-					  bool first_look, uint64 now_ns)
+					  bool eager, uint64 now_ns)
 {
 #ifdef IOB_HAVE_PROC_BACKEND_TYPE
 	return iob_proc_backend_type(proc, procno);
 #else
 	if (known != 0)
 		return known;
-	return iob_snapshot_backend_type(pid, first_look, now_ns);
+	return iob_snapshot_backend_type(pid, eager, now_ns);
 #endif
 }

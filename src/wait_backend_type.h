@@ -8,8 +8,8 @@
  *
  * On 18 and later the type is read directly, without a lock, at every
  * tick; before 18 it is only in the backend status snapshot, which is read
- * when a process is first seen and, for a process not yet in it, again at
- * most every 100 ms.  The version differences are in wait_backend_type.c
+ * again (at most once per tick) when a process not in it is first seen or
+ * changes state, and otherwise at most every 100 ms.  The version differences are in wait_backend_type.c
  * and compat.h only.
  *
  *-------------------------------------------------------------------------
@@ -20,6 +20,6 @@
 #include "storage/proc.h"
 
 extern int	iob_wait_backend_type(PGPROC *proc, int procno, int pid,
-								  int known, bool first_look, uint64 now_ns);
+								  int known, bool eager, uint64 now_ns);
 
 #endif							/* IOBENCH_WAIT_BACKEND_TYPE_H */

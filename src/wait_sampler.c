@@ -569,7 +569,9 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		info = *(volatile uint32 *) &proc->wait_event_info;
 		btype = iob_wait_backend_type(proc, i, pid,
 									  slot->pid == pid ? slot->btype : 0,
-									  slot->pid != pid, now);
+									  slot->pid != pid ||
+									  IOB_WAIT_KEY_INFO(slot->key) != info,
+									  now);
 		key = iob_classify(proc, info, btype);
 
 		/* a new process in this slot (or its pid reused): follow it */

@@ -161,12 +161,15 @@ GRANT SELECT ON
     iobench.run_waits,
     iobench.run_wait_sampling
 TO pg_monitor;
--- the wait tables of runs, which report() shows
+-- the wait tables of runs, which report() shows (with the server's
+-- descriptions they read)
 GRANT EXECUTE ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
     iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[]),
     iobench.wait_table(iobench.wait_raw[], double precision),
+    iobench.wait_table_by_backend(iobench.wait_raw[]),
+    iobench.wait_event_descriptions(),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 TO iobench_user;
