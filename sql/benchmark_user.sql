@@ -95,7 +95,10 @@ CREATE EXTENSION iobench;
 DROP EXTENSION iobench;
 ALTER ROLE iobench_user LOGIN;
 \set VERBOSITY default
+-- (no context lines: 18 and later add the extension script's line to them)
+\set SHOW_CONTEXT never
 CREATE EXTENSION iobench;
+\set SHOW_CONTEXT errors
 ALTER ROLE iobench_user NOLOGIN;
 \c iobench_regression
 DROP DATABASE iob_grant_db;
