@@ -95,7 +95,7 @@ CREATE EXTENSION iobench;
 DROP EXTENSION iobench;
 ALTER ROLE iobench_user LOGIN;
 \set VERBOSITY default
--- (no context lines: 18 and later add the extension script's line to them)
+-- (no CONTEXT: 18 and later add the extension script's line to it)
 \set SHOW_CONTEXT never
 CREATE EXTENSION iobench;
 \set SHOW_CONTEXT errors

@@ -98,9 +98,8 @@
 #endif
 
 /*
- * 18 replaced pg_attribute_noreturn(), written after a function's
- * declaration, by pg_noreturn, written before it; GCC and Clang take the
- * attribute in front too.
+ * 18 replaced the trailing pg_attribute_noreturn() by pg_noreturn, written
+ * before the declaration; GCC and clang take the attribute there too.
  */
 #ifndef pg_noreturn
 #define pg_noreturn pg_attribute_noreturn()

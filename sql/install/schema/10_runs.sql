@@ -79,6 +79,9 @@ CREATE TABLE iobench.runs (
     stall_count       bigint,
     offset_digest     text,
     cold_reads        boolean NOT NULL DEFAULT false,
+    mib_per_s         double precision,
+    read_mib_per_s    double precision,
+    write_mib_per_s   double precision,
     -- The server settings that shape I/O, as the run's session saw them
     -- (SHOW's text for io_combine_limit); NULL where the server has no such
     -- setting (io_combine_limit before 17, io_method and io_workers before
@@ -92,10 +95,7 @@ CREATE TABLE iobench.runs (
     effective_io_concurrency   integer,
     maintenance_io_concurrency integer,
     wal_sync_method            text,
-    full_page_writes           boolean,
-    mib_per_s         double precision,
-    read_mib_per_s    double precision,
-    write_mib_per_s   double precision
+    full_page_writes           boolean
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 -- The units of the columns whose names leave them open (0.2)

@@ -44,18 +44,6 @@ ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
 ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
     ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'cancelled', 'failed'));
 
--- 0.2 records the server settings that shape I/O with each run.
-ALTER TABLE iobench.runs
-    ADD COLUMN io_method                  text,
-    ADD COLUMN io_workers                 integer,
-    ADD COLUMN io_min_workers             integer,
-    ADD COLUMN io_max_workers             integer,
-    ADD COLUMN io_combine_limit           text,
-    ADD COLUMN effective_io_concurrency   integer,
-    ADD COLUMN maintenance_io_concurrency integer,
-    ADD COLUMN wal_sync_method            text,
-    ADD COLUMN full_page_writes           boolean;
-
 -- Wait statistics that know the newer servers: raw rows carry the backend
 -- type of the processes that waited, the unrounded rows the server's
 -- description and the backend types, a per-backend-type shape; the idle
@@ -104,3 +92,15 @@ COMMENT ON COLUMN iobench.runs.write_mib_per_s IS 'write throughput in MiB/s: 2^
 UPDATE iobench.suite_tests
    SET test = regexp_replace(test, '([0-9]) KB\M', '\1 kB', 'g')
  WHERE suite IN ('sqlio', 'oltp') AND test ~ '[0-9] KB\M';
+
+-- 0.2 records the server settings that shape I/O with each run.
+ALTER TABLE iobench.runs
+    ADD COLUMN io_method                  text,
+    ADD COLUMN io_workers                 integer,
+    ADD COLUMN io_min_workers             integer,
+    ADD COLUMN io_max_workers             integer,
+    ADD COLUMN io_combine_limit           text,
+    ADD COLUMN effective_io_concurrency   integer,
+    ADD COLUMN maintenance_io_concurrency integer,
+    ADD COLUMN wal_sync_method            text,
+    ADD COLUMN full_page_writes           boolean;
