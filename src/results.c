@@ -10,6 +10,8 @@
  * a long positional INSERT.  The time series and the histogram go in as
  * arrays through unnest.  All statements run as the owner of the iobench
  * schema: callers of iobench.run() need no write access to the tables.
+ * jsonb_populate_record fills a missing key with NULL, not the column's
+ * default: every NOT NULL column is given here (run_uuid in the INSERT).
  *
  *-------------------------------------------------------------------------
  */
@@ -171,6 +173,11 @@ summary_json(const IobRunSummary *s)
 	json_str(&buf, "system_identifier", num);
 	json_str(&buf, "pg_version", PG_VERSION);
 	json_io_settings(&buf);
+	json_str(&buf, "tool", "iobench");
+	if (p->start_at != 0)
+		json_str(&buf, "start_at", timestamptz_to_str(p->start_at));
+	if (s->go_at != 0)
+		json_str(&buf, "go_at", timestamptz_to_str(s->go_at));
 
 	json_str(&buf, "rw", iob_pattern_name(p->rw));
 	json_int(&buf, "block_size", p->block_size);
@@ -379,7 +386,8 @@ iob_store_run(const IobRunSummary *s)
 			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
 			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
 			 "  COALESCE($2, "
-			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)))) AS r "
+			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)), "
+			 "  'run_uuid', pg_catalog.gen_random_uuid())) AS r "
 			 "RETURNING *",
 			 2, types, values, s->run_id > 0 ? NULL : " n", SPI_OK_INSERT_RETURNING);
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
@@ -408,8 +416,10 @@ iob_unstored_run(const IobRunSummary *s)
 	values[0] = CStringGetTextDatum(summary_json(s));
 
 	iob_owner_begin(&scope);
+	/* a run_uuid of its own, so importing the row twice stores it once */
 	iob_owner_exec("SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
-				   "  $1::pg_catalog.jsonb) AS r",
+				   "  $1::pg_catalog.jsonb OPERATOR(pg_catalog.||) "
+				   "  pg_catalog.jsonb_build_object('run_uuid', pg_catalog.gen_random_uuid())) AS r",
 				   1, types, values, NULL, SPI_OK_SELECT);
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 	iob_owner_end(&scope);

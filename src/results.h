@@ -34,6 +34,7 @@ typedef struct IobRunSummary
 	IobStorageInfo storage;
 	TimestampTz started_at;
 	TimestampTz finished_at;
+	TimestampTz go_at;			/* the workers were told to start (0: never) */
 	double		measured_s;		/* length of the measured period */
 	IobHistogram hist[IOB_NUM_OP_KINDS];	/* merged over workers */
 	uint64		bytes[IOB_NUM_OP_KINDS];

@@ -487,6 +487,26 @@ wait_until_ready(RunContext *ctx)
 	pg_read_barrier();
 }
 
+/*
+ * With start_at, wait for it once the workers are ready (files made and
+ * opened), so runs on several servers start their workers together.  The
+ * last stretch sleeps the exact remainder, rounded up to a millisecond.
+ */
+static void
+wait_for_start_at(RunContext *ctx)
+{
+	TimestampTz start_at = ctx->run->params.start_at;
+	TimestampTz now;
+
+	if (start_at == 0)
+		return;
+	while ((now = GetCurrentTimestamp()) < start_at)
+	{
+		check_workers(ctx);
+		launcher_sleep(Min((start_at - now + 999) / 1000, LAUNCHER_TICK_MS));
+	}
+}
+
 /* Wait statistics: start sampling the ready workers (wait_run.c) */
 static void
 start_wait_sampling(RunContext *ctx)
@@ -508,6 +528,7 @@ give_go(RunContext *ctx)
 	int			i;
 
 	run->start_ns = iob_now_ns();
+	ctx->info->go_at = GetCurrentTimestamp();
 	run->measure_start_ns = run->start_ns + run->params.warmup_us * 1000;
 	run->end_ns = run->measure_start_ns + run->params.duration_us * 1000;
 	pg_write_barrier();
@@ -563,6 +584,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
 		wait_until_ready(ctx);
+		wait_for_start_at(ctx);
 		start_wait_sampling(ctx);
 		give_go(ctx);
 		wait_for_workers(ctx);
@@ -615,7 +637,7 @@ report_not_stored(void)
 		ereport(NOTICE,
 				(errmsg("iobench: nothing was stored: the run took place on a hot standby"),
 				 errdetail("The run's row is returned with run_id NULL; its per-second figures, latency histogram and waits are not kept."),
-				 errhint("To keep the row, save it (SELECT to_jsonb(r) FROM iobench.run(...) AS r) and insert it into iobench.runs on the primary, as doc/iobench.md shows under \"Runs on a standby\".")));
+				 errhint("To keep the row, save SELECT iobench.export_run_row(r) FROM iobench.run(...) AS r and pass it to iobench.import_runs() on the primary.")));
 	else
 		ereport(NOTICE,
 				(errmsg("iobench: nothing was stored: the run took place in a read-only transaction"),

@@ -54,7 +54,8 @@ enum
 	ARG_REWRITE_PCT,
 	ARG_COLD_READS,
 	ARG_STALL_THRESHOLD,
-	ARG_PROGRESS_INTERVAL
+	ARG_PROGRESS_INTERVAL,
+	ARG_START_AT
 };
 
 /* Names as the arguments spell them, in the order of their enums */
@@ -352,6 +353,32 @@ iob_seed_arg(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * Read the "start_at" argument: NULL (0) starts at once; otherwise a time
+ * within IOB_MAX_START_AT_S of now, so a run never holds its workers for
+ * long.  A time already past starts at once (the lateness is stored).
+ */
+static TimestampTz
+iob_start_at_arg(FunctionCallInfo fcinfo, int argno)
+{
+	TimestampTz value;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (PG_ARGISNULL(argno))
+		return 0;
+	value = PG_GETARG_TIMESTAMPTZ(argno);
+	if (TIMESTAMP_NOT_FINITE(value) ||
+		value > now + (int64) IOB_MAX_START_AT_S * USECS_PER_SEC ||
+		value < now - (int64) IOB_MAX_START_AT_S * USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"start_at\"",
+						timestamptz_to_str(value)),
+				 errdetail("Valid values are within %d seconds of the current time, or null to start at once.",
+						   IOB_MAX_START_AT_S)));
+	return value;
+}
+
+/*
  * Resolve a tablespace by name and check that the current user may create
  * files in it; returns its OID.  As for temporary files, the database's
  * default tablespace needs no grant.
@@ -619,6 +646,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 
 	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+	params->start_at = iob_start_at_arg(fcinfo, ARG_START_AT);
 
 	params->rewrite_pct = iob_int_arg(fcinfo, ARG_REWRITE_PCT, "rewrite_pct", 0, 100);
 	iob_require_arg(fcinfo, ARG_COLD_READS, "cold_reads");

@@ -31,7 +31,7 @@ is($rc, 0, 'a run on the standby succeeds');
 is($out, 't|completed|t|t|t', 'and returns its row, measured, with run_id NULL');
 like($err, qr/NOTICE:  iobench: nothing was stored: the run took place on a hot standby/,
 	'a NOTICE says nothing was stored');
-like($err, qr/HINT:  To keep the row, save it/, 'and how to keep it');
+like($err, qr/HINT:  To keep the row, save SELECT iobench.export_run_row\(r\)/, 'and how to keep it');
 
 is($standby->safe_psql('postgres', q{
 	SELECT (SELECT count(*) FROM iobench.runs) || ' ' ||
@@ -44,17 +44,19 @@ is($standby->safe_psql('postgres', q{
 	q{SELECT count(*) FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100ms', file_size => '1MB')});
 like($err, qr/cannot execute iobench\.suite\(\) during recovery/, 'suite() is refused on a standby');
 
-# keep a standby's run: its row as JSON, inserted on the primary
+# keep a standby's run: its row as a document, imported on the primary
+# (twice: stored once)
 my $json = $standby->safe_psql('postgres', q{
 	SET iobench.progress = off;
 	SET client_min_messages = warning;
-	SELECT to_jsonb(r) FROM iobench.run(duration => '300ms', file_size => '4MB', engine => 'psync',
-	                                    label => 'on the standby') AS r});
-$primary->safe_psql('postgres', qq{
-	INSERT INTO iobench.runs
-	SELECT (pg_catalog.jsonb_populate_record(NULL::iobench.runs,
-	        \$json\$$json\$json\$::jsonb
-	        || jsonb_build_object('run_id', nextval('iobench.runs_run_id_seq')))).*});
+	SELECT iobench.export_run_row(r)
+	  FROM iobench.run(duration => '300ms', file_size => '4MB', engine => 'psync',
+	                   label => 'on the standby') AS r});
+is($primary->safe_psql('postgres', qq{
+	SELECT imported FROM iobench.import_runs(\$json\$$json\$json\$::jsonb, 'standby')
+	UNION ALL
+	SELECT imported FROM iobench.import_runs(\$json\$$json\$json\$::jsonb, 'standby')}),
+	"t\nf", 'imported once, the second time recognised');
 is($primary->safe_psql('postgres',
 		q{SELECT label || ' ' || status || ' ' || (ops > 0) FROM iobench.runs}),
 	'on the standby completed true', 'the standby run is kept on the primary');

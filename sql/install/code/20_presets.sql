@@ -157,10 +157,12 @@ $$;
 COMMENT ON FUNCTION iobench.compare(bigint, name) IS 'one suite''s tablespaces side by side per test, with ratios to a baseline tablespace';
 
 -- Any runs side by side, in the order given, against a baseline run (the
--- first when NULL).
+-- first when NULL).  server names where each ran: the name it was gathered
+-- or imported under, or the host for runs made here.
 CREATE OR REPLACE FUNCTION iobench.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
 RETURNS TABLE (
     run_id         bigint,
+    server         text,
     label          text,
     tablespace     name,
     rw             text,
@@ -207,7 +209,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     RETURN QUERY
-    SELECT o.run_id, o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
+    SELECT o.run_id, coalesce(o.server, o.host), o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
            round(b.iops::numeric, 1), round(o.iops::numeric, 1),
            round((o.iops / nullif(b.iops, 0))::numeric, 2),
            round(b.mb_per_s::numeric, 2), round(o.mb_per_s::numeric, 2),

@@ -69,6 +69,23 @@ GRANT EXECUTE ON FUNCTION
     iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text)
 TO PUBLIC, iobench_user;
 
+-- Runs on many servers, and storing runs made elsewhere: the definer
+-- functions (import_runs, import_fio, fleet_store) write the result
+-- tables; fleet_run and fleet_suite run on other servers with the rights
+-- the caller's user mappings give there.  The helpers they call check or
+-- do nothing a caller could not do with dblink itself.
+REVOKE ALL ON FUNCTION
+    iobench.import_runs(jsonb, text),
+    iobench.import_fio(jsonb, text, text),
+    iobench.insert_run(jsonb),
+    iobench.import_children(bigint, jsonb),
+    iobench.fleet_store(jsonb, jsonb),
+    iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
+    iobench.fleet_run(text[], jsonb, boolean, interval, text),
+    iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint,
+                        boolean, interval, text)
+FROM PUBLIC;
+
 -- Reading results
 GRANT USAGE ON SCHEMA iobench TO pg_monitor;
 GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency TO pg_monitor, iobench_user;
@@ -80,7 +97,12 @@ REVOKE ALL ON FUNCTION
     iobench.report(bigint),
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint)
+    iobench.run_json(bigint),
+    iobench.export_runs(bigint[], timestamptz),
+    iobench.export_run_row(iobench.runs),
+    iobench.merged_latency(bigint[], text),
+    iobench.fleet_compare(bigint, text),
+    iobench.fleet_report(bigint)
 FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.compare(bigint, name),
@@ -90,7 +112,12 @@ GRANT EXECUTE ON FUNCTION
     iobench.report(bigint),
     iobench.fio_latency(bigint, text, double precision, double precision, boolean),
     iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint)
+    iobench.run_json(bigint),
+    iobench.export_runs(bigint[], timestamptz),
+    iobench.export_run_row(iobench.runs),
+    iobench.merged_latency(bigint[], text),
+    iobench.fleet_compare(bigint, text),
+    iobench.fleet_report(bigint)
 TO pg_monitor, iobench_user;
 -- the entry points among them check the grant themselves (see above)
 GRANT EXECUTE ON FUNCTION
@@ -106,7 +133,10 @@ GRANT SELECT ON
     iobench.suites,
     iobench.suite_runs,
     iobench.suite_results,
-    iobench.suite_comparison
+    iobench.suite_comparison,
+    iobench.fleets,
+    iobench.fleet_runs,
+    iobench.fleet_comparison
 TO pg_monitor, iobench_user;
 
 -- Wait statistics

@@ -82,6 +82,15 @@ CREATE TABLE iobench.runs (
     mib_per_s         double precision,
     read_mib_per_s    double precision,
     write_mib_per_s   double precision,
+    -- identity across servers (0.2): a run keeps its run_uuid wherever it
+    -- is copied, so a run gathered twice is stored once
+    run_uuid          uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
+    origin_run_id     bigint,       -- its run_id where it ran; NULL: it ran here
+    server            text,         -- the name it was gathered or imported under; NULL: ran here
+    imported_at       timestamptz,  -- NULL: it ran here
+    tool              text NOT NULL DEFAULT 'iobench', -- 'iobench', or fio's version ("fio-3.33")
+    start_at          timestamptz,  -- the start its workers waited for (run()'s start_at)
+    go_at             timestamptz,  -- when its workers were told to start (warm-up begins)
     -- The server settings that shape I/O, as the run's session saw them
     -- (SHOW's text for io_combine_limit); NULL where the server has no such
     -- setting (io_combine_limit before 17, io_method and io_workers before
@@ -95,7 +104,8 @@ CREATE TABLE iobench.runs (
     effective_io_concurrency   integer,
     maintenance_io_concurrency integer,
     wal_sync_method            text,
-    full_page_writes           boolean
+    full_page_writes           boolean,
+    CONSTRAINT runs_run_uuid_key UNIQUE (run_uuid)
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
 -- The units of the columns whose names leave them open (0.2)
