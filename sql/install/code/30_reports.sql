@@ -308,19 +308,6 @@ BEGIN
     RETURN NEXT format('  tablespace "%s": %s, %s on %s; host %s, PostgreSQL %s',
                        r.tablespace, coalesce(r.device, '?'), coalesce(r.filesystem, '?'),
                        coalesce(r.mount_point, '?'), coalesce(r.host, '?'), coalesce(r.pg_version, '-'));
-    IF r.imported_at IS NOT NULL THEN
-        RETURN NEXT format('  server "%s": its run %s there, imported %s%s',
-                           coalesce(r.server, r.host, '?'), coalesce(r.origin_run_id::text, '?'),
-                           to_char(r.imported_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
-                           CASE WHEN r.tool <> 'iobench' THEN format(', measured by %s', r.tool) ELSE '' END);
-    ELSIF r.server IS NOT NULL THEN
-        RETURN NEXT format('  server "%s" (gathered from this server)', r.server);
-    END IF;
-    IF r.start_at IS NOT NULL THEN
-        RETURN NEXT format('  common start %s, workers started %s ms after it',
-                           to_char(r.start_at, 'YYYY-MM-DD HH24:MI:SS.MS TZ'),
-                           coalesce(round((extract(epoch FROM r.go_at - r.start_at) * 1000)::numeric, 3)::text, '?'));
-    END IF;
     -- the server's I/O settings that it has (none recorded before 0.2)
     SELECT string_agg(s.name || '=' || s.value, ', ' ORDER BY s.n) INTO line
       FROM (VALUES (1, 'io_method', r.io_method),
@@ -336,7 +323,20 @@ BEGIN
            AS s(n, name, value)
      WHERE s.value IS NOT NULL;
     IF line IS NOT NULL THEN
-        RETURN NEXT '  server: ' || line;
+        RETURN NEXT '  I/O settings: ' || line;
+    END IF;
+    IF r.imported_at IS NOT NULL THEN
+        RETURN NEXT format('  server "%s": its run %s there, imported %s%s',
+                           coalesce(r.server, r.host, '?'), coalesce(r.origin_run_id::text, '?'),
+                           to_char(r.imported_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
+                           CASE WHEN r.tool <> 'iobench' THEN format(', measured by %s', r.tool) ELSE '' END);
+    ELSIF r.server IS NOT NULL THEN
+        RETURN NEXT format('  server "%s" (gathered from this server)', r.server);
+    END IF;
+    IF r.start_at IS NOT NULL THEN
+        RETURN NEXT format('  common start %s, workers started %s ms after it',
+                           to_char(r.start_at, 'YYYY-MM-DD HH24:MI:SS.MS TZ'),
+                           coalesce(round((extract(epoch FROM r.go_at - r.start_at) * 1000)::numeric, 3)::text, '?'));
     END IF;
     RETURN NEXT format('  started %s, measured %s s after %s s of warm-up, seed %s',
                        to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'),

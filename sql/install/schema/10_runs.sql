@@ -94,8 +94,7 @@ CREATE TABLE iobench.runs (
     -- The server settings that shape I/O, as the run's session saw them
     -- (SHOW's text for io_combine_limit); NULL where the server has no such
     -- setting (io_combine_limit before 17, io_method and io_workers before
-    -- 18, io_min/max_workers before 19).  Last, so that an upgraded table
-    -- has the same column order as a new one.
+    -- 18, io_min/max_workers before 19).
     io_method                  text,
     io_workers                 integer,
     io_min_workers             integer,
