@@ -40,6 +40,7 @@ OBJS = \
 	src/wal_pattern.o \
 	src/wait_table.o \
 	src/wait_sampler.o \
+	src/wait_backend_type.o \
 	src/wait_timer.o \
 	src/wait_output.o \
 	src/wait_exact.o \

@@ -171,10 +171,16 @@ CREATE TEMP TABLE out_run_waits_all AS SELECT * FROM iobench.run_wait_stats_all(
 CREATE TEMP TABLE out_sample AS SELECT * FROM iobench.sample_waits('50ms');
 CREATE TEMP TABLE out_sample_all AS SELECT * FROM iobench.sample_waits_all('50ms');
 CREATE TEMP TABLE out_table AS
-SELECT * FROM iobench.wait_table(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL)::iobench.wait_raw,
-                                       ROW('Lock:relation', 1, NULL, 1, NULL, NULL)::iobench.wait_raw]);
+SELECT * FROM iobench.wait_table(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL, NULL)::iobench.wait_raw,
+                                       ROW('Lock:relation', 1, NULL, 1, NULL, NULL, NULL)::iobench.wait_raw]);
 CREATE TEMP TABLE out_table_all AS
-SELECT * FROM iobench.wait_table_all(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL)::iobench.wait_raw]);
+SELECT * FROM iobench.wait_table_all(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL, NULL)::iobench.wait_raw]);
+CREATE TEMP TABLE out_by_backend AS
+SELECT * FROM iobench.wait_table_by_backend(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL, 'io worker')::iobench.wait_raw,
+                                                  ROW('IO:DataFileRead', 1, 0, 1, NULL, NULL, 'client backend')::iobench.wait_raw]);
+CREATE TEMP TABLE out_sample_by_backend AS SELECT * FROM iobench.sample_waits_by_backend('50ms');
+CREATE TEMP TABLE out_descriptions AS SELECT * FROM iobench.wait_event_descriptions();
+CREATE TEMP TABLE out_wait_stats_by_backend AS SELECT * FROM iobench.wait_stats_by_backend;
 CREATE TEMP TABLE out_wait_stats AS SELECT * FROM iobench.wait_stats;
 CREATE TEMP TABLE out_wait_stats_all AS SELECT * FROM iobench.wait_stats_all;
 CREATE TEMP TABLE out_collector AS SELECT * FROM iobench.wait_collector;
@@ -232,6 +238,9 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_suite_comparison) > 0 AS suite_comparison,
        (SELECT count(*) FROM out_table) = 2 AS wait_table,
        (SELECT count(*) FROM out_table_all) = 1 AS wait_table_all,
+       (SELECT count(*) FROM out_by_backend) = 2 AS wait_table_by_backend,
+       (SELECT count(*) > 0 FROM out_descriptions) = (current_setting('server_version_num')::int >= 170000)
+         AS descriptions_from_17,
        (SELECT count(*) FROM out_collector) = 1 AS wait_collector,
        (SELECT t FROM out_snap_a) <= (SELECT t FROM out_snap_b) AS snapshots,
        (SELECT count(*) FROM out_import) = 1 AS import_runs,
@@ -262,6 +271,8 @@ SELECT p.oid::regprocedure AS not_called
                          'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
                          'wait_table', 'wait_table_all', 'snapshot_waits',
                          'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',
+                         'wait_table_by_backend', 'sample_waits_by_backend',
+                         'wait_event_descriptions',
                          'export_runs', 'export_run_row', 'import_runs', 'import_fio', 'fio_size', 'latency_bucket',
                          'merged_latency', 'fleet_run', 'fleet_suite', 'fleet_execute', 'fleet_check',
                          'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',

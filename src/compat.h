@@ -70,6 +70,34 @@
 #endif
 
 /*
+ * The backend type of the process in a PGPROC, read without a lock (an
+ * aligned int, as pg_signal_backend() reads it): 19 keeps it in the PGPROC,
+ * 18 offers a read of the shared backend status array by proc number.
+ * Before 18 the type is only in the backend status snapshot, which
+ * wait_backend_type.c reads itself; IOB_HAVE_PROC_BACKEND_TYPE
+ * says whether this direct read exists.
+ */
+#if PG_VERSION_NUM >= 190000
+#define IOB_HAVE_PROC_BACKEND_TYPE	1
+#define iob_proc_backend_type(proc, procno) \
+	((int) *(volatile BackendType *) &(proc)->backendType)
+#elif PG_VERSION_NUM >= 180000
+#include "utils/backend_status.h"
+#define IOB_HAVE_PROC_BACKEND_TYPE	1
+#define iob_proc_backend_type(proc, procno) \
+	((int) pgstat_get_backend_type_by_proc_number(procno))
+#endif
+
+/*
+ * The entries of the backend status snapshot are read by index (1-based)
+ * since 16; 15 calls the same read pgstat_fetch_stat_local_beentry().
+ */
+#if PG_VERSION_NUM < 160000
+#define pgstat_get_local_beentry_by_index(idx) \
+	pgstat_fetch_stat_local_beentry(idx)
+#endif
+
+/*
  * 18 replaced the trailing pg_attribute_noreturn() by pg_noreturn, written
  * before the declaration; GCC and clang take the attribute there too.
  */

@@ -293,10 +293,14 @@ run_tap() {
 		chown postgres: "$WORK/smallfs"
 		small_fs=$WORK/smallfs
 	fi
+	# 15 and 16 put data and logs under $TESTDIR/tmp_check; 17 and later
+	# where TESTDATADIR and TESTLOGDIR say (else ./tmp_check and ./log):
+	# the same place on every release, where cleanup and reports look
 	(cd "$WORK/tap" && as_pg env TMPDIR="$WORK" \
 		IOBENCH_SMALL_FS="$small_fs" \
 		PATH="$INST$PG_BIN:$PATH" \
 		TESTDIR="$WORK/tap" \
+		TESTDATADIR="$WORK/tap/tmp_check" TESTLOGDIR="$WORK/tap/tmp_check/log" \
 		PG_REGRESS="$PG_REGRESS" \
 		IOBENCH_REGRESS_CONF="$WORK/tap/regress.conf" \
 		IOBENCH_TEST_LOOP_DIR="${IOBENCH_TEST_LOOP_DIR:-}" \

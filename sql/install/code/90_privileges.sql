@@ -162,6 +162,8 @@ REVOKE ALL ON FUNCTION
     iobench.wait_table(iobench.wait_raw[]),
     iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[], double precision),
+    iobench.wait_table_by_backend(iobench.wait_raw[]),
+    iobench.wait_event_descriptions(),
     iobench.waits_raw(),
     iobench.reset_waits(),
     iobench.wait_collector_status(),
@@ -172,6 +174,7 @@ REVOKE ALL ON FUNCTION
     iobench.sample_waits_raw(interval, interval, integer[]),
     iobench.sample_waits(interval, interval, integer[]),
     iobench.sample_waits_all(interval, interval, integer[]),
+    iobench.sample_waits_by_backend(interval, interval, integer[]),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 FROM PUBLIC;
@@ -180,6 +183,8 @@ GRANT EXECUTE ON FUNCTION
     iobench.wait_table(iobench.wait_raw[]),
     iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[], double precision),
+    iobench.wait_table_by_backend(iobench.wait_raw[]),
+    iobench.wait_event_descriptions(),
     iobench.waits_raw(),
     iobench.wait_collector_status(),
     iobench.wait_snapshot_diff_raw(text, text),
@@ -188,6 +193,7 @@ GRANT EXECUTE ON FUNCTION
     iobench.sample_waits_raw(interval, interval, integer[]),
     iobench.sample_waits(interval, interval, integer[]),
     iobench.sample_waits_all(interval, interval, integer[]),
+    iobench.sample_waits_by_backend(interval, interval, integer[]),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 TO pg_monitor;
@@ -195,18 +201,22 @@ GRANT SELECT ON
     iobench.benign_waits,
     iobench.wait_stats,
     iobench.wait_stats_all,
+    iobench.wait_stats_by_backend,
     iobench.wait_collector,
     iobench.wait_snapshots,
     iobench.wait_snapshot_rows,
     iobench.run_waits,
     iobench.run_wait_sampling
 TO pg_monitor;
--- the wait tables of runs, which report() shows
+-- the wait tables of runs, which report() shows (with the server's
+-- descriptions they read)
 GRANT EXECUTE ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
     iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[]),
     iobench.wait_table(iobench.wait_raw[], double precision),
+    iobench.wait_table_by_backend(iobench.wait_raw[]),
+    iobench.wait_event_descriptions(),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 TO iobench_user;

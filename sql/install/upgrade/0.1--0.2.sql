@@ -303,6 +303,27 @@ COMMENT ON TABLE iobench.live_disk_seconds IS 'the block device''s seconds of ru
 ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
     ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'cancelled', 'failed'));
 
+-- Wait statistics that know the newer servers: raw rows carry the backend
+-- type of the processes that waited, the unrounded rows the server's
+-- description and the backend types, a per-backend-type shape; the idle
+-- loop of 18's I/O workers is benign.
+ALTER TYPE iobench.wait_raw ADD ATTRIBUTE backend_type text;
+ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE description text,
+    ADD ATTRIBUTE backend_types text[];
+CREATE TYPE iobench.wait_backend_row AS (
+    backend_type text,
+    wait_type    text,
+    wait_s       double precision,
+    resource_s   double precision,
+    signal_s     double precision,
+    wait_count   bigint,
+    percentage   double precision,
+    benign       boolean,
+    description  text);
+INSERT INTO iobench.benign_waits (wait_type, reason, builtin) VALUES
+    ('Activity:IoWorkerMain', 'I/O worker waiting for I/O to do (PostgreSQL 18+)', true)
+ON CONFLICT (wait_type) DO NOTHING;
+
 -- 0.2 names binary throughput as binary: runs gains *_mib_per_s (2^20
 -- bytes per second) beside the decimal *_mb_per_s of 0.1, which keep their
 -- names and meaning; 0.1's rows get theirs from the stored bytes.
