@@ -45,8 +45,8 @@ set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOTS=${IOBENCH_ROOTS:-/var/tmp/iobench-roots}
 # Bump when what goes into a root changes: old caches are then left unused.
-RECIPE=1
-BUILD_PACKAGES="make gcc libc6-dev liburing-dev libipc-run-perl"
+RECIPE=2
+BUILD_PACKAGES="make gcc libc6-dev liburing-dev libipc-run-perl mount e2fsprogs"
 MOUNTS=()
 TEMP_DIRS=()
 ROOT=

@@ -33,12 +33,15 @@ set -euo pipefail
 # (Debian's postgresql-N-cron, for the PostgreSQL Debian packages; the test
 # skips where pg_cron is not installed).
 PACKAGES=(make gcc libc6-dev liburing-dev libipc-run-perl mount e2fsprogs)
+# Installed where the archive has them; their tests skip where it has not.
+OPTIONAL_PACKAGES=()
 PG_PACKAGE=
 PG_CONFIG_PATH=$(pg_dirs_config)
 if [[ $PG_CONFIG_PATH =~ ^/usr/lib/postgresql/([0-9]+)/bin/pg_config$ ]]; then
 	PG_PACKAGE=postgresql-${BASH_REMATCH[1]}
-	PACKAGES+=("$PG_PACKAGE" "postgresql-server-dev-${BASH_REMATCH[1]}"
-		"postgresql-${BASH_REMATCH[1]}-cron")
+	PACKAGES+=("$PG_PACKAGE" "postgresql-server-dev-${BASH_REMATCH[1]}")
+	# pg_cron is packaged for most releases, not for all (none for 19 yet)
+	OPTIONAL_PACKAGES+=("postgresql-${BASH_REMATCH[1]}-cron")
 fi
 
 NO_MAIN_CLUSTER_CONF=/etc/postgresql-common/createcluster.d/zz-iobench-no-main-cluster.conf
@@ -52,6 +55,15 @@ missing_packages() {
 	for p in "${PACKAGES[@]}"; do
 		grep -qxF "$p" <<<"$installed" || echo "$p"
 	done
+	for p in "${OPTIONAL_PACKAGES[@]}"; do
+		dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed ||
+			! available "$p" || echo "$p"
+	done
+}
+
+# Does the archive (as apt's lists know it) have package $1?
+available() {
+	apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'
 }
 
 # Run a command as root: directly when we are root, otherwise through sudo.
@@ -93,6 +105,13 @@ main() {
 	fi
 
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	# lists were empty or old before the update: the optional ones again
+	local p
+	for p in "${OPTIONAL_PACKAGES[@]}"; do
+		[[ " ${missing[*]} " == *" $p "* ]] || ! available "$p" ||
+			dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed ||
+			missing+=("$p")
+	done
 	as_root env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-install-recommends "${missing[@]}"
 	check_pg_config
