@@ -405,7 +405,7 @@ iob_emit_entry(IobWaitSampler *s, uint64 key)
  * later reading), or CPU:Preempted when it was runnable outside any wait.
  * The sampler's own wait event is never credited.
  */
-static void
+static pg_attribute_always_inline void
 iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
 				  uint64 rd, bool rd_known)
 {
@@ -517,14 +517,24 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	uint64		dt = (s->last_ns != 0 && now > s->last_ns) ? now - s->last_ns : 0;
 	int			n = Min(s->nprocs, (int) ProcGlobal->allProcCount);
 	int			mine = (MyProc != NULL) ? MyProc->pgprocno : -1;
+	PGPROC	   *procs = ProcGlobal->allProcs;
+	IobProcSlot *slots = s->slots;
+	bool	   *followed = s->followed;
+	const int  *pids = s->pids;
+	int			npids = s->npids;
 	int			i;
 
 	s->ndeltas = 0;
 
+	/*
+	 * Most slots of a large max_connections are empty: their test is kept to
+	 * one load of the pid and one of the "followed" flag, with everything
+	 * else in locals the stores below cannot alias.
+	 */
 	for (i = 0; i < n; i++)
 	{
-		PGPROC	   *proc = &ProcGlobal->allProcs[i];
-		IobProcSlot *slot = &s->slots[i];
+		PGPROC	   *proc = &procs[i];
+		IobProcSlot *slot;
 		int			pid;
 		uint32		info;
 		uint64		key;
@@ -533,16 +543,17 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 
 		pid = *(volatile int *) &proc->pid;
 		if (pid == 0 || i == mine ||
-			(s->pids != NULL && !iob_pid_in(s->pids, s->npids, pid)))
+			(pids != NULL && !iob_pid_in(pids, npids, pid)))
 		{
-			if (s->followed[i])
+			if (followed[i])
 			{
-				iob_slot_release(slot);
-				s->followed[i] = false;
+				iob_slot_release(&slots[i]);
+				followed[i] = false;
 			}
 			continue;
 		}
-		s->followed[i] = true;
+		followed[i] = true;
+		slot = &slots[i];
 
 		info = *(volatile uint32 *) &proc->wait_event_info;
 		key = iob_classify(proc, info);
