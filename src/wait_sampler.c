@@ -26,7 +26,8 @@
  * wait when it is seen for the first time.
  *
  * Schedstat is read when a process's state changed since the previous tick,
- * and otherwise at least every IOB_SCHEDSTAT_MAX_DEFER_NS: while the state
+ * and otherwise at least every IOB_SCHEDSTAT_MAX_DEFER_NS (outside waits) or
+ * IOB_SCHEDSTAT_MAX_DEFER_WAIT_NS (in one wait): while the state
  * stays the same every interval belongs to it, so the increase can be read
  * later in one piece with the same result, for a fraction of the reads.
  * iob_wait_sampler_flush() reads what is pending at the end of a window;
@@ -65,9 +66,15 @@
 /*
  * Longest time a process's schedstat reading may be put off while its state
  * does not change: bounds how stale the signal time of the collector's
- * totals can be, and what is lost when a process exits in between.
+ * totals can be, and what is lost when a process exits in between.  A
+ * process outside any wait is on a CPU or runnable, and its preemption
+ * (CPU:Preempted) grows all the time: 50 ms.  A process that stays in one
+ * wait is asleep, and its run_delay grows only when it is woken, which
+ * nearly always changes its state and so reads it at once: one second,
+ * which keeps the reads of a thousand idle sessions at about one per tick.
  */
 #define IOB_SCHEDSTAT_MAX_DEFER_NS	(UINT64CONST(50) * 1000000)
+#define IOB_SCHEDSTAT_MAX_DEFER_WAIT_NS	(UINT64CONST(1000) * 1000000)
 
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
@@ -483,7 +490,8 @@ iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
 	*rd_known = false;
 	if (slot->fd < 0 ||
 		(key == slot->key && !slot->read_always &&
-		 now - slot->read_ns < IOB_SCHEDSTAT_MAX_DEFER_NS))
+		 now - slot->read_ns < (key != 0 ? IOB_SCHEDSTAT_MAX_DEFER_WAIT_NS :
+								IOB_SCHEDSTAT_MAX_DEFER_NS)))
 		return true;
 
 	err = iob_read_run_delay(slot->fd, rd);
