@@ -17,6 +17,7 @@ OBJS = \
 	src/engine_psync.o \
 	src/engine_uring.o \
 	src/files.o \
+	src/storage.o \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_store.o \
@@ -25,6 +26,7 @@ OBJS = \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \
+	src/privileges.o \
 	src/pgiosim.o \
 	src/suite.o \
 	src/wait_table.o \
@@ -60,8 +62,8 @@ DATA = sql/iobench--0.1.sql
 DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup upgrade run_patterns run_errors run_cancel run_results privileges uring \
-	pgiosim suite reports search_path suite_privileges \
+REGRESS = setup upgrade run_patterns run_errors run_cancel run_results run_readonly privileges benchmark_user uring \
+	pgiosim suite reports fleet search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 # Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any

@@ -146,6 +146,14 @@ for id in "${SUITES[@]}"; do
 	          string_agg(coalesce(iops_ratio::text, 'NaN'), E'\t' ORDER BY tablespace_no)
 	     FROM iobench.suite_comparison WHERE suite_id = $id GROUP BY test_no, test ORDER BY test_no" \
 		>"$TMP/suite.tsv"
+	# room for the test names, slanted down to the right under their bars
+	# (-30 degrees): a name of n characters reaches about n/4 lines below the
+	# axis, and the last one overhangs the plot's right edge by up to 2n/3
+	# character widths
+	longest=$(q "SELECT coalesce(max(length(test)), 0) FROM iobench.suite_comparison WHERE suite_id = $id")
+	bmargin=$((longest / 4 + 3))
+	rmargin=$((longest * 2 / 3))
+	[ "$rmargin" -ge 14 ] || rmargin=14
 	# the ratio axis starts below the smallest ratio, so the baseline's bars (1) show
 	ymin=$(q "SELECT least(0.5, min(iops_ratio) / 2) FROM iobench.suite_comparison
 	           WHERE suite_id = $id AND iops_ratio > 0")
@@ -167,8 +175,8 @@ set boxwidth 0.9
 set logscale y
 set ylabel "IOPS (log scale)"
 set xtics rotate by -30 left
-set bmargin 8
-set rmargin 14
+set bmargin $bmargin
+set rmargin $rmargin
 set key top right
 plot $iops_cols
 EOF
@@ -185,8 +193,8 @@ set logscale y
 set yrange [${ymin:-0.5}:*]
 set ylabel "IOPS / IOPS of ${spcs[0]} (log scale)"
 set xtics rotate by -30 left
-set bmargin 8
-set rmargin 14
+set bmargin $bmargin
+set rmargin $rmargin
 set key top right
 plot $ratio_cols, 1 with lines dt 2 lc rgb "#555555" notitle
 EOF

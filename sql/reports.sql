@@ -147,6 +147,21 @@ SELECT test, base_tablespace, tablespace, iops_ratio, mb_per_s_ratio, p99_ratio
 SELECT run_id, tablespace, baseline_run, base_iops, iops, iops_ratio, p99_ratio
   FROM iobench.compare_runs(ARRAY[1000101, 1000103, 1000105], baseline => 1000103);
 
+-- the summary: a dozen rounded columns with units
+\pset format aligned
+\pset tuples_only off
+\x on
+SELECT * FROM iobench.run_summary WHERE run_id = 1000001;
+\x off
+SELECT iobench.format_rate(69800000) AS mib, iobench.format_rate(2e9) AS gib,
+       iobench.format_rate(NULL) AS unknown;
+
+-- the settings lines are indented alike, also with syncs but no rewrites
+UPDATE iobench.runs SET fsync_every = 4 WHERE run_id = 1000101;
+SELECT n, line FROM iobench.report(1000101) WITH ORDINALITY AS t(line, n)
+ WHERE n BETWEEN 2 AND 5 ORDER BY n;
+UPDATE iobench.runs SET fsync_every = 0 WHERE run_id = 1000101;
+
 -- every argument is checked
 \set VERBOSITY default
 \set SHOW_CONTEXT never

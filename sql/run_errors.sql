@@ -72,10 +72,7 @@ SELECT run_id FROM iobench.run(tablespace => 'no_such_tablespace');
 SELECT run_id FROM iobench.run(tablespace => 'pg_global');
 SELECT run_id FROM iobench.run(tablespace => NULL);
 
--- a read-only transaction could not store the result: refused up front
-BEGIN READ ONLY;
-SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB');
-ROLLBACK;
+-- (a read-only transaction runs and stores nothing: test run_readonly)
 
 -- the file system cannot hold the files (sizes differ between machines)
 \set VERBOSITY terse
@@ -107,3 +104,31 @@ SELECT leftover_files(), running_workers();
 SELECT status, ops > 0 AS has_ops
   FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
 SELECT leftover_files(), running_workers();
+
+-- the free-space error names the tablespace and its location, not the
+-- internal path of its temporary directory, and sizes as typed (512 TB)
+CREATE FUNCTION pg_temp.space_error(ts name) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    msg text;
+    detail text;
+BEGIN
+    PERFORM iobench.run(tablespace => ts, file_size => '512TB', files => 2);
+    RETURN 'no error';
+EXCEPTION WHEN disk_full THEN
+    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+    -- the margin and the free space depend on the machine
+    RETURN msg || E'\n' || regexp_replace(detail, ' and .* are kept free as a safety margin, but only .* are available',
+                                          ' and ... are kept free as a safety margin, but only ... are available');
+END
+$$;
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set ts_dir :abs_builddir '/testtablespace'
+CREATE TABLESPACE iob_err_ts LOCATION :'ts_dir';
+SELECT pg_temp.space_error('pg_default') =
+       E'not enough free space in tablespace "pg_default" for the benchmark files\n'
+       'The files need 1024 TB (2 files of 512 TB) and ... are kept free as a safety margin, '
+       'but only ... are available at the data directory, ' || current_setting('data_directory') || '.'
+       AS names_data_directory;
+SELECT replace(pg_temp.space_error('iob_err_ts'), :'ts_dir', '<testtablespace>') AS error;
+DROP TABLESPACE iob_err_ts;

@@ -22,9 +22,19 @@ SELECT rw, status, label,
        lat_avg_us > 0 AND lat_avg_us <= lat_max_us AS avg_sane,
        measured_s = 0.5 AS measured_whole_period,
        cpu_user_pct >= 0 AND cpu_sys_pct > 0 AS cpu_measured,
-       engine, device <> '' AS device_known, filesystem <> '' AS fs_known
+       engine
   FROM pattern_runs
  ORDER BY rw;
+
+-- the storage is always described, also in a chroot or container whose
+-- root is not a mount point (statfs() and the device numbers then): device
+-- and file system named, and a mount point above the data directory
+SELECT DISTINCT coalesce(device, '') <> '' AS device_known,
+       coalesce(filesystem, '') <> '' AS fs_known,
+       (current_setting('data_directory') || '/') LIKE
+           (rtrim(mount_point, '/') || '/%') AS mount_point_above_files,
+       mib_per_s BETWEEN mb_per_s * 0.953 AND mb_per_s * 0.954 AS mib_is_binary
+  FROM pattern_runs;
 
 -- mixed patterns honour read_pct (70 % reads, within a wide margin)
 SELECT rw, read_pct,

@@ -146,6 +146,8 @@ CREATE TEMP TABLE out_json AS SELECT iobench.run_json((SELECT run_id FROM r)) AS
 CREATE TEMP TABLE out_stalls AS SELECT * FROM iobench.stalls((SELECT run_id FROM r), 0.9, '1 us');
 CREATE TEMP TABLE out_ranges AS SELECT * FROM iobench.latency_ranges((SELECT run_id FROM r), 'read');
 CREATE TEMP TABLE out_lat AS SELECT iobench.fio_latency((SELECT run_id FROM r), 'read', 1, 2, true) AS j;
+CREATE TEMP TABLE out_row AS
+SELECT iobench.export_run_row((SELECT x FROM iobench.runs x ORDER BY x.run_id DESC LIMIT 1)) AS j;
 CREATE TEMP TABLE out_dir AS
 SELECT iobench.fio_direction((SELECT x FROM iobench.runs x ORDER BY x.run_id DESC LIMIT 1), 'write') AS j;
 CREATE TEMP TABLE out_compare AS SELECT * FROM iobench.compare((SELECT suite_id FROM s LIMIT 1));
@@ -154,7 +156,9 @@ SELECT * FROM iobench.compare_runs(ARRAY[(SELECT run_id FROM r), (SELECT run_id 
 CREATE TEMP TABLE out_format AS
 SELECT iobench.format_us(1234.5) AS a, iobench.format_us(12) AS b, iobench.format_bytes(8192) AS c,
        iobench.format_bytes(1073741824) AS d, iobench.format_bytes(1000) AS e,
-       iobench.sparkline('{1,2,3,0}') AS f, iobench.bar(0.5, 16) AS g;
+       iobench.sparkline('{1,2,3,0}') AS f, iobench.bar(0.5, 16) AS g,
+       iobench.format_rate(69800000) AS h;
+CREATE TEMP TABLE out_summary AS SELECT * FROM iobench.run_summary;
 CREATE TEMP TABLE out_suite_results AS SELECT * FROM iobench.suite_results;
 CREATE TEMP TABLE out_suite_comparison AS SELECT * FROM iobench.suite_comparison;
 CREATE TEMP TABLE out_run_waits AS SELECT * FROM iobench.run_wait_stats((SELECT run_id FROM r));
@@ -174,6 +178,29 @@ CREATE TEMP TABLE out_snap_b AS SELECT iobench.snapshot_waits('search_path b') A
 CREATE TEMP TABLE out_diff_raw AS SELECT * FROM iobench.wait_snapshot_diff_raw('search_path a', 'search_path b');
 CREATE TEMP TABLE out_diff AS SELECT * FROM iobench.wait_stats_diff('search_path a', 'search_path b');
 CREATE TEMP TABLE out_diff_all AS SELECT * FROM iobench.wait_stats_diff_all('search_path a');
+CREATE TEMP TABLE out_export AS SELECT iobench.export_runs(ARRAY[(SELECT run_id FROM r)]) AS d;
+CREATE TEMP TABLE out_import AS SELECT * FROM iobench.import_runs((SELECT d FROM out_export), 'search_path');
+CREATE TEMP TABLE out_fio AS
+SELECT run_id FROM iobench.import_fio('{"fio version": "fio-3.33", "timestamp_ms": 1764580000000, "jobs": [{"jobname": "search_path", "job_runtime": 1000, "job options": {"rw": "randrw", "bs": "8k", "size": "1m", "rwmixread": "70", "ramp_time": "1"}, "read": {"total_ios": 2, "io_bytes": 16384, "iops": 2, "bw_bytes": 16384, "clat_ns": {"mean": 1500, "max": 2000, "percentile": {"50.000000": 1000, "99.000000": 2000}, "bins": {"1000": 1, "2000": 1}}}, "write": {"total_ios": 1, "io_bytes": 8192, "iops": 1, "bw_bytes": 8192, "clat_ns": {"mean": 3000, "max": 3000, "percentile": {"50.000000": 3000}, "bins": {"3000": 1}}}, "sync": {"total_ios": 0}}]}', 'search_path');
+CREATE TEMP TABLE out_merged AS SELECT * FROM iobench.merged_latency(ARRAY[(SELECT run_id FROM r), (SELECT run_id FROM p)]);
+CREATE TEMP TABLE out_bucket AS SELECT * FROM iobench.latency_bucket(123456);
+CREATE TEMP TABLE out_fio_size AS SELECT iobench.fio_size('4k') AS b;
+CREATE TEMP TABLE out_fleet AS
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_nowhere'],
+                                '{"duration": "100ms", "file_size": "1MB", "engine": "psync", "label": "search_path fleet"}',
+                                start_delay => '200ms');
+CREATE TEMP TABLE out_fleet_suite AS
+SELECT * FROM iobench.fleet_suite('oltp', ARRAY['iob_loop_a'], duration => '100ms', file_size => '1MB',
+                                  engine => 'psync', concurrent => false, label => 'search_path');
+SET statement_timeout = '1s';
+CREATE TEMP TABLE out_fleet_cancel AS
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a'],
+                                '{"duration": "60s", "file_size": "1MB", "engine": "psync", "label": "search_path cancel"}',
+                                start_delay => '100ms');
+RESET statement_timeout;
+CREATE TEMP TABLE out_fleet_compare AS SELECT * FROM iobench.fleet_compare((SELECT fleet_id FROM out_fleet LIMIT 1));
+CREATE TEMP TABLE out_fleet_report AS SELECT * FROM iobench.fleet_report((SELECT fleet_id FROM out_fleet LIMIT 1));
+CREATE TEMP TABLE out_fleet_comparison AS SELECT * FROM iobench.fleet_comparison;
 RESET search_path;
 
 -- no planted object ran
@@ -187,14 +214,28 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT j ? 'jobs' FROM out_json) AS run_json,
        (SELECT j ? 'N' FROM out_lat) AS fio_latency,
        (SELECT j ? 'iops' FROM out_dir) AS fio_direction,
+       (SELECT j ? 'runs' FROM out_row) AS export_run_row,
        (SELECT count(*) FROM out_compare) > 0 AS compare,
        (SELECT count(*) FROM out_compare_runs) = 2 AS compare_runs,
+       (SELECT count(*) FROM out_summary) > 0 AS summary,
        (SELECT count(*) FROM out_suite_results) > 0 AS suite_results,
        (SELECT count(*) FROM out_suite_comparison) > 0 AS suite_comparison,
        (SELECT count(*) FROM out_table) = 2 AS wait_table,
        (SELECT count(*) FROM out_table_all) = 1 AS wait_table_all,
        (SELECT count(*) FROM out_collector) = 1 AS wait_collector,
-       (SELECT t FROM out_snap_a) <= (SELECT t FROM out_snap_b) AS snapshots;
+       (SELECT t FROM out_snap_a) <= (SELECT t FROM out_snap_b) AS snapshots,
+       (SELECT count(*) FROM out_import) = 1 AS import_runs,
+       (SELECT count(*) FROM out_fio) = 1 AS import_fio,
+       (SELECT runs FROM out_merged) = 2 AS merged_latency,
+       (SELECT count(*) FROM out_bucket) = 1 AS latency_bucket,
+       (SELECT b FROM out_fio_size) = 4096 AS fio_size,
+       (SELECT count(*) FROM out_fleet WHERE status = 'completed') = 1 AS fleet_run,
+       (SELECT count(*) FROM out_fleet WHERE status = 'failed') = 1 AS fleet_error,
+       (SELECT count(*) FROM out_fleet_suite WHERE status = 'completed') = 3 AS fleet_suite,
+       (SELECT count(*) FROM out_fleet_compare) = 2 AS fleet_compare,
+       (SELECT count(*) FROM out_fleet_report) > 3 AS fleet_report,
+       (SELECT count(*) FROM out_fleet_comparison) > 0 AS fleet_comparison,
+       (SELECT status FROM out_fleet_cancel) = 'cancelled' AS fleet_cancel;
 SELECT * FROM out_format;
 
 -- every SQL and PL/pgSQL function of the extension was called above
@@ -207,10 +248,16 @@ SELECT p.oid::regprocedure AS not_called
    AND l.lanname <> 'c'
    AND p.proname NOT IN ('run_json', 'report', 'stalls', 'latency_ranges', 'fio_latency',
                          'fio_direction', 'compare', 'compare_runs', 'format_us',
-                         'format_bytes', 'sparkline', 'bar', 'run_wait_stats',
+                         'format_bytes', 'format_rate', 'summary', 'sparkline', 'bar', 'run_wait_stats',
                          'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
                          'wait_table', 'wait_table_all', 'snapshot_waits',
-                         'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all')
+                         'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',
+                         'export_runs', 'export_run_row', 'import_runs', 'import_fio', 'fio_size', 'latency_bucket',
+                         'merged_latency', 'fleet_run', 'fleet_suite', 'fleet_execute', 'fleet_check',
+                         'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',
+                         'fleet_compare', 'fleet_report', 'fleet_cancel', 'insert_run',
+                         'import_children', 'fleet_connect', 'fleet_gather', 'fio_settings',
+                         'fio_figures', 'fio_latency_section')
  ORDER BY 1;
 
 -- every SQL and PL/pgSQL function pins its search_path
@@ -228,6 +275,10 @@ DELETE FROM iobench.wait_snapshots WHERE snapshot_name LIKE 'search_path %';
 DELETE FROM iobench.runs
  WHERE run_id IN (SELECT run_id FROM iobench.suite_runs WHERE suite_id IN (SELECT suite_id FROM s));
 DELETE FROM iobench.suites WHERE suite_id IN (SELECT suite_id FROM s);
+DELETE FROM iobench.fleets WHERE fleet_id IN (SELECT fleet_id FROM out_fleet UNION SELECT fleet_id FROM out_fleet_suite
+                                              UNION SELECT fleet_id FROM out_fleet_cancel);
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM out_fleet UNION SELECT run_id FROM out_fleet_suite
+                                          UNION SELECT run_id FROM out_fio UNION SELECT run_id FROM out_fleet_cancel);
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM r UNION SELECT run_id FROM p);
 DROP FUNCTION public.unpinned_probe(bigint);
 DROP TABLE public.planted_calls;

@@ -56,3 +56,22 @@ SELECT pg_describe_object(classid, objid, objsubid) AS object
    AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'iobench')
    AND deptype = 'e'
  ORDER BY 1;
+
+-- For the fleet tests: two foreign servers that reach this instance (as
+-- other servers would), and one where nothing listens
+DO $$
+BEGIN
+    EXECUTE format('CREATE SERVER iob_loop_a FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host %L, port %L, dbname %L)',
+                   split_part(current_setting('unix_socket_directories'), ',', 1),
+                   current_setting('port'), current_database());
+    EXECUTE format('CREATE SERVER iob_loop_b FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host %L, port %L, dbname %L)',
+                   split_part(current_setting('unix_socket_directories'), ',', 1),
+                   current_setting('port'), current_database());
+    EXECUTE format('CREATE SERVER iob_nowhere FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host %L, port %L, dbname %L)',
+                   split_part(current_setting('unix_socket_directories'), ',', 1),
+                   '1', current_database());
+END
+$$;
+CREATE USER MAPPING FOR CURRENT_USER SERVER iob_loop_a;
+CREATE USER MAPPING FOR CURRENT_USER SERVER iob_loop_b;
+CREATE USER MAPPING FOR CURRENT_USER SERVER iob_nowhere;

@@ -203,7 +203,7 @@ SELECT count(*) AS bad_tests FROM iobench.suite_tests WHERE suite = 'bad';
 -- a test with more workers than iobench.max_workers_per_run runs with
 -- fewer, and its row says so
 INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('tiny', 1, '8 KB random read, 2 workers, QD4', 'randread', '8kB', 2, 4, 1);
+VALUES ('tiny', 1, '8 kB random read, 2 workers, QD4', 'randread', '8kB', 2, 4, 1);
 SET iobench.max_workers_per_run = 1;
 SELECT test_no, runs, workers, iodepth, note
   FROM iobench.suite('tiny', ARRAY['iob_suite_a'], duration => '100ms', file_size => '1MB',

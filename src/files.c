@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * files.c
- *	  The test files of a run: location, storage description, creation
- *	  with incompressible data, direct-I/O check, removal.
+ *	  The test files of a run: location, creation with incompressible
+ *	  data, direct-I/O check, removal.  What lies under them is described
+ *	  by storage.c.
  *
  * See files.h for the naming rule that lets the server's start-up clean-up
  * remove files a crash leaves behind.
@@ -12,11 +13,9 @@
 #include "postgres.h"
 
 #include <fcntl.h>
-#include <limits.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/file_perm.h"
@@ -53,93 +52,34 @@ iob_temp_dir_for_tablespace(Oid spcoid, char *path)
 				 errmsg("could not create directory \"%s\": %m", path)));
 }
 
-/* Does "path" lie under mount point "mnt"? */
-static bool
-path_under(const char *path, const char *mnt)
-{
-	size_t		len = strlen(mnt);
-
-	if (strcmp(mnt, "/") == 0)
-		return true;
-	return strncmp(path, mnt, len) == 0 && (path[len] == '/' || path[len] == '\0');
-}
-
 /*
- * Describe the storage under "dir": the block device (or the mount source
- * for virtual file systems such as tmpfs), the file system type, and the
- * mount point, from /proc/self/mountinfo and /sys/dev/block.  Unknown parts
- * are left empty; this never fails.
+ * Where a tablespace lives, for messages: its location, or the data
+ * directory for pg_default.
  */
-void
-iob_describe_storage(const char *dir, IobStorageInfo *info)
+static char *
+tablespace_location(Oid spcoid)
 {
-	struct stat st;
-	char		real[PATH_MAX];
-	FILE	   *mi;
-	char		line[4096];
-	size_t		best_len = 0;
+	char	   *location;
 
-	memset(info, 0, sizeof(IobStorageInfo));
-	if (stat(dir, &st) != 0 || realpath(dir, real) == NULL)
-		return;
-
-	mi = AllocateFile("/proc/self/mountinfo", "r");
-	if (mi == NULL)
-		return;
-	while (fgets(line, sizeof(line), mi) != NULL)
-	{
-		unsigned int maj,
-					min;
-		char		mnt[MAXPGPATH];
-		char		fstype[64];
-		char		source[256];
-		char	   *sep;
-
-		/* id parent maj:min root mount-point options ... - fstype source opts */
-		if (sscanf(line, "%*d %*d %u:%u %*s %1023s", &maj, &min, mnt) != 3)
-			continue;
-		if (makedev(maj, min) != st.st_dev || !path_under(real, mnt))
-			continue;
-		sep = strstr(line, " - ");
-		if (sep == NULL || sscanf(sep + 3, "%63s %255s", fstype, source) != 2)
-			continue;
-		if (strlen(mnt) < best_len)
-			continue;
-		best_len = strlen(mnt);
-		strlcpy(info->mount_point, mnt, sizeof(info->mount_point));
-		strlcpy(info->filesystem, fstype, sizeof(info->filesystem));
-		strlcpy(info->device, source, sizeof(info->device));
-	}
-	FreeFile(mi);
-
-	/* a real block device: name it as the kernel does (vda, nvme0n1p2) */
-	if (major(st.st_dev) != 0)
-	{
-		char		sys[64];
-		char		target[MAXPGPATH];
-		ssize_t		len;
-
-		snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u",
-				 major(st.st_dev), minor(st.st_dev));
-		len = readlink(sys, target, sizeof(target) - 1);
-		if (len > 0)
-		{
-			target[len] = '\0';
-			strlcpy(info->device, last_dir_separator(target) ?
-					last_dir_separator(target) + 1 : target,
-					sizeof(info->device));
-		}
-	}
+	location = text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_tablespace_location,
+																  ObjectIdGetDatum(spcoid))));
+	if (location[0] == '\0')
+		return psprintf("the data directory, %s", DataDir);
+	return location;
 }
 
 /*
  * Refuse to start, before writing a byte, when the file system under "dir"
- * lacks room for "needed" bytes plus the safety margin.
+ * (the temporary directory of the run's tablespace) lacks room for the
+ * run's files plus the safety margin.  The message names the tablespace and
+ * its location, not the internal path, and gives sizes as the user typed
+ * them (iob_size_pretty).
  */
 void
-iob_check_free_space(const char *dir, uint64 needed)
+iob_check_free_space(const IobRunParams *params, const char *dir)
 {
 	struct statvfs vfs;
+	uint64		needed = params->file_size * (uint64) params->files;
 	uint64		avail;
 	uint64		total;
 	uint64		margin;
@@ -154,11 +94,16 @@ iob_check_free_space(const char *dir, uint64 needed)
 	if (needed + margin > avail)
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
-				 errmsg("not enough free space for the benchmark files in directory \"%s\"", dir),
-				 errdetail("The files need %s and %s are kept free as a safety margin, but only %s are available.",
-						   iob_size_pretty((int64) needed),
-						   iob_size_pretty((int64) margin),
-						   iob_size_pretty((int64) avail)),
+				 errmsg("not enough free space in tablespace \"%s\" for the benchmark files",
+						NameStr(params->tablespace)),
+				 errdetail_plural("The files need %s (%d file of %s) and %s are kept free as a safety margin, but only %s are available at %s.",
+								  "The files need %s (%d files of %s) and %s are kept free as a safety margin, but only %s are available at %s.",
+								  params->files,
+								  iob_size_pretty((int64) needed), params->files,
+								  iob_size_pretty((int64) params->file_size),
+								  iob_size_pretty((int64) margin),
+								  iob_size_pretty((int64) avail),
+								  tablespace_location(params->tablespace_oid)),
 				 errhint("Use smaller or fewer files (arguments \"file_size\" and \"files\").")));
 }
 
@@ -255,7 +200,7 @@ iob_allocate_files(IobRunShared *run)
 						 (uint32) st.st_dev, IOB_SPACE_LOCK_FIELD4);
 	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 
-	iob_check_free_space(run->dir, run->params.file_size * (uint64) run->params.files);
+	iob_check_free_space(&run->params, run->dir);
 	for (i = 0; i < run->params.files; i++)
 	{
 		char		path[MAXPGPATH];
@@ -373,8 +318,9 @@ iob_remove_files(const IobRunShared *run)
 }
 
 /*
- * Fail early, with a hint, when the file system refuses O_DIRECT (tmpfs on
- * older kernels, some network file systems), rather than in every worker.
+ * Fail early, with a hint, when the file system refuses O_DIRECT (tmpfs
+ * before Linux 6.6, e.g. Debian 12's 6.1; some network file systems),
+ * rather than in every worker.
  */
 void
 iob_check_direct_io(const IobRunShared *run)

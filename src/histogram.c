@@ -131,3 +131,37 @@ iob_hist_mean(const IobHistogram *h)
 		return 0.0;
 	return (double) h->sum_ns / (double) h->count;
 }
+
+/*
+ * Into "into", the values recorded in cumulative histogram "later" since
+ * "earlier", an older copy of it (the progress NOTICE's last interval);
+ * "into" may be "earlier".  Counters read without a lock may lag a little,
+ * so a bucket never goes below zero.  The exact minimum and maximum of the
+ * interval are unknown: they become the bounds of its first and last
+ * non-empty buckets, so percentiles stay within a bucket.
+ */
+void
+iob_hist_diff(IobHistogram *into, const IobHistogram *later,
+			  const IobHistogram *earlier)
+{
+	int			first = -1;
+	int			last = -1;
+	uint64		count = 0;
+	int			i;
+
+	into->sum_ns = later->sum_ns > earlier->sum_ns ? later->sum_ns - earlier->sum_ns : 0;
+	for (i = 0; i < IOB_HIST_BUCKETS; i++)
+	{
+		into->buckets[i] = later->buckets[i] > earlier->buckets[i] ?
+			later->buckets[i] - earlier->buckets[i] : 0;
+		if (into->buckets[i] == 0)
+			continue;
+		count += into->buckets[i];
+		if (first < 0)
+			first = i;
+		last = i;
+	}
+	into->count = count;
+	into->min_ns = first < 0 ? PG_UINT64_MAX : iob_hist_bucket_lower(first);
+	into->max_ns = last < 0 ? 0 : iob_hist_bucket_upper(last) - 1;
+}

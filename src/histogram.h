@@ -44,6 +44,8 @@ extern uint64 iob_hist_bucket_upper(int bucket);
 extern void iob_hist_merge(IobHistogram *into, const IobHistogram *from);
 extern double iob_hist_percentile(const IobHistogram *h, double pct);
 extern double iob_hist_mean(const IobHistogram *h);
+extern void iob_hist_diff(IobHistogram *into, const IobHistogram *later,
+						  const IobHistogram *earlier);
 
 /* Record one value: on the I/O path, so inline and branch-light */
 static inline void

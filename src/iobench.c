@@ -154,10 +154,35 @@ _PG_init(void)
 	MarkGUCPrefixReserved("iobench");
 }
 
-/* Human-readable size, as pg_size_pretty() prints it */
+/*
+ * A size for messages, in pg_size_pretty()'s units (bytes, kB, MB, GB, TB,
+ * 1024-based as PostgreSQL's), in the largest unit it reaches: a whole
+ * number when that unit divides it (2 GB, where pg_size_pretty() says
+ * 2048 MB, and what a user typed as '2GB' reads as), else one decimal
+ * (2.5 GB, 68.3 GB).
+ */
 char *
 iob_size_pretty(int64 bytes)
 {
-	return text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
-															  Int64GetDatum(bytes))));
+	static const struct
+	{
+		int64		size;
+		const char *name;
+	}			units[] = {
+		{INT64CONST(1) << 40, "TB"},
+		{INT64CONST(1) << 30, "GB"},
+		{INT64CONST(1) << 20, "MB"},
+		{INT64CONST(1) << 10, "kB"},
+	};
+	int			i;
+
+	for (i = 0; i < lengthof(units); i++)
+	{
+		if (bytes < units[i].size)
+			continue;
+		if (bytes % units[i].size == 0)
+			return psprintf(INT64_FORMAT " %s", bytes / units[i].size, units[i].name);
+		return psprintf("%.1f %s", (double) bytes / units[i].size, units[i].name);
+	}
+	return psprintf(INT64_FORMAT " bytes", bytes);
 }

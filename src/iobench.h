@@ -60,7 +60,7 @@ extern bool iobench_sample_signal;
 /* iobench.max_wait_types: wait types a table holds (postmaster start) */
 extern int	iobench_max_wait_types;
 
-/* Human-readable size, as pg_size_pretty() prints it */
+/* A size for messages in pg_size_pretty()'s units: 2 GB, 2.5 GB (iobench.c) */
 extern char *iob_size_pretty(int64 bytes);
 
 /*

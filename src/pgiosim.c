@@ -20,6 +20,7 @@
 #include "utils/timestamp.h"
 
 #include "iobench.h"
+#include "privileges.h"
 #include "run.h"
 #include "run_options.h"
 
@@ -57,6 +58,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	bool		fsync;
 	char	   *label;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	memset(&params, 0, sizeof(params));
 	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
 	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);

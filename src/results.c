@@ -10,6 +10,8 @@
  * a long positional INSERT.  The time series and the histogram go in as
  * arrays through unnest.  All statements run as the owner of the iobench
  * schema: callers of iobench.run() need no write access to the tables.
+ * jsonb_populate_record fills a missing key with NULL, not the column's
+ * default: every NOT NULL column is given here (run_uuid in the INSERT).
  *
  *-------------------------------------------------------------------------
  */
@@ -104,6 +106,7 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 	{
 		json_int(buf, KEY("bytes"), (int64) bytes);
 		json_num(buf, KEY("mb_per_s"), (double) bytes / 1e6 / measured_s, timed);
+		json_num(buf, KEY("mib_per_s"), (double) bytes / 1048576.0 / measured_s, timed);
 	}
 	json_num(buf, KEY("iops"), (double) h->count / measured_s, timed);
 	json_num(buf, KEY("lat_avg_us"), iob_hist_mean(h) / 1000.0, any);
@@ -140,6 +143,11 @@ summary_json(const IobRunSummary *s)
 	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
 	json_str(&buf, "system_identifier", num);
 	json_str(&buf, "pg_version", PG_VERSION);
+	json_str(&buf, "tool", "iobench");
+	if (p->start_at != 0)
+		json_str(&buf, "start_at", timestamptz_to_str(p->start_at));
+	if (s->go_at != 0)
+		json_str(&buf, "go_at", timestamptz_to_str(s->go_at));
 
 	json_str(&buf, "rw", iob_pattern_name(p->rw));
 	json_int(&buf, "block_size", p->block_size);
@@ -348,7 +356,8 @@ iob_store_run(const IobRunSummary *s)
 			 "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
 			 "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', "
 			 "  COALESCE($2, "
-			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)))) AS r "
+			 "  pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)), "
+			 "  'run_uuid', pg_catalog.gen_random_uuid())) AS r "
 			 "RETURNING *",
 			 2, types, values, s->run_id > 0 ? NULL : " n", SPI_OK_INSERT_RETURNING);
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
@@ -358,6 +367,31 @@ iob_store_run(const IobRunSummary *s)
 	store_seconds(run_id, s);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
+	iob_owner_end(&scope);
+	return PointerGetDatum(row);
+}
+
+/*
+ * The iobench.runs row of a run that is not stored (on a hot standby or in
+ * a read-only transaction), with run_id NULL; see results.h.
+ */
+Datum
+iob_unstored_run(const IobRunSummary *s)
+{
+	IobOwnerScope scope;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	HeapTupleHeader row;
+
+	values[0] = CStringGetTextDatum(summary_json(s));
+
+	iob_owner_begin(&scope);
+	/* a run_uuid of its own, so importing the row twice stores it once */
+	iob_owner_exec("SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, "
+				   "  $1::pg_catalog.jsonb OPERATOR(pg_catalog.||) "
+				   "  pg_catalog.jsonb_build_object('run_uuid', pg_catalog.gen_random_uuid())) AS r",
+				   1, types, values, NULL, SPI_OK_SELECT);
+	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }

@@ -34,6 +34,7 @@ typedef struct IobRunSummary
 	IobStorageInfo storage;
 	TimestampTz started_at;
 	TimestampTz finished_at;
+	TimestampTz go_at;			/* the workers were told to start (0: never) */
 	double		measured_s;		/* length of the measured period */
 	IobHistogram hist[IOB_NUM_OP_KINDS];	/* merged over workers */
 	uint64		bytes[IOB_NUM_OP_KINDS];
@@ -54,6 +55,12 @@ typedef struct IobRunSummary
  * iobench.runs row as a composite Datum.
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
+
+/*
+ * The same row without storing anything, run_id NULL: for a run on a hot
+ * standby or in a read-only transaction, where nothing can be written.
+ */
+extern Datum iob_unstored_run(const IobRunSummary *summary);
 
 
 #endif							/* IOBENCH_RESULTS_H */

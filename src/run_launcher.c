@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "executor/executor.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -52,6 +53,7 @@
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
+#include "privileges.h"
 #include "results.h"
 #include "run.h"
 #include "run_progress.h"
@@ -88,6 +90,8 @@ typedef struct RunContext
 	IobRunShared *run;
 	IobRunStoreInfo *info;		/* the launcher's facts, for whoever stores */
 	bool		store_attempted;	/* the run was stored, or tried to be */
+	bool		store;			/* false on a hot standby or in a read-only
+								 * transaction: nothing is stored */
 	bool		limits_held;	/* workers and buffers counted (run_limits.c) */
 	char	   *carried_waits;	/* a failed run's wait rows as jsonb, or NULL */
 	IobWorkerState *workers;
@@ -108,6 +112,7 @@ iobench_run(PG_FUNCTION_ARGS)
 	IobRunParams params;
 	char	   *label;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_parse_run_args(fcinfo, &params, &label);
 	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_RATES));
 }
@@ -290,6 +295,11 @@ store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 	if (ctx->run->start_ns == 0)
 		return 0;
 	stop_workers(ctx);
+	if (!ctx->store)
+	{
+		*why = "a run on a hot standby or in a read-only transaction is not stored";
+		return 0;
+	}
 	ctx->info->completed = false;
 	strlcpy(ctx->info->status,
 			ERRCODE_TO_CATEGORY(sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ?
@@ -476,6 +486,26 @@ wait_until_ready(RunContext *ctx)
 	pg_read_barrier();
 }
 
+/*
+ * With start_at, wait for it once the workers are ready (files made and
+ * opened), so runs on several servers start their workers together.  The
+ * last stretch sleeps the exact remainder, rounded up to a millisecond.
+ */
+static void
+wait_for_start_at(RunContext *ctx)
+{
+	TimestampTz start_at = ctx->run->params.start_at;
+	TimestampTz now;
+
+	if (start_at == 0)
+		return;
+	while ((now = GetCurrentTimestamp()) < start_at)
+	{
+		check_workers(ctx);
+		launcher_sleep(Min((start_at - now + 999) / 1000, LAUNCHER_TICK_MS));
+	}
+}
+
 /* Wait statistics: start sampling the ready workers (wait_run.c) */
 static void
 start_wait_sampling(RunContext *ctx)
@@ -497,6 +527,7 @@ give_go(RunContext *ctx)
 	int			i;
 
 	run->start_ns = iob_now_ns();
+	ctx->info->go_at = GetCurrentTimestamp();
 	run->measure_start_ns = run->start_ns + run->params.warmup_us * 1000;
 	run->end_ns = run->measure_start_ns + run->params.duration_us * 1000;
 	pg_write_barrier();
@@ -552,6 +583,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
 		wait_until_ready(ctx);
+		wait_for_start_at(ctx);
 		start_wait_sampling(ctx);
 		give_go(ctx);
 		wait_for_workers(ctx);
@@ -593,6 +625,25 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 	PG_END_TRY();
 }
 
+/*
+ * Say that a run on a hot standby or in a read-only transaction was not
+ * stored, and how to keep it.
+ */
+static void
+report_not_stored(void)
+{
+	if (RecoveryInProgress())
+		ereport(NOTICE,
+				(errmsg("iobench: nothing was stored: the run took place on a hot standby"),
+				 errdetail("The run's row is returned with run_id NULL; its per-second figures, latency histogram and waits are not kept."),
+				 errhint("To keep the row, save SELECT iobench.export_run_row(r) FROM iobench.run(...) AS r and pass it to iobench.import_runs() on the primary.")));
+	else
+		ereport(NOTICE,
+				(errmsg("iobench: nothing was stored: the run took place in a read-only transaction"),
+				 errdetail("The run's row is returned with run_id NULL; its per-second figures, latency histogram and waits are not kept."),
+				 errhint("Run it outside a read-only transaction to store it.")));
+}
+
 /* Run one benchmark end to end; see run.h */
 Datum
 iob_execute_run(const IobRunParams *params, const char *label,
@@ -602,19 +653,25 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	IobRunSummary summary;
 	IobStorageInfo storage;
 	char		dir[MAXPGPATH];
+	bool		store;
 	Datum		result;
 
 	failed_run_id = 0;
 
-	/* everything that can be checked before a byte is written */
-	PreventCommandIfReadOnly("iobench.run()");
-	PreventCommandDuringRecovery("iobench.run()");
+	/*
+	 * Everything that can be checked before a byte is written.  On a hot
+	 * standby or in a read-only transaction the run happens all the same
+	 * (its files are temporary files, which a standby allows) and nothing
+	 * is stored.
+	 */
+	store = !XactReadOnly;
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &storage);
-	iob_check_free_space(dir, params->file_size * (uint64) params->files);
+	iob_check_free_space(params, dir);
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->progress_style = progress_style;
+	ctx->store = store;
 	create_segment(ctx, params, dir,
 				   iob_engine_resolve(params->engine, params->iodepth), label);
 	ctx->info->storage = storage;
@@ -638,6 +695,11 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	dsm_detach(ctx->seg);
 	ctx->seg = NULL;
 
+	if (!store)
+	{
+		report_not_stored();
+		return iob_unstored_run(&summary);
+	}
 	result = iob_store_run(&summary);
 	iob_wait_run_store(ctx->waits, result, &summary);
 	return result;

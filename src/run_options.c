@@ -26,6 +26,7 @@
 
 #include "files.h"
 #include "iobench.h"
+#include "privileges.h"
 #include "run_options.h"
 #include "run_limits.h"
 
@@ -52,7 +53,8 @@ enum
 	ARG_REWRITE_PCT,
 	ARG_COLD_READS,
 	ARG_STALL_THRESHOLD,
-	ARG_PROGRESS_INTERVAL
+	ARG_PROGRESS_INTERVAL,
+	ARG_START_AT
 };
 
 /* Names as the arguments spell them, in the order of their enums */
@@ -350,6 +352,32 @@ iob_seed_arg(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * Read the "start_at" argument: NULL (0) starts at once; otherwise a time
+ * within IOB_MAX_START_AT_S of now, so a run never holds its workers for
+ * long.  A time already past starts at once (the lateness is stored).
+ */
+static TimestampTz
+iob_start_at_arg(FunctionCallInfo fcinfo, int argno)
+{
+	TimestampTz value;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (PG_ARGISNULL(argno))
+		return 0;
+	value = PG_GETARG_TIMESTAMPTZ(argno);
+	if (TIMESTAMP_NOT_FINITE(value) ||
+		value > now + (int64) IOB_MAX_START_AT_S * USECS_PER_SEC ||
+		value < now - (int64) IOB_MAX_START_AT_S * USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"start_at\"",
+						timestamptz_to_str(value)),
+				 errdetail("Valid values are within %d seconds of the current time, or null to start at once.",
+						   IOB_MAX_START_AT_S)));
+	return value;
+}
+
+/*
  * Resolve a tablespace by name and check that the current user may create
  * files in it; returns its OID.  As for temporary files, the database's
  * default tablespace needs no grant.
@@ -371,7 +399,7 @@ iob_check_tablespace(const char *spcname)
 
 		aclresult = pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE);
 		if (aclresult != ACLCHECK_OK)
-			aclcheck_error(aclresult, OBJECT_TABLESPACE, spcname);
+			iob_tablespace_denied(spcname);
 	}
 	return spcoid;
 }
@@ -617,6 +645,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 
 	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+	params->start_at = iob_start_at_arg(fcinfo, ARG_START_AT);
 
 	params->rewrite_pct = iob_int_arg(fcinfo, ARG_REWRITE_PCT, "rewrite_pct", 0, 100);
 	iob_require_arg(fcinfo, ARG_COLD_READS, "cold_reads");

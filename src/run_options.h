@@ -19,6 +19,7 @@
 
 #include "postgres.h"
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
 
 #include "engine.h"
@@ -53,6 +54,7 @@ typedef enum IobPattern
 #define IOB_MAX_WARMUP_S		(24 * 3600)	/* a day */
 #define IOB_MAX_STALL_THRESHOLD_S	3600	/* an hour: longer is no stall */
 #define IOB_MAX_PROGRESS_INTERVAL_S 3600	/* an hour */
+#define IOB_MAX_START_AT_S		3600	/* start_at within an hour of the call */
 #define IOB_DIRECT_ALIGN		4096	/* O_DIRECT buffer and offset alignment */
 
 /*
@@ -95,6 +97,9 @@ typedef struct IobRunParams
 									 * slower than this is a stall; 0 = not
 									 * tracked */
 	int			progress_interval_s;	/* seconds between progress NOTICEs */
+	TimestampTz start_at;		/* the workers, once ready, wait for this
+								 * wall-clock time (a common start on many
+								 * servers); 0 = start at once */
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);

@@ -102,6 +102,7 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	s->storage = info->storage;
 	s->started_at = info->started_at;
 	s->finished_at = info->finished_at;
+	s->go_at = info->go_at;
 	summarize_workers(s, workers, info->nworkers);
 
 	/* the measured period: all of it, or up to the stop */

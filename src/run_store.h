@@ -49,6 +49,7 @@ typedef struct IobRunStoreInfo
 	IobStorageInfo storage;
 	TimestampTz started_at;
 	TimestampTz finished_at;
+	TimestampTz go_at;			/* the workers were told to start (0: never) */
 	int			nworkers;		/* workers launched */
 	int64		stopped_ns;		/* when the run was told to stop, or 0 */
 	bool		completed;

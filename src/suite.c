@@ -31,6 +31,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "common/pg_prng.h"
@@ -40,6 +41,7 @@
 #include "lib/stringinfo.h"
 #include "access/xact.h"
 #include "miscadmin.h"
+#include "tcop/utility.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -49,6 +51,7 @@
 #include "engine.h"
 #include "iobench.h"
 #include "owner_spi.h"
+#include "privileges.h"
 #include "run.h"
 #include "run_options.h"
 #include "run_limits.h"
@@ -752,6 +755,10 @@ iobench_suite(PG_FUNCTION_ARGS)
 	ResourceOwner oldowner = CurrentResourceOwner;
 	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
+	/* a suite is its stored rows: unlike run(), it needs a writable server */
+	PreventCommandDuringRecovery("iobench.suite()");
+	PreventCommandIfReadOnly("iobench.suite()");
 	memset(&suite, 0, sizeof(suite));
 	suite.cxt = CurrentMemoryContext;
 	read_suite_args(fcinfo, &suite);

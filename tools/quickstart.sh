@@ -4,8 +4,8 @@
 # Installs what is missing (tools/deps.sh), builds iobench, installs it into the
 # system's PostgreSQL 15 (as root, or through sudo), then starts a throwaway
 # cluster (tools/cluster.sh: a temporary directory, no TCP listener, a private
-# Unix socket directory, iobench preloaded), creates the extension and runs a
-# 5-second benchmark on pg_default.  The cluster is stopped and removed on exit,
+# Unix socket directory, iobench preloaded), creates the extension, runs a
+# 5-second benchmark on pg_default and prints its iobench.report().  The cluster is stopped and removed on exit,
 # also after an error or Ctrl-C.  As root the cluster runs as the "postgres" user.
 #
 # Environment:
@@ -37,14 +37,20 @@ build_and_install() {
 	as_root make -C "$SRC" -s install >/dev/null
 }
 
-# Create the extension and run a short benchmark, shown one field a line.
+# Create the extension, run a short benchmark and show its report (the
+# full row stays in iobench.runs).
 run_benchmark() {
 	local duration=${IOBENCH_DURATION:-5s} size=${IOBENCH_FILE_SIZE:-256MB}
 	say "running iobench.run(duration => '$duration', file_size => '$size')"
 	cluster_psql -v duration="$duration" -v size="$size" <<'EOF'
 CREATE EXTENSION iobench;
-\x on
-SELECT * FROM iobench.run(duration => :'duration', file_size => :'size');
+SELECT run_id FROM iobench.run(duration => :'duration', file_size => :'size') \gset
+\pset format unaligned
+\pset tuples_only on
+SELECT * FROM iobench.report(:run_id);
+\echo
+\echo 'The same run in a dozen columns:  SELECT * FROM iobench.run_summary WHERE run_id =' :run_id
+\echo 'Every stored figure:              SELECT * FROM iobench.runs WHERE run_id =' :run_id
 EOF
 }
 

@@ -139,6 +139,8 @@ copy_tap_inputs() {
 	mkdir -p "$PORT_LOCKS" && chmod 1777 "$PORT_LOCKS" 2>/dev/null || true
 	mkdir -p "$WORK/tap"
 	cp -r "$SRC/t" "$WORK/tap/"
+	# the test data pg_regress reads too (t/../data, as in the checkout)
+	if [ -d "$SRC/data" ]; then cp -r "$SRC/data" "$WORK/tap/"; fi
 	cp "$SRC/test/regress.conf" "$WORK/tap/regress.conf"
 }
 

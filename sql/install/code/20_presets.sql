@@ -46,7 +46,9 @@ SELECT sr.suite_id,
        round(avg(r.lat_p99_us)::numeric, 1) AS lat_p99_us,
        round(stddev_samp(r.lat_p99_us)::numeric, 1) AS lat_p99_stddev,
        round(avg(r.fsync_lat_p99_us)::numeric, 1) AS fsync_p99_us,
-       string_agg(DISTINCT sr.note, '; ') AS note
+       string_agg(DISTINCT sr.note, '; ') AS note,
+       round(avg(r.mib_per_s)::numeric, 2) AS mib_per_s,
+       round(stddev_samp(r.mib_per_s)::numeric, 2) AS mib_per_s_stddev
   FROM iobench.suite_runs sr
   JOIN iobench.suites s USING (suite_id)
   LEFT JOIN iobench.runs r ON r.run_id = sr.run_id AND r.status = 'completed'
@@ -121,6 +123,7 @@ DECLARE
     spcs name[];
     base name;
 BEGIN
+    PERFORM iobench.require_grant('iobench.compare(bigint, name)');
     IF compare.suite_id IS NULL THEN
         RAISE EXCEPTION 'argument "suite_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -154,10 +157,12 @@ $$;
 COMMENT ON FUNCTION iobench.compare(bigint, name) IS 'one suite''s tablespaces side by side per test, with ratios to a baseline tablespace';
 
 -- Any runs side by side, in the order given, against a baseline run (the
--- first when NULL).
+-- first when NULL).  server names where each ran: the name it was gathered
+-- or imported under, or the host for runs made here.
 CREATE OR REPLACE FUNCTION iobench.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
 RETURNS TABLE (
     run_id         bigint,
+    server         text,
     label          text,
     tablespace     name,
     rw             text,
@@ -181,6 +186,7 @@ DECLARE
     base bigint;
     missing bigint;
 BEGIN
+    PERFORM iobench.require_grant('iobench.compare_runs(bigint[], bigint)');
     IF compare_runs.run_ids IS NULL OR cardinality(compare_runs.run_ids) = 0 THEN
         RAISE EXCEPTION 'argument "run_ids" must name at least one run'
             USING ERRCODE = 'invalid_parameter_value';
@@ -203,7 +209,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     RETURN QUERY
-    SELECT o.run_id, o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
+    SELECT o.run_id, coalesce(o.server, o.host), o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
            round(b.iops::numeric, 1), round(o.iops::numeric, 1),
            round((o.iops / nullif(b.iops, 0))::numeric, 2),
            round(b.mb_per_s::numeric, 2), round(o.mb_per_s::numeric, 2),

@@ -25,6 +25,7 @@ DECLARE
     measured double precision;
     max_us double precision := extract(epoch FROM stalls.max_latency) * 1e6;
 BEGIN
+    PERFORM iobench.require_grant('iobench.stalls(bigint, double precision, interval)');
     IF stalls.run_id IS NULL THEN
         RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -120,6 +121,26 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.format_bytes(bigint) IS 'a size in bytes as text with a unit (kB, MB, GB are 1024-based, as PostgreSQL''s)';
 
+-- A throughput in bytes per second for reading, binary first and decimal
+-- beside it, as fio prints it: 66.6 MiB/s (69.8 MB/s); GiB/s (GB/s) from
+-- 1 GiB/s up.
+CREATE OR REPLACE FUNCTION iobench.format_rate(bytes_per_s double precision)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN bytes_per_s IS NULL THEN '-'
+        WHEN bytes_per_s >= 1073741824 THEN
+            round((bytes_per_s / 1073741824)::numeric, 2) || ' GiB/s ('
+            || round((bytes_per_s / 1e9)::numeric, 2) || ' GB/s)'
+        ELSE
+            round((bytes_per_s / 1048576)::numeric, 1) || ' MiB/s ('
+            || round((bytes_per_s / 1e6)::numeric, 1) || ' MB/s)'
+    END
+$$;
+COMMENT ON FUNCTION iobench.format_rate(double precision) IS 'a throughput in bytes per second as text: MiB/s with MB/s beside it';
+
 -- A sparkline of the values, one character each, scaled from 0 to the
 -- largest finite value; 0 is a blank, so a second without I/O shows as a
 -- gap; NaN is a blank too and Infinity a full block.
@@ -152,6 +173,55 @@ AS $$
       FROM (SELECT round(greatest(least(coalesce(share, 0), 1), 0) * width * 8)::bigint AS e) AS x
 $$;
 COMMENT ON FUNCTION iobench.bar(double precision, integer) IS 'a horizontal bar of block characters for a share between 0 and 1';
+
+-- A run in a dozen columns a DBA reads first, rounded and with units:
+--   SELECT * FROM iobench.summary(iobench.run(duration => '10s'));
+-- The full row stays in iobench.runs; the view iobench.run_summary has every
+-- stored run this way.
+CREATE OR REPLACE FUNCTION iobench.summary(r iobench.runs)
+RETURNS TABLE (
+    run_id     bigint,
+    status     text,
+    tablespace name,
+    storage    text,
+    workload   text,
+    seconds    numeric,
+    iops       numeric,
+    throughput text,
+    lat_avg    text,
+    lat_p50    text,
+    lat_p99    text,
+    lat_max    text,
+    fsync_p99  text)
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.run_id, r.status, r.tablespace,
+           concat_ws(', ', coalesce(r.device, '?'),
+                     coalesce(r.filesystem, '?') || ' on ' || coalesce(r.mount_point, '?')),
+           format('%s %s, %s worker%s x QD%s, %s, %s, %s file%s x %s',
+                  r.rw, iobench.format_bytes(r.block_size), r.workers,
+                  CASE WHEN r.workers > 1 THEN 's' ELSE '' END, r.iodepth, r.engine,
+                  CASE WHEN r.direct THEN 'direct' ELSE 'buffered' END,
+                  r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
+                  iobench.format_bytes(r.file_size))
+           || CASE WHEN r.read_pct IS NOT NULL THEN format(', %s %% reads', r.read_pct) ELSE '' END
+           || CASE WHEN r.fsync_every > 0 THEN format(', %s every %s', r.sync_method, r.fsync_every)
+                   ELSE '' END,
+           round(r.measured_s::numeric, 1),
+           round(r.iops::numeric),
+           iobench.format_rate(r.bytes / nullif(r.measured_s, 0)),
+           iobench.format_us(r.lat_avg_us),
+           iobench.format_us(r.lat_p50_us),
+           iobench.format_us(r.lat_p99_us),
+           iobench.format_us(r.lat_max_us),
+           iobench.format_us(r.fsync_lat_p99_us)
+$$;
+COMMENT ON FUNCTION iobench.summary(iobench.runs) IS 'a run in a dozen rounded columns with units, for reading';
+
+CREATE OR REPLACE VIEW iobench.run_summary AS
+SELECT s.* FROM iobench.runs r, LATERAL iobench.summary(r) s;
+COMMENT ON VIEW iobench.run_summary IS 'every stored run in a dozen rounded columns with units, for reading';
 
 -- The latency histogram of a run and op kind, grouped into 1-2-5 ranges
 -- (10-20 µs, 20-50 µs, 50-100 µs ...) from the first non-empty range to the
@@ -203,8 +273,9 @@ DECLARE
     nstall integer := 0;
     w record;
     has_waits boolean := false;
-    fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s';
+    fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s %9s';
 BEGIN
+    PERFORM iobench.require_grant('iobench.report(bigint)');
     IF report.run_id IS NULL THEN
         RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -228,15 +299,28 @@ BEGIN
                        r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
                        iobench.format_bytes(r.file_size));
     IF r.fsync_every > 0 OR r.rewrite_pct > 0 THEN
-        RETURN NEXT concat_ws(', ',
-            CASE WHEN r.rewrite_pct > 0 THEN format('  %s %% of reads rewritten', r.rewrite_pct) END,
+        RETURN NEXT '  ' || concat_ws(', ',
+            CASE WHEN r.rewrite_pct > 0 THEN format('%s %% of reads rewritten', r.rewrite_pct) END,
             CASE WHEN r.fsync_every = 1 THEN format('%s after every write', r.sync_method)
                  WHEN r.fsync_every > 1 THEN format('%s after every %s writes to a file',
                                                     r.sync_method, r.fsync_every) END);
     END IF;
     RETURN NEXT format('  tablespace "%s": %s, %s on %s; host %s, PostgreSQL %s',
                        r.tablespace, coalesce(r.device, '?'), coalesce(r.filesystem, '?'),
-                       coalesce(r.mount_point, '?'), coalesce(r.host, '?'), r.pg_version);
+                       coalesce(r.mount_point, '?'), coalesce(r.host, '?'), coalesce(r.pg_version, '-'));
+    IF r.imported_at IS NOT NULL THEN
+        RETURN NEXT format('  server "%s": its run %s there, imported %s%s',
+                           coalesce(r.server, r.host, '?'), coalesce(r.origin_run_id::text, '?'),
+                           to_char(r.imported_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
+                           CASE WHEN r.tool <> 'iobench' THEN format(', measured by %s', r.tool) ELSE '' END);
+    ELSIF r.server IS NOT NULL THEN
+        RETURN NEXT format('  server "%s" (gathered from this server)', r.server);
+    END IF;
+    IF r.start_at IS NOT NULL THEN
+        RETURN NEXT format('  common start %s, workers started %s ms after it',
+                           to_char(r.start_at, 'YYYY-MM-DD HH24:MI:SS.MS TZ'),
+                           coalesce(round((extract(epoch FROM r.go_at - r.start_at) * 1000)::numeric, 3)::text, '?'));
+    END IF;
     RETURN NEXT format('  started %s, measured %s s after %s s of warm-up, seed %s',
                        to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
                        round(r.measured_s::numeric, 1),
@@ -245,21 +329,22 @@ BEGIN
     -- summary and percentiles
     RETURN NEXT '';
     RETURN NEXT 'Summary';
-    RETURN NEXT format(fmt, 'op', 'ops', 'IOPS', 'MB/s', 'avg', 'p50', 'p90', 'p99', 'p99.9', 'max');
+    RETURN NEXT format(fmt, 'op', 'ops', 'IOPS', 'MiB/s', 'MB/s', 'avg', 'p50', 'p90', 'p99', 'p99.9', 'max');
     FOR k IN
         SELECT * FROM (VALUES
-            (1, 'read',  r.read_ops,  r.read_iops,  r.read_mb_per_s, r.read_lat_avg_us,
+            (1, 'read',  r.read_ops,  r.read_iops,  coalesce(r.read_mib_per_s, r.read_mb_per_s * 1e6 / 1048576), r.read_mb_per_s, r.read_lat_avg_us,
              r.read_lat_p50_us, r.read_lat_p90_us, r.read_lat_p99_us, r.read_lat_p999_us, r.read_lat_max_us),
-            (2, 'write', r.write_ops, r.write_iops, r.write_mb_per_s, r.write_lat_avg_us,
+            (2, 'write', r.write_ops, r.write_iops, coalesce(r.write_mib_per_s, r.write_mb_per_s * 1e6 / 1048576), r.write_mb_per_s, r.write_lat_avg_us,
              r.write_lat_p50_us, r.write_lat_p90_us, r.write_lat_p99_us, r.write_lat_p999_us, r.write_lat_max_us),
-            (3, 'fsync', r.fsync_ops, r.fsync_iops, NULL, r.fsync_lat_avg_us,
+            (3, 'fsync', r.fsync_ops, r.fsync_iops, NULL, NULL, r.fsync_lat_avg_us,
              r.fsync_lat_p50_us, r.fsync_lat_p90_us, r.fsync_lat_p99_us, r.fsync_lat_p999_us, r.fsync_lat_max_us),
-            (4, 'all data', r.ops, r.iops, r.mb_per_s, r.lat_avg_us,
+            (4, 'all data', r.ops, r.iops, coalesce(r.mib_per_s, r.mb_per_s * 1e6 / 1048576), r.mb_per_s, r.lat_avg_us,
              r.lat_p50_us, r.lat_p90_us, r.lat_p99_us, r.lat_p999_us, r.lat_max_us))
-            AS t(n, op, ops, iops, mbps, avg, p50, p90, p99, p999, mx)
+            AS t(n, op, ops, iops, mibps, mbps, avg, p50, p90, p99, p999, mx)
          WHERE coalesce(t.ops, 0) > 0 ORDER BY t.n
     LOOP
         RETURN NEXT format(fmt, k.op, k.ops, round(k.iops::numeric, 1),
+                           coalesce(round(k.mibps::numeric, 2)::text, ''),
                            coalesce(round(k.mbps::numeric, 2)::text, ''),
                            iobench.format_us(k.avg), iobench.format_us(k.p50),
                            iobench.format_us(k.p90), iobench.format_us(k.p99),
@@ -468,6 +553,7 @@ DECLARE
     r iobench.runs;
     lat_buckets jsonb;
 BEGIN
+    PERFORM iobench.require_grant('iobench.run_json(bigint)');
     IF run_json.run_id IS NULL THEN
         RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';

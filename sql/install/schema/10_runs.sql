@@ -3,7 +3,8 @@
 -- One row per run: its settings, where it ran, and its summary figures.
 -- "ops", "iops", "mb_per_s" and the unprefixed latencies cover data I/O
 -- (reads and writes); syncs have their own fsync_* columns.  Latencies are
--- microseconds; MB is 10^6 bytes.
+-- microseconds; sizes are bytes; *_mib_per_s are MiB (2^20 bytes) per
+-- second, *_mb_per_s MB (10^6 bytes) per second (see the column comments).
 CREATE TABLE iobench.runs (
     run_id            bigserial PRIMARY KEY,
     status            text NOT NULL CHECK (status IN ('completed', 'cancelled', 'failed')),
@@ -77,9 +78,32 @@ CREATE TABLE iobench.runs (
     cpu_sys_pct       double precision,
     stall_count       bigint,
     offset_digest     text,
-    cold_reads        boolean NOT NULL DEFAULT false
+    cold_reads        boolean NOT NULL DEFAULT false,
+    mib_per_s         double precision,
+    read_mib_per_s    double precision,
+    write_mib_per_s   double precision,
+    -- identity across servers (0.2): a run keeps its run_uuid wherever it
+    -- is copied, so a run gathered twice is stored once
+    run_uuid          uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
+    origin_run_id     bigint,       -- its run_id where it ran; NULL: it ran here
+    server            text,         -- the name it was gathered or imported under; NULL: ran here
+    imported_at       timestamptz,  -- NULL: it ran here
+    tool              text NOT NULL DEFAULT 'iobench', -- 'iobench', or fio's version ("fio-3.33")
+    start_at          timestamptz,  -- the start its workers waited for (run()'s start_at)
+    go_at             timestamptz,  -- when its workers were told to start (warm-up begins)
+    CONSTRAINT runs_run_uuid_key UNIQUE (run_uuid)
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';
+-- The units of the columns whose names leave them open (0.2)
+COMMENT ON COLUMN iobench.runs.block_size IS 'bytes';
+COMMENT ON COLUMN iobench.runs.file_size IS 'bytes per file (file_size => ''256MB'' is 256 MiB, 268435456 bytes)';
+COMMENT ON COLUMN iobench.runs.bytes IS 'bytes of data I/O (reads and writes) in the measured period';
+COMMENT ON COLUMN iobench.runs.mb_per_s IS 'data I/O throughput in MB/s: 10^6 bytes per second (decimal)';
+COMMENT ON COLUMN iobench.runs.read_mb_per_s IS 'read throughput in MB/s: 10^6 bytes per second (decimal)';
+COMMENT ON COLUMN iobench.runs.write_mb_per_s IS 'write throughput in MB/s: 10^6 bytes per second (decimal)';
+COMMENT ON COLUMN iobench.runs.mib_per_s IS 'data I/O throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
+COMMENT ON COLUMN iobench.runs.read_mib_per_s IS 'read throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
+COMMENT ON COLUMN iobench.runs.write_mib_per_s IS 'write throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
 
 -- Per-second time series of the measured period, per op kind.
 CREATE TABLE iobench.run_seconds (

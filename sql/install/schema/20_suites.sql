@@ -48,16 +48,16 @@ COMMENT ON TABLE iobench.suite_tests IS 'the tests of each named suite that iobe
 INSERT INTO iobench.suite_tests
     (suite, test_no, test, rw, block_size, workers, iodepth, files, description)
 VALUES
-    ('sqlio',  1, 'data: 8 KB random write',       'randwrite', '8kB',   4, 8, 2, 'checkpoints, tempdb'),
-    ('sqlio',  2, 'data: 8 KB random read',        'randread',  '8kB',   4, 8, 2, 'singleton lookups'),
-    ('sqlio',  3, 'log: 64 KB sequential write',   'write',     '64kB',  4, 8, 1, 'bulk log writes'),
-    ('sqlio',  4, 'log: 8 KB random read',         'randread',  '8kB',   4, 8, 1, 'rollbacks, log readers'),
-    ('sqlio',  5, 'log: 1 KB sequential write',    'write',     '1kB',   4, 8, 1, 'small log writes'),
-    ('sqlio',  6, 'data: 64 KB sequential write',  'write',     '64kB',  4, 8, 2, 'checkpoints, index builds, bulk loads'),
-    ('sqlio',  7, 'data: 64 KB sequential read',   'read',      '64kB',  4, 8, 2, 'read-ahead, index builds, consistency checks'),
-    ('sqlio',  8, 'data: 128 KB sequential read',  'read',      '128kB', 4, 8, 2, 'read-ahead, index builds'),
-    ('sqlio',  9, 'data: 128 KB sequential write', 'write',     '128kB', 4, 8, 2, 'bulk loads, index builds'),
-    ('sqlio', 10, 'data: 256 KB sequential read',  'read',      '256kB', 4, 8, 2, 'read-ahead, index builds'),
+    ('sqlio',  1, 'data: 8 kB random write',       'randwrite', '8kB',   4, 8, 2, 'checkpoints, tempdb'),
+    ('sqlio',  2, 'data: 8 kB random read',        'randread',  '8kB',   4, 8, 2, 'singleton lookups'),
+    ('sqlio',  3, 'log: 64 kB sequential write',   'write',     '64kB',  4, 8, 1, 'bulk log writes'),
+    ('sqlio',  4, 'log: 8 kB random read',         'randread',  '8kB',   4, 8, 1, 'rollbacks, log readers'),
+    ('sqlio',  5, 'log: 1 kB sequential write',    'write',     '1kB',   4, 8, 1, 'small log writes'),
+    ('sqlio',  6, 'data: 64 kB sequential write',  'write',     '64kB',  4, 8, 2, 'checkpoints, index builds, bulk loads'),
+    ('sqlio',  7, 'data: 64 kB sequential read',   'read',      '64kB',  4, 8, 2, 'read-ahead, index builds, consistency checks'),
+    ('sqlio',  8, 'data: 128 kB sequential read',  'read',      '128kB', 4, 8, 2, 'read-ahead, index builds'),
+    ('sqlio',  9, 'data: 128 kB sequential write', 'write',     '128kB', 4, 8, 2, 'bulk loads, index builds'),
+    ('sqlio', 10, 'data: 256 kB sequential read',  'read',      '256kB', 4, 8, 2, 'read-ahead, index builds'),
     ('sqlio', 11, 'data: 1 MB sequential read',    'read',      '1MB',   4, 8, 2, 'backups');
 
 -- oltp: what a PostgreSQL server asks of its disks.
@@ -65,10 +65,10 @@ INSERT INTO iobench.suite_tests
     (suite, test_no, test, rw, block_size, workers, iodepth, files, fsync_every,
      sync_method, needs_uring, description)
 VALUES
-    ('oltp', 1, '8 KB random read, QD1',               'randread',  '8kB', 1,  1, 2,  0, 'fsync',     false, 'a backend reading a page it misses'),
-    ('oltp', 2, '8 KB random read, QD32',              'randread',  '8kB', 1, 32, 2,  0, 'fsync',     true,  'many backends, or prefetching, reading at once'),
-    ('oltp', 3, '8 KB random write, fsync every 16',   'randwrite', '8kB', 1,  1, 2, 16, 'fsync',     false, 'checkpointer writing and syncing data files'),
-    ('oltp', 4, 'WAL: 8 KB sequential write + fdatasync', 'write',  '8kB', 1,  1, 1,  1, 'fdatasync', false, 'commits: each WAL write flushed');
+    ('oltp', 1, '8 kB random read, QD1',               'randread',  '8kB', 1,  1, 2,  0, 'fsync',     false, 'a backend reading a page it misses'),
+    ('oltp', 2, '8 kB random read, QD32',              'randread',  '8kB', 1, 32, 2,  0, 'fsync',     true,  'many backends, or prefetching, reading at once'),
+    ('oltp', 3, '8 kB random write, fsync every 16',   'randwrite', '8kB', 1,  1, 2, 16, 'fsync',     false, 'checkpointer writing and syncing data files'),
+    ('oltp', 4, 'WAL: 8 kB sequential write + fdatasync', 'write',  '8kB', 1,  1, 1,  1, 'fdatasync', false, 'commits: each WAL write flushed');
 
 -- One row per suite run by iobench.suite().
 CREATE TABLE iobench.suites (

@@ -1,0 +1,253 @@
+-- fleet: runs identified across servers, export and import (iobench's and
+-- fio's), merged histograms, and runs on many servers through dblink.
+-- iob_loop_a and iob_loop_b (setup) are foreign servers that reach this
+-- very instance; nothing listens at iob_nowhere.
+SET client_min_messages = warning;
+SET timezone = 'UTC';
+\set SHOW_CONTEXT never
+
+-- identity: every run has a run_uuid, its tool and when its workers started
+CREATE TEMP TABLE a AS
+SELECT * FROM iobench.run(rw => 'randrw', duration => '300ms', file_size => '1MB',
+                          engine => 'psync', fsync_every => 4, stall_threshold => '1 microsecond',
+                          label => 'fleet a');
+SELECT run_uuid IS NOT NULL AS has_uuid, tool, origin_run_id IS NULL AS ran_here,
+       server IS NULL AS no_server, imported_at IS NULL AS not_imported,
+       start_at IS NULL AS no_start_at, go_at BETWEEN started_at AND finished_at AS go_inside
+  FROM a;
+
+-- start_at: the workers wait for it once ready, and it is kept
+CREATE TEMP TABLE s AS
+SELECT clock_timestamp() + interval '400ms' AS asked;
+CREATE TEMP TABLE b AS
+SELECT * FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync',
+                          start_at => (SELECT asked FROM s));
+SELECT b.start_at = s.asked AS kept, b.go_at >= b.start_at AS waited, b.status
+  FROM b, s;
+SELECT * FROM iobench.run(file_size => '1MB', start_at => '2000-01-01 00:00:00+00');
+SELECT * FROM iobench.run(file_size => '1MB', start_at => 'infinity');
+
+-- merged histograms: the read and the write histogram of a randrw run,
+-- summed in SQL, give exactly the data percentiles the C code computed
+-- from one histogram holding both
+SELECT round(m.lat_p50_us::numeric, 4) = round(a.lat_p50_us::numeric, 4) AS p50,
+       round(m.lat_p90_us::numeric, 4) = round(a.lat_p90_us::numeric, 4) AS p90,
+       round(m.lat_p99_us::numeric, 4) = round(a.lat_p99_us::numeric, 4) AS p99,
+       round(m.lat_p999_us::numeric, 4) = round(a.lat_p999_us::numeric, 4) AS p999,
+       m.ops = a.ops AS ops, m.lat_max_us = a.lat_max_us AS max,
+       abs(m.lat_avg_us - a.lat_avg_us) < 1e-6 * a.lat_avg_us AS avg
+  FROM a, iobench.merged_latency(ARRAY[a.run_id]) m;
+-- one op kind alone gives that op's own percentiles
+SELECT round(m.lat_p99_us::numeric, 4) = round(a.read_lat_p99_us::numeric, 4) AS read_p99
+  FROM a, iobench.merged_latency(ARRAY[a.run_id], 'read') m;
+-- two runs: the percentiles of their summed buckets
+SELECT m.runs, m.ops = a.ops + b.ops AS ops
+  FROM a, b, iobench.merged_latency(ARRAY[a.run_id, b.run_id]) m;
+-- the SQL bucket arithmetic is the C one: each stored bucket maps to itself
+SELECT count(*) > 0 AS buckets,
+       bool_and((iobench.latency_bucket(round(l.lower_us * 1000)::bigint)).lower_us = l.lower_us
+                AND (iobench.latency_bucket(round(l.upper_us * 1000)::bigint - 1)).upper_us = l.upper_us) AS same
+  FROM iobench.run_latency l WHERE l.run_id IN (SELECT run_id FROM a UNION SELECT run_id FROM b);
+SELECT x.*, y.*, z.* FROM iobench.latency_bucket(63) x, iobench.latency_bucket(64) y,
+       iobench.latency_bucket(1000000) z;
+SELECT * FROM iobench.merged_latency(ARRAY[]::bigint[]);
+SELECT * FROM iobench.merged_latency(ARRAY[(SELECT run_id FROM a)], 'trim');
+SELECT * FROM iobench.merged_latency(ARRAY[-1]::bigint[]);
+
+-- export: one document with the run and its children
+CREATE TEMP TABLE doc AS SELECT iobench.export_runs(ARRAY[(SELECT run_id FROM a)]) AS d;
+SELECT d ->> 'format' AS format, d ->> 'version' AS version,
+       jsonb_array_length(d -> 'runs') AS runs,
+       (d -> 'runs' -> 0 -> 'run' ->> 'run_uuid')::uuid = (SELECT run_uuid FROM a) AS uuid,
+       jsonb_array_length(d -> 'runs' -> 0 -> 'latency') =
+           (SELECT count(*) FROM iobench.run_latency WHERE run_id = (SELECT run_id FROM a)) AS latency,
+       jsonb_array_length(d -> 'runs' -> 0 -> 'seconds') =
+           (SELECT count(*) FROM iobench.run_seconds WHERE run_id = (SELECT run_id FROM a)) AS seconds
+  FROM doc;
+SELECT iobench.export_runs(ARRAY[-1]::bigint[]);
+
+-- import of a run stored here already: nothing new
+SELECT i.run_id = a.run_id AS same_run, i.imported FROM a, doc, iobench.import_runs(doc.d) i;
+-- as if it came from elsewhere: the run is gone here, then imported twice
+CREATE TEMP TABLE a_children AS
+SELECT (SELECT count(*) FROM iobench.run_seconds WHERE run_id = a.run_id) AS seconds,
+       (SELECT count(*) FROM iobench.run_latency WHERE run_id = a.run_id) AS latency,
+       (SELECT count(*) FROM iobench.run_stalls WHERE run_id = a.run_id) AS stalls,
+       (SELECT count(*) FROM iobench.run_waits WHERE run_id = a.run_id) AS waits,
+       (SELECT count(*) FROM iobench.run_wait_sampling WHERE run_id = a.run_id) AS sampling
+  FROM a;
+SELECT seconds > 0 AS seconds, latency > 0 AS latency, stalls > 0 AS stalls, waits > 0 AS waits,
+       sampling = 1 AS sampling
+  FROM a_children;
+DELETE FROM iobench.runs WHERE run_id = (SELECT run_id FROM a);
+CREATE TEMP TABLE imp AS SELECT i.* FROM doc, iobench.import_runs(doc.d, 'elsewhere') i;
+SELECT imported FROM imp;
+SELECT r.origin_run_id = a.run_id AS origin, r.server, r.imported_at IS NOT NULL AS imported,
+       r.run_uuid = a.run_uuid AS uuid, r.iops = a.iops AS iops, r.lat_p99_us = a.lat_p99_us AS p99,
+       r.host = a.host AS host, r.system_identifier = a.system_identifier AS sysid,
+       (SELECT count(*) FROM iobench.run_latency l WHERE l.run_id = r.run_id) =
+           jsonb_array_length((SELECT d FROM doc) -> 'runs' -> 0 -> 'latency') AS latency,
+       (SELECT sum(count) FROM iobench.run_latency l WHERE l.run_id = r.run_id) = a.ops + coalesce(a.fsync_ops, 0) AS samples
+  FROM iobench.runs r, a WHERE r.run_id = (SELECT run_id FROM imp);
+-- with every child
+SELECT (SELECT count(*) FROM iobench.run_seconds WHERE run_id = imp.run_id) = c.seconds AS seconds,
+       (SELECT count(*) FROM iobench.run_latency WHERE run_id = imp.run_id) = c.latency AS latency,
+       (SELECT count(*) FROM iobench.run_stalls WHERE run_id = imp.run_id) = c.stalls AS stalls,
+       (SELECT count(*) FROM iobench.run_waits WHERE run_id = imp.run_id) = c.waits AS waits,
+       (SELECT count(*) FROM iobench.run_wait_sampling WHERE run_id = imp.run_id) = c.sampling AS sampling
+  FROM imp, a_children c;
+SELECT i.imported, i.run_id = (SELECT run_id FROM imp) AS same_run FROM doc, iobench.import_runs(doc.d, 'again') i;
+-- a document of another version: unknown keys ignored, missing ones take
+-- their defaults
+CREATE TEMP TABLE other AS
+SELECT i.* FROM doc, iobench.import_runs(jsonb_set(doc.d, '{runs,0,run}',
+    (doc.d -> 'runs' -> 0 -> 'run') - 'tool' - 'cold_reads' - 'go_at'
+    || '{"run_uuid": "00000000-0000-0000-0000-0000000000aa", "a_later_column": 1}'), 'older') i;
+SELECT r.tool, r.cold_reads, r.go_at IS NULL AS no_go_at, r.server, o.imported
+  FROM other o JOIN iobench.runs r USING (run_id);
+SELECT count(*) AS copies FROM iobench.runs WHERE run_uuid = (SELECT run_uuid FROM a);
+-- the report names the server
+SELECT count(*) = 1 AS named
+  FROM iobench.report((SELECT run_id FROM imp)) AS line
+ WHERE line LIKE format('  server "elsewhere": its run %s there, imported %%', (SELECT run_id FROM a));
+-- bad documents
+SELECT * FROM iobench.import_runs(NULL);
+SELECT * FROM iobench.import_runs('{"format": "fio"}');
+SELECT * FROM iobench.import_runs('{"format": "iobench runs", "version": 2, "runs": []}');
+SELECT * FROM iobench.import_runs('{"format": "iobench runs", "version": 1, "runs": [{"run": {"run_uuid": "00000000-0000-0000-0000-000000000001"}}]}');
+SELECT * FROM iobench.import_runs('{"format": "iobench runs", "version": 1, "runs": []}', '');
+
+-- fio: a real result of fio 3.33 --output-format=json+ (70 % reads,
+-- io_uring QD4, an fsync every 8 writes)
+\set fio `cat input/data/fio_randrw.json`
+CREATE TEMP TABLE fio AS SELECT * FROM iobench.import_fio(:'fio', server => 'fio box');
+SELECT tool, server, label, rw, read_pct, block_size, iodepth, workers, fsync_every, sync_method,
+       direct, engine, file_size, files, status FROM fio;
+SELECT f.read_ops = (:'fio'::jsonb -> 'jobs' -> 0 -> 'read' ->> 'total_ios')::bigint AS read_ops,
+       f.write_ops = (:'fio'::jsonb -> 'jobs' -> 0 -> 'write' ->> 'total_ios')::bigint AS write_ops,
+       f.fsync_ops = (:'fio'::jsonb -> 'jobs' -> 0 -> 'sync' ->> 'total_ios')::bigint AS fsync_ops,
+       f.read_lat_p99_us * 1000 = (:'fio'::jsonb -> 'jobs' -> 0 -> 'read' -> 'clat_ns' -> 'percentile' ->> '99.000000')::double precision AS read_p99,
+       f.ops = f.read_ops + f.write_ops AS ops,
+       (SELECT sum(count) FROM iobench.run_latency l WHERE l.run_id = f.run_id AND l.op = 'read') = f.read_ops AS read_bins,
+       (SELECT sum(count) FROM iobench.run_latency l WHERE l.run_id = f.run_id AND l.op = 'fsync') = f.fsync_ops AS fsync_bins,
+       f.lat_p99_us BETWEEN least(f.read_lat_p99_us, f.write_lat_p99_us) * 0.98
+                        AND greatest(f.read_lat_p99_us, f.write_lat_p99_us) * 1.02 AS data_p99
+  FROM fio f;
+SELECT i.run_id = (SELECT run_id FROM fio) AS idempotent FROM iobench.import_fio(:'fio') i;
+SELECT * FROM iobench.import_fio('{"jobs": []}');
+SELECT * FROM iobench.import_fio('{"fio version": "fio-3.33", "jobs": [{"jobname": "t", "job options": {"rw": "trim"}}]}');
+SELECT iobench.fio_size('8k') AS k, iobench.fio_size('1M') AS m, iobench.fio_size('64KiB') AS kib,
+       iobench.fio_size('4096') AS plain, iobench.fio_size('50%') AS pct;
+
+-- one workload on two servers at once, and one that cannot be reached
+CREATE TEMP TABLE f1 AS
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_b', 'iob_nowhere'],
+                                '{"duration": "300ms", "file_size": "1MB", "engine": "psync"}',
+                                start_delay => '1s', label => 'fleet f1');
+SELECT server, test_no, test, status, run_id IS NOT NULL AS gathered,
+       go_at >= start_at AS waited, skew_ms >= 0 AS skew, error IS NOT NULL AS has_error
+  FROM f1 ORDER BY server;
+SELECT error LIKE 'could not establish connection%' AS unreachable FROM f1 WHERE server = 'iob_nowhere';
+SELECT count(DISTINCT start_at) = 1 AS one_start FROM f1;
+SELECT r.server, r.label, r.start_at = f1.start_at AS start_kept
+  FROM f1 JOIN iobench.runs r USING (run_id) ORDER BY r.server;
+SELECT suite IS NULL AS one_workload, servers, concurrent, status, label,
+       settings = '{"duration": "300ms", "file_size": "1MB", "engine": "psync", "label": "fleet f1"}' AS settings
+  FROM iobench.fleets WHERE fleet_id = (SELECT DISTINCT fleet_id FROM f1);
+-- gathering twice stored once: the servers reach this instance, so each
+-- run was stored here by its own server and is the gathered one
+SELECT count(*) = 2 AS stored_once FROM iobench.runs WHERE label = 'fleet f1';
+
+-- one after another: no common start
+CREATE TEMP TABLE f2 AS
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_b'],
+                                '{"duration": "200ms", "file_size": "1MB", "engine": "psync"}',
+                                concurrent => false);
+SELECT server, status, start_at IS NULL AS no_start, go_at IS NOT NULL AS started FROM f2 ORDER BY server;
+SELECT (SELECT go_at FROM f2 WHERE server = 'iob_loop_b') >
+       (SELECT r.finished_at FROM f2 JOIN iobench.runs r USING (run_id) WHERE f2.server = 'iob_loop_a') AS after;
+
+-- a cancel (here statement_timeout) stops the runs on every server; their
+-- partial runs are gathered and the call is stored as cancelled
+SET statement_timeout = '1500ms';
+CREATE TEMP TABLE f4 AS
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_b'],
+                                '{"duration": "60s", "file_size": "1MB", "engine": "psync", "label": "fleet cancel"}',
+                                start_delay => '200ms');
+RESET statement_timeout;
+SELECT server, status, run_id IS NOT NULL AS gathered, error FROM f4 ORDER BY server;
+SELECT status FROM iobench.fleets WHERE fleet_id = (SELECT DISTINCT fleet_id FROM f4);
+SELECT public.running_workers() AS running_workers;
+
+-- a suite on two servers, test by test
+CREATE TEMP TABLE f3 AS
+SELECT * FROM iobench.fleet_suite('oltp', ARRAY['iob_loop_a', 'iob_loop_b'], duration => '100ms',
+                                  file_size => '1MB', engine => 'psync', start_delay => '500ms');
+SELECT test_no, server, status, go_at >= start_at AS waited FROM f3 ORDER BY test_no, server;
+SELECT test_no, server, base_server, iops_ratio IS NOT NULL AS ratio, ratio_to_median IS NOT NULL AS median,
+       CASE WHEN server = base_server THEN iops_ratio = 1 END AS baseline
+  FROM iobench.fleet_compare((SELECT DISTINCT fleet_id FROM f3)) ORDER BY test_no, server;
+-- the merged row's p99 comes from the summed histograms of both runs
+SELECT count(*) AS tests,
+       bool_and(c.p99_us = (SELECT round(m.lat_p99_us::numeric, 1) FROM iobench.merged_latency(
+           ARRAY(SELECT x.run_id FROM f3 x WHERE x.test_no = c.test_no)) m)) AS merged_p99
+  FROM iobench.fleet_compare((SELECT DISTINCT fleet_id FROM f3)) c WHERE c.server = '(all servers)';
+SELECT count(*) = 4 + 3 AS report_lines
+  FROM iobench.fleet_report((SELECT DISTINCT fleet_id FROM f3));
+SELECT line FROM iobench.fleet_report((SELECT DISTINCT fleet_id FROM f3)) AS line
+ WHERE line LIKE 'fleet call %' OR line LIKE 'test %';
+SELECT count(*) > 0 AS rows, bool_or(rank_from_slowest = 1) AS slowest,
+       bool_and(ratio_to_median > 0) AS ratios
+  FROM iobench.fleet_comparison WHERE server IN ('iob_loop_a', 'iob_loop_b');
+SELECT * FROM iobench.fleet_compare(-1);
+SELECT * FROM iobench.fleet_compare((SELECT DISTINCT fleet_id FROM f3), 'iob_nowhere');
+
+-- bad calls: nothing is sent
+SELECT * FROM iobench.fleet_run(ARRAY[]::text[]);
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', NULL]);
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_a']);
+SELECT * FROM iobench.fleet_run(ARRAY['no_such_server']);
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a'], '{"bogus": 1}');
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a'], '{"start_at": "now"}');
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a'], '[1]');
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a'], start_delay => '-1s');
+SELECT * FROM iobench.fleet_suite('nope', ARRAY['iob_loop_a']);
+-- a bad value is the remote run()'s error, per server
+SELECT server, status, error FROM iobench.fleet_run(ARRAY['iob_loop_a'], '{"rw": "sideways", "file_size": "1MB"}');
+
+-- privileges: a role needs the fleet functions, and a user mapping
+CREATE ROLE iob_fleet_user;
+GRANT USAGE ON SCHEMA iobench TO iob_fleet_user;
+GRANT USAGE ON FOREIGN SERVER iob_loop_a TO iob_fleet_user;
+SET ROLE iob_fleet_user;
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text),
+                          iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)
+   TO iob_fleet_user;
+SET ROLE iob_fleet_user;
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION iobench.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text)
+   TO iob_fleet_user;
+SET ROLE iob_fleet_user;
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
+SELECT * FROM iobench.import_fio('{}');
+RESET ROLE;
+REVOKE ALL ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text),
+                       iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
+                       iobench.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text)
+  FROM iob_fleet_user;
+REVOKE USAGE ON FOREIGN SERVER iob_loop_a FROM iob_fleet_user;
+REVOKE USAGE ON SCHEMA iobench FROM iob_fleet_user;
+DROP ROLE iob_fleet_user;
+
+-- clean up
+DELETE FROM iobench.fleets;
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM b UNION SELECT run_id FROM imp
+                                          UNION SELECT run_id FROM other
+                                          UNION SELECT run_id FROM fio
+                                          UNION SELECT run_id FROM f1 UNION SELECT run_id FROM f2 UNION SELECT run_id FROM f4
+                                          UNION SELECT run_id FROM f3);
+DELETE FROM iobench.runs WHERE label LIKE 'oltp: %' OR label = 'sideways';
+SELECT public.leftover_files() AS leftover_files, public.running_workers() AS running_workers;

@@ -1,0 +1,396 @@
+-- Runs across servers: export and import (iobench's own documents and fio's
+-- JSON), merged latency histograms, and the fleet comparison.
+--
+-- A run is identified everywhere by runs.run_uuid; a copy keeps it, with
+-- the run's origin (host, system_identifier, pg_version, device, its
+-- run_id there as origin_run_id) and the name it was gathered under
+-- (server).  Importing a run that is already stored changes nothing, so
+-- gathering twice stores once.
+
+-- A run's row that was not stored (a run on a hot standby or in a
+-- read-only transaction returns it with run_id NULL) as a document for
+-- iobench.import_runs() on the primary: the row alone, without seconds,
+-- histogram or waits, which such a run does not keep.
+CREATE OR REPLACE FUNCTION iobench.export_run_row(r iobench.runs)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF export_run_row.r IS NULL OR (export_run_row.r).run_uuid IS NULL THEN
+        RAISE EXCEPTION 'argument "r" must be a row of iobench.run() with a run_uuid'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN jsonb_build_object(
+        'format', 'iobench runs',
+        'version', 1,
+        'exported_at', now(),
+        'exported_by', (SELECT 'iobench ' || e.extversion FROM pg_extension e
+                         WHERE e.extname = 'iobench'),
+        'runs', jsonb_build_array(jsonb_build_object('run', to_jsonb(export_run_row.r))));
+END
+$$;
+COMMENT ON FUNCTION iobench.export_run_row(iobench.runs) IS 'a row iobench.run() returned without storing it, as a document for iobench.import_runs()';
+
+-- Runs with their seconds, latency histograms, stalls and waits as one
+-- self-contained JSON document, for iobench.import_runs() on another
+-- server.  run_ids NULL: every run (since "since", when given).
+CREATE OR REPLACE FUNCTION iobench.export_runs(run_ids bigint[] DEFAULT NULL,
+                                               since timestamptz DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    missing bigint;
+BEGIN
+    IF array_position(export_runs.run_ids, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT u.id INTO missing
+      FROM unnest(export_runs.run_ids) u(id)
+     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'run % does not exist', missing
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN jsonb_build_object(
+        'format', 'iobench runs',
+        'version', 1,
+        'exported_at', now(),
+        'exported_by', (SELECT 'iobench ' || e.extversion FROM pg_extension e
+                         WHERE e.extname = 'iobench'),
+        'runs', coalesce((
+            SELECT jsonb_agg(jsonb_build_object(
+                       'run', to_jsonb(r),
+                       'seconds', coalesce((
+                           SELECT jsonb_agg(to_jsonb(s) - 'run_id' ORDER BY s.second, s.op)
+                             FROM iobench.run_seconds s WHERE s.run_id = r.run_id), '[]'),
+                       'latency', coalesce((
+                           SELECT jsonb_agg(to_jsonb(l) - 'run_id' ORDER BY l.op, l.lower_us)
+                             FROM iobench.run_latency l WHERE l.run_id = r.run_id), '[]'),
+                       'stalls', coalesce((
+                           SELECT jsonb_agg(to_jsonb(t) - 'run_id' - 'total_us' ORDER BY t.at_s, t.worker)
+                             FROM iobench.run_stalls t WHERE t.run_id = r.run_id), '[]'),
+                       'waits', coalesce((
+                           SELECT jsonb_agg(to_jsonb(w) - 'run_id' ORDER BY w.wait_type)
+                             FROM iobench.run_waits w WHERE w.run_id = r.run_id), '[]'),
+                       'wait_sampling', (
+                           SELECT to_jsonb(ws) - 'run_id'
+                             FROM iobench.run_wait_sampling ws WHERE ws.run_id = r.run_id))
+                   ORDER BY r.run_id)
+              FROM iobench.runs r
+             WHERE (export_runs.run_ids IS NULL OR r.run_id = ANY (export_runs.run_ids))
+               AND (export_runs.since IS NULL OR r.started_at >= export_runs.since)), '[]'));
+END
+$$;
+COMMENT ON FUNCTION iobench.export_runs(bigint[], timestamptz) IS 'runs with their seconds, histograms, stalls and waits as one JSON document, for import_runs()';
+
+-- Insert one iobench.runs row from a JSON object keyed by column name,
+-- unless a run with its run_uuid is stored already; returns the new run_id
+-- or NULL.  Keys that are no column (a newer version's) are ignored, and a
+-- column missing or null in the object gets its default, so documents of
+-- other versions import.  Called by the import functions as the owner.
+CREATE OR REPLACE FUNCTION iobench.insert_run(r jsonb)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    cols text;
+    vals text;
+    id bigint;
+BEGIN
+    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum),
+           string_agg('p.' || quote_ident(a.attname), ', ' ORDER BY a.attnum)
+      INTO cols, vals
+      FROM pg_attribute a
+     WHERE a.attrelid = 'iobench.runs'::regclass AND a.attnum > 0 AND NOT a.attisdropped
+       AND a.attgenerated = '' AND jsonb_typeof(insert_run.r -> a.attname::text) <> 'null';
+    EXECUTE format('INSERT INTO iobench.runs (%s) SELECT %s '
+                   'FROM pg_catalog.jsonb_populate_record(NULL::iobench.runs, $1) AS p '
+                   'ON CONFLICT ON CONSTRAINT runs_run_uuid_key DO NOTHING RETURNING run_id', cols, vals)
+        USING insert_run.r INTO id;
+    RETURN id;
+END
+$$;
+COMMENT ON FUNCTION iobench.insert_run(jsonb) IS 'insert a run from a JSON object keyed by column name (the import functions)';
+
+-- The children of an imported run (seconds, histogram, stalls, waits)
+-- from its entry in an export_runs() document.
+CREATE OR REPLACE FUNCTION iobench.import_children(run_id bigint, run jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us)
+    SELECT import_children.run_id, s.second, s.op, s.ops, s.bytes, s.lat_mean_us, s.lat_max_us
+      FROM jsonb_populate_recordset(NULL::iobench.run_seconds, coalesce(import_children.run -> 'seconds', '[]')) s;
+    INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count)
+    SELECT import_children.run_id, l.op, l.lower_us, l.upper_us, l.count
+      FROM jsonb_populate_recordset(NULL::iobench.run_latency, coalesce(import_children.run -> 'latency', '[]')) l;
+    INSERT INTO iobench.run_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us)
+    SELECT import_children.run_id, t.at_s, t.worker, t.file, t.file_offset, t.write_us, t.sync_us
+      FROM jsonb_populate_recordset(NULL::iobench.run_stalls, coalesce(import_children.run -> 'stalls', '[]')) t;
+    INSERT INTO iobench.run_waits (run_id, wait_type, wait_s, signal_s, wait_count, exact_count, exact_wait_s)
+    SELECT import_children.run_id, w.wait_type, w.wait_s, w.signal_s, w.wait_count, w.exact_count, w.exact_wait_s
+      FROM jsonb_populate_recordset(NULL::iobench.run_waits, coalesce(import_children.run -> 'waits', '[]')) w;
+    IF jsonb_typeof(import_children.run -> 'wait_sampling') = 'object' THEN
+        INSERT INTO iobench.run_wait_sampling (run_id, scope, period_ms, ticks, missed_ticks, sampled_s)
+        SELECT import_children.run_id, ws.scope, ws.period_ms, ws.ticks, ws.missed_ticks, ws.sampled_s
+          FROM jsonb_populate_record(NULL::iobench.run_wait_sampling, import_children.run -> 'wait_sampling') ws;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.import_children(bigint, jsonb) IS 'store the children of an imported run';
+
+-- Store the runs of an iobench.export_runs() document.  A run already
+-- stored here (same run_uuid) is left as it is and returned with imported
+-- false; "server" names the server the runs come from when the document
+-- does not (a run copied on keeps its first name).  Runs as the owner:
+-- callers need EXECUTE only.
+CREATE OR REPLACE FUNCTION iobench.import_runs(doc jsonb, server text DEFAULT NULL)
+RETURNS TABLE (run_id bigint, run_uuid uuid, imported boolean)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    e record;
+    rr jsonb;
+    id bigint;
+    uid uuid;
+    name text;
+BEGIN
+    IF import_runs.doc IS NULL THEN
+        RAISE EXCEPTION 'argument "doc" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF jsonb_typeof(import_runs.doc) <> 'object'
+       OR import_runs.doc ->> 'format' IS DISTINCT FROM 'iobench runs'
+       OR jsonb_typeof(import_runs.doc -> 'runs') IS DISTINCT FROM 'array' THEN
+        RAISE EXCEPTION 'argument "doc" is not a document of iobench.export_runs()'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A document is a JSON object with "format": "iobench runs", "version": 1 and an array "runs".',
+                  HINT = 'A result of fio --output-format=json or json+ is imported with iobench.import_fio().';
+    END IF;
+    IF import_runs.doc ->> 'version' IS DISTINCT FROM '1' THEN
+        RAISE EXCEPTION 'version % of argument "doc" is not supported', import_runs.doc ->> 'version'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'This version of iobench reads version 1.';
+    END IF;
+    IF import_runs.server = '' THEN
+        RAISE EXCEPTION 'argument "server" must not be empty'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    FOR e IN SELECT x.value AS v, x.n FROM jsonb_array_elements(import_runs.doc -> 'runs') WITH ORDINALITY AS x(value, n) LOOP
+        rr := e.v -> 'run';
+        BEGIN
+            uid := (rr ->> 'run_uuid')::uuid;
+            IF uid IS NULL THEN
+                RAISE EXCEPTION 'it has no run_uuid' USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            name := coalesce(rr ->> 'server', import_runs.server, rr ->> 'host');
+            SELECT r.run_id INTO id FROM iobench.runs r WHERE r.run_uuid = uid;
+            IF FOUND THEN
+                -- stored already: a run made here gets the name it was gathered under
+                UPDATE iobench.runs r SET server = name
+                 WHERE r.run_id = id AND r.server IS NULL AND r.imported_at IS NULL
+                   AND import_runs.server IS NOT NULL;
+                RETURN QUERY SELECT r.run_id, r.run_uuid, false
+                               FROM iobench.runs r WHERE r.run_id = id;
+                CONTINUE;
+            END IF;
+            id := iobench.insert_run((rr - 'run_id') || jsonb_build_object(
+                    'origin_run_id', coalesce((rr ->> 'origin_run_id')::bigint, (rr ->> 'run_id')::bigint),
+                    'server', name,
+                    'imported_at', coalesce(nullif(rr -> 'imported_at', 'null'), to_jsonb(now()))));
+            IF id IS NULL THEN
+                -- a concurrent import stored it first
+                RETURN QUERY SELECT r.run_id, r.run_uuid, false
+                               FROM iobench.runs r WHERE r.run_uuid = uid;
+                CONTINUE;
+            END IF;
+            PERFORM iobench.import_children(id, e.v);
+        EXCEPTION
+            WHEN invalid_parameter_value OR not_null_violation OR check_violation
+                 OR unique_violation OR invalid_text_representation OR datatype_mismatch
+                 OR invalid_datetime_format OR datetime_field_overflow
+                 OR numeric_value_out_of_range OR string_data_right_truncation
+                 OR interval_field_overflow THEN
+            RAISE EXCEPTION 'run % of argument "doc" could not be imported', e.n
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = format('%s (run_uuid %s).', SQLERRM, coalesce(rr ->> 'run_uuid', 'missing'));
+        END;
+        RETURN QUERY SELECT r.run_id, r.run_uuid, true FROM iobench.runs r WHERE r.run_id = id;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION iobench.import_runs(jsonb, text) IS 'store the runs of an export_runs() document; a run stored already is left as it is';
+
+-- The bucket of iobench's latency histogram (src/histogram.h) holding a
+-- value in nanoseconds, as the lower and upper bound in microseconds that
+-- run_latency stores: every value below 64 ns has its own bucket, above,
+-- each power of two is split into 64; 2^41 ns and more go to the top one.
+CREATE OR REPLACE FUNCTION iobench.latency_bucket(value_ns bigint,
+                                                  OUT lower_us double precision,
+                                                  OUT upper_us double precision)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH v AS (
+        SELECT greatest(value_ns, 0) AS ns
+    ), e AS (
+        SELECT v.ns, least(64 - position('1' IN v.ns::bit(64)::text), 41) AS exp
+          FROM v
+    ), b AS (
+        SELECT CASE WHEN e.ns < 64 THEN e.ns
+                    WHEN 64 - position('1' IN e.ns::bit(64)::text) > 41
+                    THEN (1::bigint << 41) + (63::bigint << 35)
+                    ELSE (1::bigint << e.exp) + (((e.ns >> (e.exp - 6)) & 63) << (e.exp - 6))
+               END AS lo,
+               CASE WHEN e.ns < 64 THEN 1::bigint ELSE 1::bigint << (e.exp - 6) END AS width
+          FROM e
+    )
+    SELECT b.lo / 1000.0::double precision, (b.lo + b.width) / 1000.0::double precision FROM b
+$$;
+COMMENT ON FUNCTION iobench.latency_bucket(bigint) IS 'the bucket of iobench''s latency histogram holding a value in ns, in µs';
+
+-- Latency percentiles of several runs together, from their summed
+-- histograms (the buckets are the same everywhere, so they add up): the
+-- figures one histogram holding all their I/Os gives.  op: 'data' (reads
+-- and writes, as the unprefixed columns of iobench.runs), 'read', 'write'
+-- or 'fsync'.  As in iobench.run(), a percentile is the midpoint of the
+-- bucket holding its rank, clamped to the largest maximum of the runs.
+CREATE OR REPLACE FUNCTION iobench.merged_latency(run_ids bigint[], op text DEFAULT 'data')
+RETURNS TABLE (runs integer, ops bigint, lat_avg_us double precision,
+               lat_p50_us double precision, lat_p90_us double precision,
+               lat_p99_us double precision, lat_p999_us double precision,
+               lat_max_us double precision)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    missing bigint;
+    ops_of text[];
+BEGIN
+    IF merged_latency.run_ids IS NULL OR cardinality(merged_latency.run_ids) = 0 THEN
+        RAISE EXCEPTION 'argument "run_ids" must name at least one run'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF array_position(merged_latency.run_ids, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    ops_of := CASE merged_latency.op WHEN 'data' THEN ARRAY['read', 'write']
+                                     WHEN 'read' THEN ARRAY['read']
+                                     WHEN 'write' THEN ARRAY['write']
+                                     WHEN 'fsync' THEN ARRAY['fsync'] END;
+    IF ops_of IS NULL THEN
+        RAISE EXCEPTION '"%" is not a valid value for argument "op"', merged_latency.op
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid values are "data", "read", "write" and "fsync".';
+    END IF;
+    SELECT u.id INTO missing
+      FROM unnest(merged_latency.run_ids) u(id)
+     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'run % does not exist', missing
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    RETURN QUERY
+    WITH picked AS (
+        SELECT DISTINCT u.id FROM unnest(merged_latency.run_ids) u(id)
+    ), per_run AS (
+        SELECT CASE merged_latency.op WHEN 'data' THEN r.ops WHEN 'read' THEN r.read_ops
+                    WHEN 'write' THEN r.write_ops ELSE r.fsync_ops END AS n,
+               CASE merged_latency.op WHEN 'data' THEN r.lat_avg_us WHEN 'read' THEN r.read_lat_avg_us
+                    WHEN 'write' THEN r.write_lat_avg_us ELSE r.fsync_lat_avg_us END AS avg_us,
+               CASE merged_latency.op WHEN 'data' THEN r.lat_max_us WHEN 'read' THEN r.read_lat_max_us
+                    WHEN 'write' THEN r.write_lat_max_us ELSE r.fsync_lat_max_us END AS max_us
+          FROM iobench.runs r JOIN picked p ON p.id = r.run_id
+    ), buckets AS (
+        SELECT l.lower_us, l.upper_us, sum(l.count)::bigint AS n
+          FROM iobench.run_latency l JOIN picked p ON p.id = l.run_id
+         WHERE l.op = ANY (ops_of)
+         GROUP BY l.lower_us, l.upper_us
+    ), cum AS (
+        SELECT b.*, sum(b.n) OVER (ORDER BY b.lower_us) AS seen, sum(b.n) OVER () AS total
+          FROM buckets b
+    ), top AS (
+        SELECT max(pr.max_us) AS max_us,
+               sum(pr.avg_us * pr.n) / nullif(sum(pr.n) FILTER (WHERE pr.avg_us IS NOT NULL), 0) AS avg_us
+          FROM per_run pr
+    ), pct AS (
+        SELECT q.p,
+               (SELECT least((c.lower_us * 1000 + c.upper_us * 1000 - 1) / 2 / 1000,
+                             coalesce((SELECT top.max_us FROM top), 'infinity'))
+                  FROM cum c
+                 WHERE c.seen >= least(greatest(ceil(q.p / 100 * c.total - 1e-9), 1), c.total)
+                 ORDER BY c.lower_us LIMIT 1) AS v
+          FROM unnest(ARRAY[50, 90, 99, 99.9]::double precision[]) AS q(p)
+    )
+    SELECT (SELECT count(*) FROM picked)::integer,
+           (SELECT coalesce(sum(b.n), 0)::bigint FROM buckets b),
+           (SELECT top.avg_us FROM top),
+           (SELECT pct.v FROM pct WHERE pct.p = 50),
+           (SELECT pct.v FROM pct WHERE pct.p = 90),
+           (SELECT pct.v FROM pct WHERE pct.p = 99),
+           (SELECT pct.v FROM pct WHERE pct.p = 99.9),
+           (SELECT top.max_us FROM top);
+END
+$$;
+COMMENT ON FUNCTION iobench.merged_latency(bigint[], text) IS 'latency percentiles of several runs together, from their summed histograms';
+
+-- Every server's completed runs side by side per I/O pattern, with its
+-- ratio to the fleet's median server and its rank from the slowest:
+-- "which disk is slowest for 8 KB random reads", "how far is each replica
+-- from the median".  A server is the name its runs were gathered under, or
+-- the host for runs made here; a pattern is what was asked of the disk
+-- (rw, block size, workers x iodepth, read share, sync, direct I/O), so
+-- fio's imported runs take part.  Figures are means over a server's runs.
+CREATE OR REPLACE VIEW iobench.fleet_comparison AS
+WITH per_server AS (
+    SELECT coalesce(r.server, r.host, '?') AS server,
+           r.rw, r.block_size, r.workers, r.iodepth, r.read_pct, r.fsync_every, r.sync_method, r.direct,
+           count(*)::integer AS runs,
+           avg(r.iops) AS iops,
+           avg(r.mb_per_s) AS mb_per_s,
+           avg(r.lat_p99_us) AS lat_p99_us,
+           max(r.finished_at) AS last_run
+      FROM iobench.runs r
+     WHERE r.status = 'completed'
+     GROUP BY 1, r.rw, r.block_size, r.workers, r.iodepth, r.read_pct, r.fsync_every, r.sync_method, r.direct
+), medians AS (
+    SELECT p.rw, p.block_size, p.workers, p.iodepth, p.read_pct, p.fsync_every, p.sync_method, p.direct,
+           count(*) AS servers,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY p.iops) AS median_iops
+      FROM per_server p
+     GROUP BY p.rw, p.block_size, p.workers, p.iodepth, p.read_pct, p.fsync_every, p.sync_method, p.direct
+), fleet AS (
+    SELECT p.*, m.servers, m.median_iops
+      FROM per_server p
+      JOIN medians m
+        ON m.rw = p.rw AND m.block_size = p.block_size AND m.workers = p.workers
+       AND m.iodepth = p.iodepth AND m.read_pct IS NOT DISTINCT FROM p.read_pct
+       AND m.fsync_every = p.fsync_every AND m.sync_method = p.sync_method AND m.direct = p.direct
+)
+SELECT f.rw, f.block_size, f.workers, f.iodepth, f.read_pct, f.fsync_every, f.sync_method, f.direct,
+       f.server, f.runs,
+       round(f.iops::numeric, 1) AS iops,
+       round(f.mb_per_s::numeric, 2) AS mb_per_s,
+       round(f.lat_p99_us::numeric, 1) AS lat_p99_us,
+       f.servers::integer AS servers,
+       round(f.median_iops::numeric, 1) AS fleet_median_iops,
+       round((f.iops / nullif(f.median_iops, 0))::numeric, 2) AS ratio_to_median,
+       rank() OVER (PARTITION BY f.rw, f.block_size, f.workers, f.iodepth, f.read_pct,
+                                 f.fsync_every, f.sync_method, f.direct
+                    ORDER BY f.iops NULLS FIRST)::integer AS rank_from_slowest,
+       f.last_run
+  FROM fleet f;
+COMMENT ON VIEW iobench.fleet_comparison IS 'each server''s runs per I/O pattern, with the ratio to the fleet median and the rank from the slowest';

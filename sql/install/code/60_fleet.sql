@@ -1,0 +1,600 @@
+-- Running on many servers from one session: a workload (fleet_run) or a
+-- suite (fleet_suite) on a list of foreign servers, all at once or one
+-- after another, through contrib dblink; each run is stored on its own
+-- server and gathered here with export_runs() / import_runs().
+--
+-- Servers are named as foreign servers (CREATE SERVER ... FOREIGN DATA
+-- WRAPPER postgres_fdw or dblink_fdw), so passwords stay in the user
+-- mappings.  Everything runs as the caller: dblink connects with the
+-- caller's user mapping, and the remote server checks the remote role's
+-- own rights; nothing here widens them.
+
+-- Store a fleet call and its rows (as the owner: callers of fleet_run()
+-- need no write access to the tables); returns the new fleet_id.
+CREATE OR REPLACE FUNCTION iobench.fleet_store(fleet jsonb, results jsonb)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    id bigint;
+BEGIN
+    IF fleet_store.fleet IS NULL OR fleet_store.results IS NULL THEN
+        RAISE EXCEPTION 'arguments "fleet" and "results" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    INSERT INTO iobench.fleets
+    SELECT f.* FROM jsonb_populate_record(NULL::iobench.fleets,
+        fleet_store.fleet || jsonb_build_object('fleet_id', nextval('iobench.fleets_fleet_id_seq'::regclass))) AS f
+    RETURNING fleets.fleet_id INTO id;
+    INSERT INTO iobench.fleet_runs (fleet_id, server, test_no, test, run_id, remote_run_id,
+                                    start_at, go_at, skew_us, error, sqlstate)
+    SELECT id, x.server, x.test_no, x.test, x.run_id, x.remote_run_id,
+           x.start_at, x.go_at, x.skew_us, x.error, x.sqlstate
+      FROM jsonb_populate_recordset(NULL::iobench.fleet_runs, fleet_store.results) AS x
+     WHERE x.run_id IS NULL OR EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = x.run_id);
+    RETURN id;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_store(jsonb, jsonb) IS 'store a fleet call and its rows (used by fleet_run() and fleet_suite())';
+
+-- Check the servers of a fleet call before anything is sent: each is a
+-- foreign server the caller may use and has a user mapping for.  Returns
+-- the schema of dblink, through which the calls go.
+CREATE OR REPLACE FUNCTION iobench.fleet_check(servers text[])
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s text;
+    dbl name;
+BEGIN
+    IF fleet_check.servers IS NULL OR cardinality(fleet_check.servers) = 0 THEN
+        RAISE EXCEPTION 'argument "servers" must name at least one foreign server'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF array_position(fleet_check.servers, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "servers" must not contain nulls'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT u.s INTO s FROM unnest(fleet_check.servers) u(s) GROUP BY u.s HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'server "%" is named more than once in argument "servers"', s
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT n.nspname INTO dbl
+      FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname = 'dblink';
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'extension "dblink" is not installed'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Runs on other servers go through dblink: CREATE EXTENSION dblink.';
+    END IF;
+    -- storing here: checked before anything is sent
+    IF NOT has_function_privilege('iobench.fleet_store(jsonb, jsonb)', 'EXECUTE')
+       OR NOT has_function_privilege('iobench.import_runs(jsonb, text)', 'EXECUTE') THEN
+        RAISE EXCEPTION 'permission denied to store the runs of a fleet call'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'The owner of iobench grants EXECUTE on iobench.fleet_store(jsonb, jsonb) and iobench.import_runs(jsonb, text) with fleet_run() and fleet_suite().';
+    END IF;
+    FOREACH s IN ARRAY fleet_check.servers LOOP
+        IF NOT EXISTS (SELECT FROM pg_foreign_server f WHERE f.srvname = s) THEN
+            RAISE EXCEPTION 'foreign server "%" does not exist', s
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Servers are named as foreign servers: CREATE SERVER ... FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host ..., dbname ...).';
+        END IF;
+        IF NOT has_server_privilege(s, 'USAGE') THEN
+            RAISE EXCEPTION 'permission denied for foreign server %', s
+                USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF NOT EXISTS (SELECT FROM pg_user_mappings m
+                        WHERE m.srvname = s AND m.usename IN (current_user, 'public')) THEN
+            RAISE EXCEPTION 'user mapping not found for user "%", server "%"', current_user, s
+                USING ERRCODE = 'undefined_object',
+                      HINT = format('CREATE USER MAPPING FOR %I SERVER %I OPTIONS (user ..., password ...).', current_user, s);
+        END IF;
+    END LOOP;
+    RETURN dbl;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_check(text[]) IS 'check the foreign servers of a fleet call; returns dblink''s schema';
+
+-- The iobench.run() arguments of a workload as named notation for the
+-- remote call: every key must be an argument of run() (start_at is the
+-- fleet's own), every value a JSON scalar.
+CREATE OR REPLACE FUNCTION iobench.fleet_arguments(settings jsonb)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    k text;
+    args text[];
+BEGIN
+    IF fleet_arguments.settings IS NULL OR jsonb_typeof(fleet_arguments.settings) <> 'object' THEN
+        RAISE EXCEPTION 'argument "settings" must be a JSON object of iobench.run() arguments'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'For example {"rw": "randread", "block_size": "8kB", "duration": "10s"}.';
+    END IF;
+    SELECT p.proargnames INTO args FROM pg_proc p
+     WHERE p.oid = 'iobench.run'::regproc;
+    SELECT e.key INTO k FROM jsonb_each(fleet_arguments.settings) e
+     WHERE NOT e.key = ANY (args) OR e.key = 'start_at' OR jsonb_typeof(e.value) IN ('object', 'array')
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '"%" is not a valid key of argument "settings"', k
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Keys are arguments of iobench.run() other than start_at, values JSON strings, numbers, booleans or null.',
+                  HINT = format('Valid keys are %s.', (SELECT string_agg(a, ', ') FROM unnest(args) a WHERE a <> 'start_at'));
+    END IF;
+    RETURN coalesce((SELECT string_agg(format('%I => %L', e.key, e.value #>> '{}'), ', ' ORDER BY e.key)
+                       FROM jsonb_each(fleet_arguments.settings) e), '');
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_arguments(jsonb) IS 'the run() arguments of a fleet workload as named notation, checked';
+
+-- The engine of fleet_run() and fleet_suite(): each test of "tests" (a
+-- JSON array of {test_no, test, settings}) on every server, concurrently
+-- (all servers start their workers at one start_at, start_delay after the
+-- test is sent) or one server after another; the runs are gathered and
+-- stored here, the call with fleet_store().  A server that cannot be
+-- reached or fails a test gives a row with its error.  A cancel while
+-- waiting cancels the runs on every server; their partial runs are
+-- gathered and the call is stored as cancelled.
+-- One function of some 200 lines, with a reason: the per-server state
+-- (connections, pending queries, results) lives in arrays that PL/pgSQL
+-- cannot share between functions, and a cancel must be caught where the
+-- loop waits; connecting, gathering, cancelling and storing are helpers.
+CREATE OR REPLACE FUNCTION iobench.fleet_execute(suite text, tests jsonb, servers text[],
+                                                 concurrent boolean, start_delay interval,
+                                                 label text, settings jsonb)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    dbl name := iobench.fleet_check(fleet_execute.servers);
+    n integer := cardinality(fleet_execute.servers);
+    conn text[];
+    connected boolean[];
+    pid integer[];
+    pending boolean[];
+    rid bigint[];
+    go timestamptz[];
+    err text[];
+    rerr text[];                -- the error of a run stored all the same
+    state text[];
+    sent timestamptz[];
+    rows jsonb := '[]';
+    t record;
+    batch integer[];
+    b integer;
+    i integer;
+    busy integer;
+    q text;
+    v text;
+    local_id bigint;
+    t_start timestamptz;
+    first_go timestamptz;
+    next_note timestamptz;
+    cancel_at timestamptz;
+    cancelled boolean := false;
+    began timestamptz := clock_timestamp();
+    fid bigint;
+    ntests integer := jsonb_array_length(fleet_execute.tests);
+    code text;
+    msg text;
+    ctxt text;
+    det text;
+BEGIN
+    IF fleet_execute.concurrent IS NULL THEN
+        RAISE EXCEPTION 'argument "concurrent" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF fleet_execute.concurrent AND (fleet_execute.start_delay IS NULL
+       OR fleet_execute.start_delay < '0s' OR fleet_execute.start_delay > '1h') THEN
+        RAISE EXCEPTION '"%" is out of range for argument "start_delay"', fleet_execute.start_delay
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Valid values are between 0 seconds and 1 hour.';
+    END IF;
+    FOR i IN 1 .. n LOOP
+        conn[i] := format('iobench_fleet_%s', i);
+        connected[i] := false;
+    END LOOP;
+
+    BEGIN
+    <<tests>>
+    FOR t IN SELECT (x.value ->> 'test_no')::integer AS no, x.value ->> 'test' AS name,
+                    iobench.fleet_arguments(x.value -> 'settings') AS args
+               FROM jsonb_array_elements(fleet_execute.tests) x ORDER BY 1 LOOP
+        EXIT tests WHEN cancelled;
+        -- concurrent: one batch of every server; otherwise one batch per server
+        FOR b IN 1 .. CASE WHEN fleet_execute.concurrent THEN 1 ELSE n END LOOP
+            EXIT WHEN cancelled;
+            batch := CASE WHEN fleet_execute.concurrent THEN (SELECT array_agg(g) FROM generate_series(1, n) g)
+                          ELSE ARRAY[b] END;
+            -- connect (again, after a failure), then send with one start time
+            FOREACH i IN ARRAY batch LOOP
+                rid[i] := NULL; go[i] := NULL; err[i] := NULL; rerr[i] := NULL; pending[i] := false;
+                BEGIN
+                    IF NOT connected[i] THEN
+                        pid[i] := iobench.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
+                        connected[i] := true;
+                    END IF;
+                EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    err[i] := msg;
+                    PERFORM iobench.fleet_drop(dbl, conn[i]);
+                    connected[i] := false;
+                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                                                       'test', t.name, 'error', err[i], 'sqlstate', code);
+                END;
+            END LOOP;
+            t_start := CASE WHEN fleet_execute.concurrent THEN clock_timestamp() + fleet_execute.start_delay END;
+            FOREACH i IN ARRAY batch LOOP
+                CONTINUE WHEN NOT connected[i];
+                BEGIN
+                    q := format('SELECT r.run_id, r.status, r.go_at FROM iobench.run(%s) AS r',
+                                concat_ws(', ', nullif(t.args, ''),
+                                          CASE WHEN t_start IS NOT NULL THEN format('start_at => %L', t_start) END));
+                    EXECUTE format('SELECT %I.dblink_send_query($1, $2)', dbl) USING conn[i], q INTO busy;
+                    IF busy <> 1 THEN
+                        EXECUTE format('SELECT %I.dblink_error_message($1)', dbl) USING conn[i] INTO v;
+                        RAISE EXCEPTION '%', v USING ERRCODE = 'connection_failure';
+                    END IF;
+                    pending[i] := true;
+                    sent[i] := clock_timestamp();
+                EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    err[i] := msg;
+                    PERFORM iobench.fleet_drop(dbl, conn[i]);
+                    connected[i] := false;
+                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                                                       'test', t.name, 'start_at', t_start,
+                                                       'error', err[i], 'sqlstate', code);
+                END;
+            END LOOP;
+
+            -- wait for the batch, a progress NOTICE a second, cancel passed on
+            next_note := clock_timestamp() + '1s';
+            WHILE EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]) LOOP
+                FOREACH i IN ARRAY batch LOOP
+                    CONTINUE WHEN NOT pending[i];
+                    BEGIN
+                        EXECUTE format('SELECT %I.dblink_is_busy($1)', dbl) USING conn[i] INTO busy;
+                        IF busy = 0 THEN
+                            EXECUTE format('SELECT t.run_id, t.go_at FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                USING conn[i] INTO local_id, first_go;
+                            EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                USING conn[i] INTO busy;
+                            rid[i] := local_id;
+                            go[i] := first_go;
+                            pending[i] := false;
+                        ELSIF cancel_at IS NOT NULL AND clock_timestamp() > cancel_at + '10s' THEN
+                            RAISE EXCEPTION 'the server did not stop within 10 s of the cancel' USING ERRCODE = 'connection_exception';
+                        END IF;
+                    EXCEPTION WHEN OTHERS OR query_canceled THEN
+                        GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE,
+                                                ctxt = PG_EXCEPTION_CONTEXT, det = PG_EXCEPTION_DETAIL;
+                        IF code = '57014' AND strpos(ctxt, 'on dblink connection named') = 0 THEN
+                            -- our own cancel, not the server's error: cancel them all
+                            IF cancel_at IS NULL THEN
+                                cancel_at := clock_timestamp();
+                                cancelled := true;
+                                PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
+                            'conn', conn[x.k], 'server', fleet_execute.servers[x.k], 'pid', pid[x.k]))
+                            FROM unnest(batch) x(k) WHERE pending[x.k]));
+                            END IF;
+                            CONTINUE;
+                        END IF;
+                        err[i] := msg;
+                        pending[i] := false;
+                        -- a run that ended in an error (a cancel, a failed worker) is
+                        -- stored there all the same, and the DETAIL names it: gather it
+                        rid[i] := substring(det FROM 'The partial run is stored as run ([0-9]+) ')::bigint;
+                        IF rid[i] IS NOT NULL THEN
+                            rerr[i] := CASE WHEN NOT (cancel_at IS NOT NULL AND code = '57014') THEN msg END;
+                            -- the end of the failed query, before the connection serves again
+                            EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1, false) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                USING conn[i] INTO busy;
+                            CONTINUE;
+                        END IF;
+                        PERFORM iobench.fleet_drop(dbl, conn[i]);
+                        connected[i] := false;
+                        rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                                                           'test', t.name, 'start_at', t_start,
+                                                           'error', err[i], 'sqlstate', code);
+                    END;
+                END LOOP;
+                EXIT WHEN NOT EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]);
+                BEGIN
+                    IF clock_timestamp() >= next_note THEN
+                        next_note := next_note + '1s';
+                        RAISE NOTICE '%', format('fleet test %s of %s "%s": %s', t.no, ntests, t.name,
+                            (SELECT string_agg(format('%s %s', fleet_execute.servers[x.k],
+                                CASE WHEN err[x.k] IS NOT NULL THEN 'failed'
+                                     WHEN NOT pending[x.k] THEN 'done'
+                                     WHEN cancel_at IS NOT NULL THEN 'cancelling'
+                                     WHEN t_start IS NOT NULL AND clock_timestamp() < t_start THEN 'preparing'
+                                     ELSE format('running %s s', round(extract(epoch FROM clock_timestamp()
+                                                 - coalesce(t_start, sent[x.k]))::numeric, 1)) END), ', ')
+                               FROM unnest(batch) x(k)));
+                    END IF;
+                    PERFORM pg_sleep(0.05);  -- polls only; the start is each server's own
+                EXCEPTION WHEN query_canceled THEN
+                    IF cancel_at IS NULL THEN
+                        cancel_at := clock_timestamp();
+                        cancelled := true;
+                        PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
+                            'conn', conn[x.k], 'server', fleet_execute.servers[x.k], 'pid', pid[x.k]))
+                            FROM unnest(batch) x(k) WHERE pending[x.k]));
+                    END IF;
+                END;
+            END LOOP;
+
+            -- gather the runs of the batch and record their start skew
+            first_go := NULL;
+            SELECT min(go[x.k]) INTO first_go FROM unnest(batch) x(k) WHERE rid[x.k] IS NOT NULL;
+            FOREACH i IN ARRAY batch LOOP
+                CONTINUE WHEN rid[i] IS NULL;
+                BEGIN
+                    rows := rows || (iobench.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i])
+                        || jsonb_strip_nulls(jsonb_build_object(
+                               'test_no', t.no, 'test', t.name, 'start_at', t_start, 'go_at', go[i],
+                               'skew_us', extract(epoch FROM go[i] - first_go) * 1e6,
+                               'error', rerr[i])));
+                EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
+                    err[i] := msg;
+                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                        'test', t.name, 'remote_run_id', rid[i], 'start_at', t_start, 'go_at', go[i],
+                        'error', format('could not gather run %s: %s', rid[i], err[i]), 'sqlstate', code);
+                END;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    EXCEPTION WHEN query_canceled THEN
+        -- cancelled outside the wait (connecting, sending, gathering): stop
+        -- every server still running (once), then give up
+        IF cancel_at IS NULL THEN
+            PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
+                'conn', conn[k], 'server', fleet_execute.servers[k], 'pid', pid[k]))
+                FROM generate_series(1, n) k WHERE pending[k]));
+        END IF;
+        FOR i IN 1 .. n LOOP
+            PERFORM iobench.fleet_drop(dbl, conn[i]);
+        END LOOP;
+        RAISE;
+    END;
+
+    FOR i IN 1 .. n LOOP
+        PERFORM iobench.fleet_drop(dbl, conn[i]);
+    END LOOP;
+    IF cancelled THEN
+        RAISE WARNING 'fleet call cancelled'
+            USING DETAIL = 'The runs on every server were cancelled; their partial runs were gathered with status "cancelled" and the tests not begun were skipped.';
+    END IF;
+    fid := iobench.fleet_store(jsonb_build_object(
+               'suite', fleet_execute.suite, 'settings', fleet_execute.settings,
+               'servers', to_jsonb(fleet_execute.servers), 'concurrent', fleet_execute.concurrent,
+               'start_delay', CASE WHEN fleet_execute.concurrent THEN fleet_execute.start_delay END,
+               'status', CASE WHEN cancelled THEN 'cancelled' ELSE 'completed' END,
+               'label', fleet_execute.label, 'started_at', began, 'finished_at', clock_timestamp()),
+           rows);
+    -- the figures come with the gathered documents: callers need not read
+    -- iobench.runs
+    RETURN QUERY
+    SELECT fid, x.server, x.test_no, x.test,
+           coalesce(x.status, 'failed'),
+           x.run_id, x.remote_run_id,
+           round(x.iops::numeric, 1), round(x.mb_per_s::numeric, 2), round(x.lat_p99_us::numeric, 1),
+           x.start_at, x.go_at, round((x.skew_us / 1000)::numeric, 3), x.error
+      FROM jsonb_to_recordset(rows) AS x(server text, test_no integer, test text, status text,
+                                         run_id bigint, remote_run_id bigint, iops double precision,
+                                         mb_per_s double precision, lat_p99_us double precision,
+                                         start_at timestamptz, go_at timestamptz,
+                                         skew_us double precision, error text)
+     ORDER BY x.test_no, array_position(fleet_execute.servers, x.server);
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb) IS 'run tests on many servers and gather the runs (the engine of fleet_run() and fleet_suite())';
+
+-- Open a fleet call's dblink connection to a foreign server (closing a
+-- connection of that name left by an earlier call), pin its search_path
+-- and check that iobench is installed there.  Returns the pid of the
+-- session there, to cancel it by.
+CREATE OR REPLACE FUNCTION iobench.fleet_connect(dbl name, conn text, server text)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v text;
+BEGIN
+    PERFORM iobench.fleet_drop(fleet_connect.dbl, fleet_connect.conn);
+    EXECUTE format('SELECT %I.dblink_connect($1, $2)', fleet_connect.dbl)
+        USING fleet_connect.conn, fleet_connect.server;
+    EXECUTE format('SELECT %I.dblink_exec($1, $2)', fleet_connect.dbl)
+        USING fleet_connect.conn, 'SET search_path = pg_catalog, pg_temp';
+    EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', fleet_connect.dbl)
+        USING fleet_connect.conn, 'SELECT extversion FROM pg_catalog.pg_extension WHERE extname = ''iobench''' INTO v;
+    IF v IS NULL THEN
+        RAISE EXCEPTION 'extension "iobench" is not installed there' USING ERRCODE = 'undefined_object';
+    END IF;
+    EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', fleet_connect.dbl)
+        USING fleet_connect.conn, 'SELECT pg_catalog.pg_backend_pid()' INTO v;
+    RETURN v::integer;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_connect(name, text, text) IS 'open a fleet call''s dblink connection to a foreign server';
+
+-- Gather one run from a server of a fleet call: export it there, import
+-- it here under the server's name.  Returns the fleet row's part that the
+-- run gives: server, run_id (here), remote_run_id and its headline figures.
+CREATE OR REPLACE FUNCTION iobench.fleet_gather(dbl name, conn text, remote_run_id bigint, server text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    doc jsonb;
+    run jsonb;
+    local_id bigint;
+BEGIN
+    EXECUTE format('SELECT t.doc FROM %I.dblink($1, $2) AS t(doc jsonb)', fleet_gather.dbl)
+        USING fleet_gather.conn,
+              format('SELECT iobench.export_runs(ARRAY[%s]::bigint[])', fleet_gather.remote_run_id) INTO doc;
+    SELECT m.run_id INTO local_id FROM iobench.import_runs(doc, fleet_gather.server) m;
+    run := doc -> 'runs' -> 0 -> 'run';
+    RETURN jsonb_build_object('server', fleet_gather.server, 'run_id', local_id,
+                              'remote_run_id', fleet_gather.remote_run_id, 'go_at', run -> 'go_at',
+                              'status', run -> 'status', 'iops', run -> 'iops',
+                              'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_gather(name, text, bigint, text) IS 'gather one run of a fleet call from its server';
+
+-- Close a dblink connection of a fleet call if it is open.
+CREATE OR REPLACE FUNCTION iobench.fleet_drop(dbl name, conn text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF fleet_drop.conn = ANY (coalesce(iobench.dblink_connections(fleet_drop.dbl), '{}')) THEN
+        EXECUTE format('SELECT %I.dblink_disconnect($1)', fleet_drop.dbl) USING fleet_drop.conn;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection of a fleet call if it is open';
+
+-- Cancel the statements running on some dblink connections of a fleet
+-- call: each a JSON object {conn, server, pid}.  The cancel goes through a
+-- second connection to the server as pg_cancel_backend(pid), which sends
+-- one SIGINT: a protocol cancel request (dblink_cancel_query(), like
+-- psql's Ctrl-C) arrives as two, since the postmaster signals the backend
+-- and its process group, and the second can land while run() is handing
+-- its partial run over to be stored.  Where that connection fails,
+-- dblink_cancel_query() is the fallback.
+CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, sessions jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c record;
+    v text;
+BEGIN
+    FOR c IN SELECT x.conn, x.server, x.pid
+               FROM jsonb_to_recordset(coalesce(fleet_cancel.sessions, '[]')) AS x(conn text, server text, pid integer)
+    LOOP
+        BEGIN
+            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+            EXECUTE format('SELECT %I.dblink_connect($1, $2)', fleet_cancel.dbl)
+                USING 'iobench_fleet_cancel', c.server;
+            EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', fleet_cancel.dbl)
+                USING 'iobench_fleet_cancel', format('SELECT pg_catalog.pg_cancel_backend(%s)', c.pid) INTO v;
+            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+            EXECUTE format('SELECT %I.dblink_cancel_query($1)', fleet_cancel.dbl) USING c.conn INTO v;
+        END;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_cancel(name, jsonb) IS 'cancel the statements running on dblink connections of a fleet call';
+
+-- The names of this session's open dblink connections.
+CREATE OR REPLACE FUNCTION iobench.dblink_connections(dbl name)
+RETURNS text[]
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    names text[];
+BEGIN
+    EXECUTE format('SELECT %I.dblink_get_connections()', dblink_connections.dbl) INTO names;
+    RETURN names;
+END
+$$;
+COMMENT ON FUNCTION iobench.dblink_connections(name) IS 'the names of this session''s open dblink connections';
+
+-- One workload on many servers; settings are iobench.run()'s arguments
+-- as a JSON object.  One row per server.
+CREATE OR REPLACE FUNCTION iobench.fleet_run(
+    servers      text[],
+    settings     jsonb    DEFAULT '{}',
+    concurrent   boolean  DEFAULT true,
+    start_delay  interval DEFAULT '5s',
+    label        text     DEFAULT NULL)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s jsonb := coalesce(fleet_run.settings, 'null'::jsonb);
+BEGIN
+    PERFORM iobench.fleet_arguments(s);
+    IF fleet_run.label IS NOT NULL THEN
+        s := s || jsonb_build_object('label', fleet_run.label);
+    END IF;
+    RETURN QUERY SELECT * FROM iobench.fleet_execute(NULL, jsonb_build_array(jsonb_build_object(
+        'test_no', 1, 'test', coalesce(s ->> 'label', s ->> 'rw', 'randread'), 'settings', s)),
+        fleet_run.servers, fleet_run.concurrent, fleet_run.start_delay, fleet_run.label, s);
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text) IS 'run one workload on many servers, all at once or one after another, and gather the runs';
+
+-- A named suite (iobench.suite_tests, as defined here) on many servers,
+-- test by test: with concurrent, every server runs each test at once.
+-- One row per server and test.  With engine psync the tests that need
+-- io_uring (a queue deeper than 1) are left out, as suite() skips them.
+CREATE OR REPLACE FUNCTION iobench.fleet_suite(
+    name         text,
+    servers      text[],
+    tablespace   name     DEFAULT 'pg_default',
+    duration     interval DEFAULT '30s',
+    warmup       interval DEFAULT '0s',
+    file_size    text     DEFAULT '1GB',
+    direct       boolean  DEFAULT true,
+    engine       text     DEFAULT 'auto',
+    seed         bigint   DEFAULT NULL,
+    concurrent   boolean  DEFAULT true,
+    start_delay  interval DEFAULT '5s',
+    label        text     DEFAULT NULL)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    common jsonb;
+    tests jsonb;
+BEGIN
+    IF NOT EXISTS (SELECT FROM iobench.suite_tests t WHERE t.suite = fleet_suite.name) THEN
+        RAISE EXCEPTION 'suite "%" does not exist', fleet_suite.name
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = format('Suites are %s.', (SELECT string_agg(DISTINCT format('"%s"', t.suite), ', ')
+                                                    FROM iobench.suite_tests t));
+    END IF;
+    common := jsonb_strip_nulls(jsonb_build_object(
+        'tablespace', fleet_suite.tablespace, 'duration', fleet_suite.duration,
+        'warmup', fleet_suite.warmup, 'file_size', fleet_suite.file_size,
+        'direct', fleet_suite.direct, 'engine', fleet_suite.engine, 'seed', fleet_suite.seed));
+    SELECT jsonb_agg(jsonb_build_object(
+               'test_no', t.test_no, 'test', t.test,
+               'settings', common || jsonb_build_object(
+                   'rw', t.rw, 'block_size', t.block_size, 'workers', t.workers,
+                   'iodepth', t.iodepth, 'files', t.files, 'fsync_every', t.fsync_every,
+                   'sync_method', t.sync_method,
+                   'label', concat_ws(': ', coalesce(fleet_suite.label, fleet_suite.name), t.test)))
+           ORDER BY t.test_no)
+      INTO tests
+      FROM iobench.suite_tests t
+     WHERE t.suite = fleet_suite.name
+       AND NOT (t.needs_uring AND fleet_suite.engine = 'psync');
+    RETURN QUERY SELECT * FROM iobench.fleet_execute(fleet_suite.name, tests, fleet_suite.servers,
+        fleet_suite.concurrent, fleet_suite.start_delay, fleet_suite.label, common);
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint, boolean, interval, text) IS 'run a named suite on many servers, test by test, and gather the runs';

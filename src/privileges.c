@@ -1,0 +1,116 @@
+/*-------------------------------------------------------------------------
+ *
+ * privileges.c
+ *	  The grant check of iobench's entry points and the permission errors
+ *	  that say what to grant (see privileges.h).
+ *
+ * An entry point is usable by a role that holds EXECUTE on it through any
+ * grantee but PUBLIC: iobench_user, pg_monitor (the report functions), the
+ * extension's owner, or a role granted EXECUTE directly (the 0.1 way).
+ * PUBLIC's EXECUTE only lets the check run; it grants nothing.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_proc.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "privileges.h"
+
+PG_FUNCTION_INFO_V1(iobench_require_grant);
+
+/*
+ * Does "roleid" hold EXECUTE on function "fnoid" through a grantee other
+ * than PUBLIC?  Superusers always do.
+ */
+static bool
+execute_granted(Oid fnoid, Oid roleid)
+{
+	HeapTuple	tuple;
+	Datum		aclDatum;
+	bool		isnull;
+	bool		granted = false;
+
+	if (superuser_arg(roleid))
+		return true;
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(fnoid));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for function %u", fnoid);
+	aclDatum = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_proacl, &isnull);
+	if (!isnull)
+	{
+		Acl		   *acl = DatumGetAclP(aclDatum);
+		AclItem    *items = ACL_DAT(acl);
+		int			i;
+
+		for (i = 0; i < ACL_NUM(acl) && !granted; i++)
+		{
+			if (items[i].ai_grantee == ACL_ID_PUBLIC ||
+				(ACLITEM_GET_PRIVS(items[i]) & ACL_EXECUTE) == 0)
+				continue;
+			granted = has_privs_of_role(roleid, items[i].ai_grantee);
+		}
+	}
+	ReleaseSysCache(tuple);
+	return granted;
+}
+
+/*
+ * Raise "permission denied for function ..." with a hint naming the one
+ * grant that lets the current user run benchmarks and read results, unless
+ * the user holds EXECUTE on the function through a role other than PUBLIC.
+ */
+void
+iob_require_grant(Oid fnoid)
+{
+	Oid			roleid = GetUserId();
+	char	   *user;
+
+	if (execute_granted(fnoid, roleid))
+		return;
+	user = GetUserNameFromId(roleid, false);
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied for function %s", get_func_name(fnoid)),
+			 errdetail("Running benchmarks and reading their results is for members of role \"%s\".",
+					   IOB_USER_ROLE),
+			 errhint("A superuser can grant it: GRANT %s TO %s;",
+					 IOB_USER_ROLE, quote_identifier(user))));
+}
+
+/*
+ * SQL-callable form for the PL/pgSQL entry points:
+ * iobench.require_grant(regprocedure).
+ */
+Datum
+iobench_require_grant(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"fn\" must not be null")));
+	iob_require_grant(PG_GETARG_OID(0));
+	PG_RETURN_VOID();
+}
+
+/*
+ * Raise "permission denied for tablespace ..." with the grant that lets
+ * every benchmark user put files there.
+ */
+void
+iob_tablespace_denied(const char *spcname)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied for tablespace %s", spcname),
+			 errdetail("Benchmark files are temporary files: they need CREATE on the tablespace, as temp_tablespaces does."),
+			 errhint("A superuser or the tablespace's owner can grant it to every benchmark user at once: GRANT CREATE ON TABLESPACE %s TO %s;",
+					 quote_identifier(spcname), IOB_USER_ROLE)));
+}

@@ -1,0 +1,28 @@
+/*-------------------------------------------------------------------------
+ *
+ * privileges.h
+ *	  Who may run benchmarks and read results, and the errors that say
+ *	  what to grant.
+ *
+ * The extension script creates the group role "iobench_user" (NOLOGIN,
+ * cluster-wide, shared by every database that installs iobench) and grants
+ * it everything a benchmark user needs; "GRANT iobench_user TO alice" is
+ * the one step.  The entry points (run, suite, pgiosim and the report
+ * functions) are also executable by PUBLIC so that a caller without a
+ * grant reaches iob_require_grant() and gets a HINT naming the grant,
+ * instead of PostgreSQL's bare "permission denied".
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_PRIVILEGES_H
+#define IOBENCH_PRIVILEGES_H
+
+#include "postgres.h"
+
+/* The group role of benchmark users, created by the extension script */
+#define IOB_USER_ROLE	"iobench_user"
+
+extern void iob_require_grant(Oid fnoid);
+extern void iob_tablespace_denied(const char *spcname) pg_attribute_noreturn();
+
+#endif							/* IOBENCH_PRIVILEGES_H */

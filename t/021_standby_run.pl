@@ -1,0 +1,66 @@
+# A benchmark on a hot standby: the run happens (its files are temporary
+# files, which a standby allows), its row comes back with run_id NULL, a
+# NOTICE says nothing was stored, nothing is, and the row can be kept by
+# inserting it on the primary as doc/iobench.md ("Runs on a standby") shows.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $primary = PostgreSQL::Test::Cluster->new('primary');
+$primary->init(allows_streaming => 1);
+$primary->append_conf('postgresql.conf', "shared_preload_libraries = 'iobench'\n");
+$primary->start;
+$primary->safe_psql('postgres', 'CREATE EXTENSION iobench');
+$primary->backup('backup');
+
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($primary, 'backup', has_streaming => 1);
+$standby->start;
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+is($standby->safe_psql('postgres', 'SELECT pg_is_in_recovery()'), 't', 'a hot standby');
+
+my ($rc, $out, $err) = $standby->psql('postgres', q{
+	SET iobench.progress = off;
+	SELECT run_id IS NULL, status, ops > 0, iops > 0, coalesce(device, '') <> ''
+	  FROM iobench.run(duration => '500ms', file_size => '4MB', engine => 'psync')});
+note $err;
+is($rc, 0, 'a run on the standby succeeds');
+is($out, 't|completed|t|t|t', 'and returns its row, measured, with run_id NULL');
+like($err, qr/NOTICE:  iobench: nothing was stored: the run took place on a hot standby/,
+	'a NOTICE says nothing was stored');
+like($err, qr/HINT:  To keep the row, save SELECT iobench.export_run_row\(r\)/, 'and how to keep it');
+
+is($standby->safe_psql('postgres', q{
+	SELECT (SELECT count(*) FROM iobench.runs) || ' ' ||
+	       (SELECT count(*) FROM pg_ls_tmpdir() WHERE name LIKE 'pgsql_tmp%.iobench%') || ' ' ||
+	       (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'iobench worker')}),
+	'0 0 0', 'nothing stored, no file or worker left on the standby');
+
+# a suite is its stored rows: refused on the standby
+($rc, $out, $err) = $standby->psql('postgres',
+	q{SELECT count(*) FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100ms', file_size => '1MB')});
+like($err, qr/cannot execute iobench\.suite\(\) during recovery/, 'suite() is refused on a standby');
+
+# keep a standby's run: its row as a document, imported on the primary
+# (twice: stored once)
+my $json = $standby->safe_psql('postgres', q{
+	SET iobench.progress = off;
+	SET client_min_messages = warning;
+	SELECT iobench.export_run_row(r)
+	  FROM iobench.run(duration => '300ms', file_size => '4MB', engine => 'psync',
+	                   label => 'on the standby') AS r});
+is($primary->safe_psql('postgres', qq{
+	SELECT imported FROM iobench.import_runs(\$json\$$json\$json\$::jsonb, 'standby')
+	UNION ALL
+	SELECT imported FROM iobench.import_runs(\$json\$$json\$json\$::jsonb, 'standby')}),
+	"t\nf", 'imported once, the second time recognised');
+is($primary->safe_psql('postgres',
+		q{SELECT label || ' ' || status || ' ' || (ops > 0) FROM iobench.runs}),
+	'on the standby completed true', 'the standby run is kept on the primary');
+
+$standby->stop;
+$primary->stop;
+done_testing();
