@@ -210,7 +210,7 @@ with_dev_reads() {
 	before=$(dev_reads "$dev")
 	figures=$("$@")
 	after=$(dev_reads "$dev")
-	echo "$figures $(echo "$before $after" | awk '{ n = $3 - $1; printf "%.0f", n > 0 ? ($4 - $2) * 512 / 1024 / n : 0 }')"
+	echo "$figures $(echo "$before $after" | awk '{ n = $3 - $1; printf "%.0f", (n > 0 ? ($4 - $2) * 512 / 1024 / n : 0) }')"
 }
 
 # On exit: the cluster (and its server log after an error), then the huge
