@@ -8,6 +8,7 @@
 #   SCALING_ONLY=collector bench/scaling.sh   one part: collector, io, store, memory
 #   SCALING_SECONDS=5 bench/scaling.sh    seconds per measured point (default 3)
 #   SCALING_RUNS="10 1000 100000"         numbers of stored runs (store part)
+#   SCALING_SESSIONS, SCALING_WORKERS, SCALING_DEPTHS   the other parts' points
 #
 # collector  the collector's on-CPU time (schedstat) per tick taken, with 10,
 #            100 and 1,000 connected sessions (max_connections = 1100), idle
@@ -40,6 +41,9 @@ ONLY=${SCALING_ONLY:-}
 SECS=${SCALING_SECONDS:-3}
 PERIOD=${SCALING_PERIOD:-1}
 NRUNS=${SCALING_RUNS:-10 1000 100000}
+SESSIONS=${SCALING_SESSIONS:-10 100 1000}
+WORKERS=${SCALING_WORKERS:-1 2 4 8 16}
+DEPTHS=${SCALING_DEPTHS:-1 8 32 128}
 
 . "$SRC/bench/waits_common.sh"
 . "$SRC/bench/ramdev.sh"
@@ -47,14 +51,22 @@ NRUNS=${SCALING_RUNS:-10 1000 100000}
 # psql returning unaligned values
 q() { cluster_psql -At -c "SET client_min_messages = warning" -c "$1"; }
 
-# pgbench against the cluster, in the background; args: pgbench options
+# pgbench against the cluster, in the background; args: pgbench options.
+# Its runuser (or pgbench itself) is remembered in PGBENCH_PIDS.
+PGBENCH_PIDS=()
 pgbench_bg() {
-	(cd "$CLUSTER_DIR" && cluster_as_owner "$CLUSTER_PGBIN/pgbench" -n -h "$CLUSTER_SOCK" \
-		-p "$CLUSTER_PORT" -U postgres "$@" postgres >/dev/null 2>&1 &)
+	cluster_as_owner "$CLUSTER_PGBIN/pgbench" -n -h "$CLUSTER_SOCK" -p "$CLUSTER_PORT" \
+		-U postgres "$@" postgres >/dev/null 2>&1 &
+	PGBENCH_PIDS+=($!)
 }
 
-# End every pgbench session (their clients then exit) and wait for it.
+# End the pgbench clients started here (runuser passes the signal on) and
+# wait until their sessions are gone.
 end_sessions() {
+	local p
+	for p in "${PGBENCH_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${PGBENCH_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+	PGBENCH_PIDS=()
 	q "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
 	    WHERE application_name = 'pgbench'" >/dev/null
 	for _ in $(seq 1 100); do
@@ -76,6 +88,7 @@ await_sessions() {
 part_collector() {
 	local n mode active pid c0 c1 t0 t1 m0 m1 idle_sql
 	waits_restart "shared_preload_libraries = 'iobench'" "iobench.sample_period = $PERIOD"
+	cd "$CLUSTER_DIR"			# pgbench runs as the cluster's owner
 	idle_sql=$CLUSTER_DIR/idle.sql
 	printf '\\sleep 600 s\n' | cluster_as_owner tee "$idle_sql" >/dev/null
 	(cd "$CLUSTER_DIR" && cluster_as_owner "$CLUSTER_PGBIN/pgbench" -h "$CLUSTER_SOCK" \
@@ -84,7 +97,7 @@ part_collector() {
 	echo
 	echo "Collector CPU per tick against connected sessions (sample_period = $PERIOD ms, ${SECS}s per point)"
 	printf '%-10s %-10s %12s %10s %14s\n' sessions state "us/tick" "ticks %" "ns/tick/sess"
-	for n in 10 100 1000; do
+	for n in $SESSIONS; do
 		for mode in idle "10% active"; do
 			active=0
 			[ "$mode" = idle ] || active=$(((n + 9) / 10))
@@ -105,6 +118,7 @@ part_collector() {
 			end_sessions
 		done
 	done
+	cd "$SRC"
 }
 
 # fio on the RAM device; prints "iops cpu_us_per_io"; args: jobs depth [extra]
@@ -137,8 +151,8 @@ part_io() {
 	echo "8 KB random reads, io_uring, on $RAMDEV ($RAMDEV_KIND, ext4), ${SECS}s per point: iobench / fio"
 	printf '%-8s %-5s %10s %10s %7s  %9s %9s %7s\n' workers QD "fio IOPS" "iob IOPS" ratio \
 		"fio CPU/IO" "iob CPU/IO" ratio
-	for w in 1 2 4 8 16; do
-		for d in 1 8 32 128; do
+	for w in $WORKERS; do
+		for d in $DEPTHS; do
 			read -r fi fc <<<"$(fio_point "$w" "$d")"
 			read -r ii ic <<<"$(iobench_point "$w" "$d")"
 			awk -v w="$w" -v d="$d" -v fi="$fi" -v fc="$fc" -v ii="$ii" -v ic="$ic" 'BEGIN {
