@@ -44,10 +44,10 @@
  * and the fsync hold-back share UringState and run per I/O, so they stay
  * in one file.
  *
- * Registered files and buffers, other ring set-up flags and IOSQE_IO_DRAIN
- * were measured in 0.1 and did not help on the machine measured (see
- * doc/iobench.md, "I/O engines"), so the engine uses plain file descriptors
- * and user buffers, like fio's defaults.
+ * Registered files and buffers and IOSQE_IO_DRAIN were measured in 0.1 and
+ * did not help on the machine measured (see doc/iobench.md, "I/O engines"),
+ * so the engine uses plain file descriptors and user buffers, like fio's
+ * defaults; the ring set-up flags are fio's (URING_SETUP_FLAGS).
  *
  *-------------------------------------------------------------------------
  */
