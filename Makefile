@@ -1,11 +1,14 @@
-# iobench — PGXS build.
+# iobench — PGXS build, for PostgreSQL 15 to 19.
 #
-#   make             build the extension (needs PostgreSQL 15 server headers and liburing)
+#   make             build the extension (needs the server headers and liburing)
 #   make install     install it into the server named by PG_CONFIG
 #   make run         quick start: install what is missing, build, start a throwaway
 #                    cluster and run a short benchmark on pg_default
 #   make test        the same set-up, then the pg_regress suite on a private instance
 #                    with iobench preloaded, the isolation specs and the TAP tests
+#
+# Each takes PG_CONFIG=/path/to/pg_config to work with that installation instead
+# of the default (Debian's PostgreSQL 15), and WERROR=1 to build with -Werror.
 
 EXTENSION = iobench
 MODULE_big = iobench
@@ -17,20 +20,27 @@ OBJS = \
 	src/engine_psync.o \
 	src/engine_uring.o \
 	src/files.o \
+	src/diskstats.o \
 	src/storage.o \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_store.o \
 	src/run_limits.o \
 	src/run_progress.o \
+	src/recorder.o \
+	src/steady_state.o \
+	src/tablespace_group.o \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \
 	src/privileges.o \
 	src/pgiosim.o \
 	src/suite.o \
+	src/search.o \
+	src/wal_pattern.o \
 	src/wait_table.o \
 	src/wait_sampler.o \
+	src/wait_backend_type.o \
 	src/wait_timer.o \
 	src/wait_output.o \
 	src/wait_exact.o \
@@ -63,7 +73,7 @@ DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
 REGRESS = setup upgrade run_patterns run_errors run_cancel run_results run_readonly privileges benchmark_user uring \
-	pgiosim suite reports fleet search_path suite_privileges \
+	pgiosim suite search reports fleet search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 # Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any
@@ -81,17 +91,26 @@ PG_CFLAGS += -Wall -Wmissing-prototypes
 ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
+export WERROR
 
-# Prefer the PostgreSQL 15 that Debian installs; any pg_config may be named instead.
+# Prefer the PostgreSQL 15 that Debian installs; any pg_config may be named instead
+# (tools/pg_dirs.sh has the same default for the scripts).
 PG_CONFIG ?= $(firstword $(wildcard /usr/lib/postgresql/15/bin/pg_config) pg_config)
+export PG_CONFIG
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+
+# The releases iobench supports (src/compat.h holds their differences).
+PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9][0-9]*\).*/\1/p')
+ifneq ($(filter-out 15 16 17 18 19,$(PG_MAJOR)),)
+$(error iobench supports PostgreSQL 15 to 19, but $(PG_CONFIG) is $(shell $(PG_CONFIG) --version))
+endif
 
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
 else
 all:
 	@echo "PostgreSQL server headers (PGXS) not found: run 'make run' or 'make test'," >&2
-	@echo "which install them, or set PG_CONFIG to a pg_config of PostgreSQL 15." >&2
+	@echo "which install them, or set PG_CONFIG to a pg_config of PostgreSQL 15 to 19." >&2
 	@exit 1
 endif
 
@@ -111,6 +130,20 @@ iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CO
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes.
 $(OBJS): $(wildcard $(srcdir)/src/*.h)
+
+# Objects built for another server or with other flags are rebuilt: they depend
+# on a stamp whose content (pg_config, its version, WERROR) changes with them.
+BUILD_STAMP := src/.build-stamp
+BUILD_STAMP_TEXT := $(PG_CONFIG) $(shell $(PG_CONFIG) --version 2>/dev/null) WERROR=$(WERROR)
+ifneq ($(BUILD_STAMP_TEXT),$(shell cat $(BUILD_STAMP) 2>/dev/null))
+$(shell echo '$(BUILD_STAMP_TEXT)' >$(BUILD_STAMP))
+endif
+$(OBJS) $(OBJS:.o=.bc): $(BUILD_STAMP)
+
+# The JIT bitcode (clang) is held to -Werror too.
+ifeq ($(WERROR),1)
+override BITCODE_CFLAGS += -Werror
+endif
 
 .PHONY: run test deps
 deps:

@@ -34,7 +34,8 @@
 # Both tools use files of the same size in the same directory (the
 # throwaway cluster's pg_default temporary-file directory, under
 # $IOBENCH_TMPDIR, default /var/tmp), with direct I/O.  Needs root or sudo
-# to install fio/jq and iobench when missing.
+# to install fio/jq and iobench when missing.  iobench is installed into the
+# PostgreSQL that PG_CONFIG names (default: Debian's 15).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -107,8 +108,10 @@ prepare() {
 	if ! command -v fio >/dev/null || ! command -v jq >/dev/null; then
 		as_root apt-get install -y -qq fio jq >/dev/null
 	fi
-	make -C "$SRC" -s -j2
-	as_root make -C "$SRC" -s install >/dev/null
+	pg_dirs
+	make -C "$SRC" -s -j2 PG_CONFIG="$PG_CONFIG"
+	as_root make -C "$SRC" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+	CLUSTER_PGBIN=$PG_BIN
 }
 
 # Summarise fio's JSON for op kind "read", "write" or "read+write";
@@ -265,6 +268,7 @@ main() {
 		cluster_psql -c "CREATE TABLESPACE iob_ram LOCATION '$RAMDEV_DIR/ts'"
 	fi
 
+	echo "fio_parity: $(cluster_psql -At -c 'SELECT version()'), assertions $(cluster_psql -At -c 'SHOW debug_assertions')"
 	echo "fio_parity: $(fio --version), iobench from $SRC, ${SECONDS_EACH}s per tool per workload, $FILE_SIZE file, direct I/O"
 	echo "fio_parity: files in $(dirname "$f") on $(df --output=source,fstype "$CLUSTER_DATA" | tail -1)"
 	[ "$ram" = 0 ] || echo "fio_parity: \"ram\" workloads on $RAMDEV ($RAMDEV_KIND, ext4); fio peak: $FIO_PEAK"

@@ -32,9 +32,13 @@
 # Targets: TPS loss <= 1 % at 10 ms; CPU no more than pg_wait_sampling's at
 # the same period; >= 99 % of ticks at 1 ms idle.
 #
-# Installs postgresql-15-pg-wait-sampling when missing (root or sudo).  The
-# cluster runs from a private copy of PostgreSQL 15 with this checkout's
-# iobench installed into it; the system's PostgreSQL is not touched.
+# Runs on the PostgreSQL that PG_CONFIG names (default: Debian's 15).  For a
+# Debian-packaged server, installs postgresql-N-pg-wait-sampling when missing
+# (root or sudo); where no such package exists (a source build, a release
+# Debian does not package it for), the pg_wait_sampling rows are left out and
+# the header says so.  The cluster runs from a private copy of that
+# PostgreSQL with this checkout's iobench installed into it; the original
+# installation is not touched.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -60,13 +64,26 @@ CONFIGS=(
 # Run a command as root: directly when we are root, otherwise through sudo.
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Install pg_wait_sampling (the peer) when it is missing.
+# Install pg_wait_sampling (the peer) when it is missing and Debian packages
+# it for this server; set PWS_VERSION to its version, or drop its rows from
+# CONFIGS (PWS_VERSION says why).
 ensure_pg_wait_sampling() {
-	if ! dpkg-query -W -f='${db:Status-Status}\n' postgresql-15-pg-wait-sampling 2>/dev/null |
-		grep -qx installed; then
-		echo "sampler_overhead: installing postgresql-15-pg-wait-sampling" >&2
-		as_root apt-get install -y -qq postgresql-15-pg-wait-sampling >/dev/null
+	local pkg=postgresql-$PG_MAJOR-pg-wait-sampling c kept=()
+	PWS_VERSION=
+	if [ "$PG_CONFIG" = "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then
+		if ! dpkg-query -W -f='${db:Status-Status}\n' "$pkg" 2>/dev/null | grep -qx installed &&
+			apt-cache show "$pkg" >/dev/null 2>&1; then
+			echo "sampler_overhead: installing $pkg" >&2
+			as_root apt-get install -y -qq "$pkg" >/dev/null
+		fi
+		PWS_VERSION=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || PWS_VERSION=
 	fi
+	[ -n "$PWS_VERSION" ] && return 0
+	PWS_VERSION="left out (no $pkg for $PG_CONFIG)"
+	for c in "${CONFIGS[@]}"; do
+		[[ $c == pg_wait_sampling* ]] || kept+=("$c")
+	done
+	CONFIGS=("${kept[@]}")
 }
 
 # Median of the arguments.
@@ -152,6 +169,8 @@ main() {
 	local round i idx name lib setting period pid r tps order=() results_dir
 	declare -A TPS IDLE LOAD
 
+	"$SRC/tools/deps.sh"
+	pg_dirs
 	ensure_pg_wait_sampling
 	waits_private_install
 	cluster_start "shared_buffers = 256MB" "max_connections = 50"
@@ -163,10 +182,10 @@ main() {
 	results_dir=$(mktemp -d)
 	PGBENCH_OUT=$results_dir/tps
 
-	echo "sampler_overhead: PostgreSQL $(q 'SHOW server_version'), $(nproc) CPUs," \
+	echo "sampler_overhead: $(q 'SELECT version()')"
+	echo "sampler_overhead: assertions $(q 'SHOW debug_assertions'), $(nproc) CPUs," \
 		"pgbench -S scale $SCALE, $CLIENTS clients, ${SECONDS_EACH}s x $ROUNDS rounds," \
-		"idle phase ${IDLE_SECONDS}s, pg_wait_sampling" \
-		"$(dpkg-query -W -f='${Version}' postgresql-15-pg-wait-sampling)"
+		"idle phase ${IDLE_SECONDS}s, pg_wait_sampling $PWS_VERSION"
 	echo "sampler_overhead: at the start, $(waits_pressure)"
 
 	for ((round = 1; round <= ROUNDS; round++)); do

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # waits_common.sh — shared by the wait-statistics benchmarks (source it).
 #
-# waits_private_install   copy PostgreSQL 15 into a private tree and install
+# waits_private_install   copy PostgreSQL (PG_CONFIG) into a private tree and install
 #                         this checkout's iobench there (nothing touches the
 #                         system's PostgreSQL); sets INST and CLUSTER_PGBIN
 # waits_restart CONF...   rewrite the bench's settings file with CONF lines
@@ -25,14 +25,14 @@ waits_cleanup() {
 	INST=
 }
 
-# Build iobench and install it into a private copy of PostgreSQL 15.
+# Build iobench and install it into a private copy of the PostgreSQL PG_CONFIG names.
 waits_private_install() {
 	"$SRC/tools/deps.sh"
 	make -C "$SRC" -s -j2
 	INST=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-bench-inst.XXXXXX")
 	private_install_tree "$SRC" "$INST"
 	chmod -R a+rX "$INST"
-	CLUSTER_PGBIN=$INST$PG15_BIN
+	CLUSTER_PGBIN=$INST$PG_BIN
 	export CLUSTER_PGBIN
 }
 

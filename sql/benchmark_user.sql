@@ -26,6 +26,7 @@ SELECT count(*) FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '200
                                    file_size => '1MB');
 SELECT run_id FROM iobench.pgiosim(duration => '200ms', file_size => '1MB', workers => 1,
                                    files => 1);
+SELECT count(*) FROM iobench.latency_search(step_duration => '200ms', file_size => '1MB');
 SELECT count(*) FROM iobench.report(:owner_run);
 SELECT count(*) FROM iobench.stalls(:owner_run);
 SELECT count(*) FROM iobench.compare_runs(ARRAY[:owner_run]::bigint[]);
@@ -47,6 +48,13 @@ SELECT test_no, runs FROM iobench.suite('oltp', ARRAY['pg_default'], duration =>
  ORDER BY test_no;
 SELECT status, label FROM iobench.pgiosim(duration => '200ms', file_size => '1MB',
                                           workers => 1, files => 1);
+SELECT count(*) = 1 AS searched
+  FROM iobench.latency_search(latency_target => '10s', max_iodepth => 1,
+                              step_duration => '200ms', file_size => '1MB');
+SELECT count(*) >= 0 AS running_read FROM iobench.running_runs;
+SELECT count(*) > 0 AS disk_read FROM iobench.run_disk_seconds WHERE run_id = :alice_run
+ HAVING (SELECT disk FROM iobench.runs WHERE run_id = :alice_run) IS NOT NULL
+ UNION ALL SELECT true WHERE (SELECT disk FROM iobench.runs WHERE run_id = :alice_run) IS NULL;
 SELECT count(*) > 10 AS report_lines FROM iobench.report(:alice_run);
 SELECT count(*) >= 0 AS stalls_read FROM iobench.stalls(:alice_run);
 SELECT count(*) = 1 AS compared FROM iobench.compare_runs(ARRAY[:alice_run]::bigint[]);
@@ -95,7 +103,10 @@ CREATE EXTENSION iobench;
 DROP EXTENSION iobench;
 ALTER ROLE iobench_user LOGIN;
 \set VERBOSITY default
+-- (no CONTEXT: 18 and later add the extension script's line to it)
+\set SHOW_CONTEXT never
 CREATE EXTENSION iobench;
+\set SHOW_CONTEXT errors
 ALTER ROLE iobench_user NOLOGIN;
 \c iobench_regression
 DROP DATABASE iob_grant_db;
@@ -103,6 +114,8 @@ SET client_min_messages = warning;
 
 DELETE FROM iobench.suites WHERE suite_id IN (SELECT suite_id FROM iobench.suite_runs sr
     JOIN iobench.runs r USING (run_id) WHERE r.label IN ('by alice') OR r.tablespace = 'iob_grant_ts');
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM iobench.search_steps);
+DELETE FROM iobench.searches;
 DELETE FROM iobench.runs WHERE label IN ('grant test', 'by alice', 'pgiosim')
     OR tablespace = 'iob_grant_ts' OR run_id > :owner_run;
 REVOKE CREATE ON TABLESPACE iob_grant_ts FROM iobench_user;

@@ -196,7 +196,8 @@ SELECT count(*) = 4 + 3 AS report_lines
   FROM iobench.fleet_report((SELECT DISTINCT fleet_id FROM f3));
 SELECT line FROM iobench.fleet_report((SELECT DISTINCT fleet_id FROM f3)) AS line
  WHERE line LIKE 'fleet call %' OR line LIKE 'test %';
-SELECT count(*) > 0 AS rows, bool_or(rank_from_slowest = 1) AS slowest,
+-- (other servers' runs of the same pattern may be slower: ranks are within the fleet)
+SELECT count(*) > 0 AS rows, bool_and(rank_from_slowest BETWEEN 1 AND servers) AS slowest,
        bool_and(ratio_to_median > 0) AS ratios
   FROM iobench.fleet_comparison WHERE server IN ('iob_loop_a', 'iob_loop_b');
 SELECT * FROM iobench.fleet_compare(-1);

@@ -77,6 +77,25 @@ SELECT line FROM iobench.report(1000001) WITH ORDINALITY AS t(line, n)
  ORDER BY n;
 DELETE FROM iobench.run_waits WHERE run_id = 1000001;
 
+-- the server's I/O settings: no line for a run stored without them (0.1),
+-- else those the server has, in a fixed order
+SELECT count(*) AS server_lines FROM iobench.report(1000001) AS l WHERE l LIKE '  I/O settings:%';
+UPDATE iobench.runs
+   SET io_method = 'io_uring', io_workers = 3, io_combine_limit = '128kB',
+       effective_io_concurrency = 16, maintenance_io_concurrency = 16,
+       wal_sync_method = 'fdatasync', full_page_writes = true
+ WHERE run_id = 1000001;
+SELECT l AS eighteen FROM iobench.report(1000001) AS l WHERE l LIKE '  I/O settings:%';
+UPDATE iobench.runs
+   SET io_method = NULL, io_workers = NULL, io_combine_limit = NULL, io_min_workers = 1,
+       io_max_workers = 8, effective_io_concurrency = 1, full_page_writes = false
+ WHERE run_id = 1000001;
+SELECT l AS other FROM iobench.report(1000001) AS l WHERE l LIKE '  I/O settings:%';
+UPDATE iobench.runs
+   SET io_min_workers = NULL, io_max_workers = NULL, effective_io_concurrency = NULL,
+       maintenance_io_concurrency = NULL, wal_sync_method = NULL, full_page_writes = NULL
+ WHERE run_id = 1000001;
+
 -- fio's JSON shape: the keys fio 3.33 writes, at every level
 SELECT array(SELECT jsonb_object_keys(j) ORDER BY 1) AS top,
        j->>'fio version' AS version,

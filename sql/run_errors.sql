@@ -50,7 +50,24 @@ SELECT run_id FROM iobench.run(rw => 'randrw', read_pct => 101);
 SELECT run_id FROM iobench.run(fsync_every => -1);
 SELECT run_id FROM iobench.run(fsync_every => 1);
 SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'osync');
+SELECT run_id FROM iobench.run(sync_method => 'open_datasync');
+SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'open_sync', fsync_every => 1);
 SELECT run_id FROM iobench.run(engine => 'spdk');
+-- tablespace groups
+SELECT run_id FROM iobench.run(tablespaces => ARRAY[]::name[]);
+SELECT run_id FROM iobench.run(tablespaces => ARRAY['pg_default', NULL]::name[]);
+SELECT run_id FROM iobench.run(tablespaces => ARRAY['pg_default', 'pg_default']::name[], files => 2);
+SELECT run_id FROM iobench.run(tablespaces => ARRAY['pg_default', 'no_such_tablespace']::name[], files => 2);
+SELECT run_id FROM iobench.run(tablespaces => ARRAY['pg_default', 'pg_global']::name[], files => 2);
+SELECT run_id FROM iobench.run(tablespaces => ARRAY['a','b','c','d','e','f','g','h','i']::name[]);
+-- steady state
+SELECT run_id FROM iobench.run(steady_state => 'bw');
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => 0);
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => 100.5);
+SELECT run_id FROM iobench.run(steady_band => -1);
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => NULL);
+SELECT run_id FROM iobench.run(steady_state => 'latency', steady_window => '1s');
+SELECT run_id FROM iobench.run(steady_state => 'iops', steady_window => '20s', duration => '10s');
 SELECT run_id FROM iobench.run(rate_iops => -5);
 SELECT run_id FROM iobench.run(rate_iops => 1, workers => 2);
 

@@ -56,6 +56,29 @@ SELECT sync_method, direct, warmup, measured_s, fsync_ops > 0 AS syncs, ops > 0 
                    direct => false, warmup => '200ms', duration => '500ms',
                    file_size => '8MB', engine => 'psync');
 
+-- open_datasync: every write synchronous (O_DSYNC), no sync calls
+SELECT sync_method, direct, fsync_every, fsync_ops, write_ops > 0 AS wrote
+  FROM iobench.run(rw => 'write', sync_method => 'open_datasync', duration => '300ms',
+                   file_size => '8MB', engine => 'psync');
+
+-- steady state: IOPS within 100 % of the mean over 2 s is reached as soon
+-- as two seconds have I/O, and ends the run there; a band of a millionth
+-- of a per cent over 3 s is not reached, and the run lasts its duration
+SELECT status, steady_state, steady_band, steady_window, steady_reached,
+       steady_at_s >= 2 AND measured_s >= steady_at_s AND measured_s < steady_at_s + 1.5
+         AS ended_when_steady
+  FROM iobench.run(steady_state => 'iops', steady_band => 100, steady_window => '2s',
+                   duration => '20s', rate_iops => 200, file_size => '8MB', engine => 'psync');
+SELECT status, steady_state, steady_reached, steady_at_s, measured_s = 3 AS full_duration
+  FROM iobench.run(steady_state => 'latency', steady_band => 0.000001, steady_window => '3s',
+                   duration => '3s', file_size => '8MB', engine => 'psync');
+
+-- sync_method 'wal': as this server writes its WAL (the oltp suite's WAL
+-- test, and what fleet_suite() asks of each server)
+SELECT rw, block_size, files, file_size = pg_size_bytes(current_setting('wal_segment_size')) AS segment,
+       sync_method = current_setting('wal_sync_method') AS servers_method, fsync_every, direct
+  FROM iobench.run(sync_method => 'wal', duration => '300ms', engine => 'psync');
+
 -- large blocks, sequential
 SELECT block_size, bytes = ops * 1048576 AS whole_blocks, ops > 0 AS has_ops
   FROM iobench.run(rw => 'read', block_size => '1MB', file_size => '16MB',

@@ -57,3 +57,39 @@ SELECT abs(min(h.upper_us) - r.read_lat_p99_us) <= min(h.upper_us) / 32 AS p99_a
 DELETE FROM iobench.runs WHERE run_id = (SELECT run_id FROM r);
 SELECT (SELECT count(*) FROM iobench.run_seconds WHERE run_id = (SELECT run_id FROM r)) AS seconds_left,
        (SELECT count(*) FROM iobench.run_latency WHERE run_id = (SELECT run_id FROM r)) AS buckets_left;
+
+-- the server settings that shape I/O are recorded as the run's session sees
+-- them, NULL where the server has no such setting (io_combine_limit before
+-- 17, io_method and io_workers before 18, io_min_workers and io_max_workers
+-- before 19)
+SET effective_io_concurrency = 7;
+SET maintenance_io_concurrency = 9;
+DO $$
+BEGIN
+    IF current_setting('io_combine_limit', true) IS NOT NULL THEN
+        PERFORM pg_catalog.set_config('io_combine_limit', '64kB', false);
+    END IF;
+END
+$$;
+CREATE TEMP TABLE s AS
+SELECT * FROM iobench.run(duration => '300ms', file_size => '1MB', engine => 'psync',
+                          label => 'settings test');
+SELECT effective_io_concurrency = 7 AS eic_is_the_sessions,
+       maintenance_io_concurrency = 9 AS mic_is_the_sessions,
+       io_combine_limit IS NOT DISTINCT FROM
+           CASE WHEN current_setting('server_version_num')::int >= 170000 THEN '64kB' END
+           AS io_combine_limit_is_the_sessions,
+       io_method IS NOT DISTINCT FROM current_setting('io_method', true) AS io_method_ok,
+       io_workers::text IS NOT DISTINCT FROM current_setting('io_workers', true) AS io_workers_ok,
+       io_min_workers::text IS NOT DISTINCT FROM current_setting('io_min_workers', true)
+           AS io_min_workers_ok,
+       io_max_workers::text IS NOT DISTINCT FROM current_setting('io_max_workers', true)
+           AS io_max_workers_ok,
+       wal_sync_method = current_setting('wal_sync_method') AS wal_sync_method_ok,
+       full_page_writes = current_setting('full_page_writes')::boolean AS fpw_ok,
+       (io_method IS NOT NULL) = (current_setting('server_version_num')::int >= 180000)
+           AS io_method_from_18
+  FROM s;
+RESET effective_io_concurrency;
+RESET maintenance_io_concurrency;
+DELETE FROM iobench.runs WHERE run_id = (SELECT run_id FROM s);

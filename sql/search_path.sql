@@ -143,6 +143,11 @@ SELECT suite_id FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100
 CREATE TEMP TABLE out_report AS SELECT * FROM iobench.report((SELECT run_id FROM r));
 CREATE TEMP TABLE out_report_p AS SELECT * FROM iobench.report((SELECT run_id FROM p));
 CREATE TEMP TABLE out_json AS SELECT iobench.run_json((SELECT run_id FROM r)) AS j;
+CREATE TEMP TABLE out_search AS
+SELECT * FROM iobench.latency_search(latency_target => '10s', max_iodepth => 1,
+                                     step_duration => '100ms', file_size => '1MB');
+CREATE TEMP TABLE out_pct AS SELECT iobench.latency_percentile((SELECT run_id FROM r), 99) AS p;
+CREATE TEMP TABLE out_disk AS SELECT * FROM iobench.disk_stats((SELECT run_id FROM r));
 CREATE TEMP TABLE out_stalls AS SELECT * FROM iobench.stalls((SELECT run_id FROM r), 0.9, '1 us');
 CREATE TEMP TABLE out_ranges AS SELECT * FROM iobench.latency_ranges((SELECT run_id FROM r), 'read');
 CREATE TEMP TABLE out_lat AS SELECT iobench.fio_latency((SELECT run_id FROM r), 'read', 1, 2, true) AS j;
@@ -166,10 +171,16 @@ CREATE TEMP TABLE out_run_waits_all AS SELECT * FROM iobench.run_wait_stats_all(
 CREATE TEMP TABLE out_sample AS SELECT * FROM iobench.sample_waits('50ms');
 CREATE TEMP TABLE out_sample_all AS SELECT * FROM iobench.sample_waits_all('50ms');
 CREATE TEMP TABLE out_table AS
-SELECT * FROM iobench.wait_table(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL)::iobench.wait_raw,
-                                       ROW('Lock:relation', 1, NULL, 1, NULL, NULL)::iobench.wait_raw]);
+SELECT * FROM iobench.wait_table(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL, NULL)::iobench.wait_raw,
+                                       ROW('Lock:relation', 1, NULL, 1, NULL, NULL, NULL)::iobench.wait_raw]);
 CREATE TEMP TABLE out_table_all AS
-SELECT * FROM iobench.wait_table_all(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL)::iobench.wait_raw]);
+SELECT * FROM iobench.wait_table_all(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL, NULL)::iobench.wait_raw]);
+CREATE TEMP TABLE out_by_backend AS
+SELECT * FROM iobench.wait_table_by_backend(ARRAY[ROW('IO:DataFileRead', 2, 1, 3, NULL, NULL, 'io worker')::iobench.wait_raw,
+                                                  ROW('IO:DataFileRead', 1, 0, 1, NULL, NULL, 'client backend')::iobench.wait_raw]);
+CREATE TEMP TABLE out_sample_by_backend AS SELECT * FROM iobench.sample_waits_by_backend('50ms');
+CREATE TEMP TABLE out_descriptions AS SELECT * FROM iobench.wait_event_descriptions();
+CREATE TEMP TABLE out_wait_stats_by_backend AS SELECT * FROM iobench.wait_stats_by_backend;
 CREATE TEMP TABLE out_wait_stats AS SELECT * FROM iobench.wait_stats;
 CREATE TEMP TABLE out_wait_stats_all AS SELECT * FROM iobench.wait_stats_all;
 CREATE TEMP TABLE out_collector AS SELECT * FROM iobench.wait_collector;
@@ -212,6 +223,11 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_report) > 10 AS report,
        (SELECT count(*) FROM out_report_p) > 10 AS report_p,
        (SELECT j ? 'jobs' FROM out_json) AS run_json,
+       (SELECT count(*) FROM out_search) = 1 AS latency_search,
+       (SELECT p > 0 FROM out_pct) AS latency_percentile,
+       (SELECT count(*) FILTER (WHERE NOT member) FROM out_disk) =
+           (SELECT CASE WHEN x.disk IS NULL THEN 0 ELSE 2 END
+              FROM iobench.runs x WHERE x.run_id = (SELECT run_id FROM r)) AS disk_stats,
        (SELECT j ? 'N' FROM out_lat) AS fio_latency,
        (SELECT j ? 'iops' FROM out_dir) AS fio_direction,
        (SELECT j ? 'runs' FROM out_row) AS export_run_row,
@@ -222,6 +238,9 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_suite_comparison) > 0 AS suite_comparison,
        (SELECT count(*) FROM out_table) = 2 AS wait_table,
        (SELECT count(*) FROM out_table_all) = 1 AS wait_table_all,
+       (SELECT count(*) FROM out_by_backend) = 2 AS wait_table_by_backend,
+       (SELECT count(*) > 0 FROM out_descriptions) = (current_setting('server_version_num')::int >= 170000)
+         AS descriptions_from_17,
        (SELECT count(*) FROM out_collector) = 1 AS wait_collector,
        (SELECT t FROM out_snap_a) <= (SELECT t FROM out_snap_b) AS snapshots,
        (SELECT count(*) FROM out_import) = 1 AS import_runs,
@@ -252,12 +271,15 @@ SELECT p.oid::regprocedure AS not_called
                          'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
                          'wait_table', 'wait_table_all', 'snapshot_waits',
                          'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',
+                         'wait_table_by_backend', 'sample_waits_by_backend',
+                         'wait_event_descriptions',
                          'export_runs', 'export_run_row', 'import_runs', 'import_fio', 'fio_size', 'latency_bucket',
                          'merged_latency', 'fleet_run', 'fleet_suite', 'fleet_execute', 'fleet_check',
                          'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',
                          'fleet_compare', 'fleet_report', 'fleet_cancel', 'insert_run',
                          'import_children', 'fleet_connect', 'fleet_gather', 'fio_settings',
-                         'fio_figures', 'fio_latency_section')
+                         'fio_figures', 'fio_latency_section',
+                         'disk_stats', 'latency_percentile')
  ORDER BY 1;
 
 -- every SQL and PL/pgSQL function pins its search_path
@@ -275,6 +297,8 @@ DELETE FROM iobench.wait_snapshots WHERE snapshot_name LIKE 'search_path %';
 DELETE FROM iobench.runs
  WHERE run_id IN (SELECT run_id FROM iobench.suite_runs WHERE suite_id IN (SELECT suite_id FROM s));
 DELETE FROM iobench.suites WHERE suite_id IN (SELECT suite_id FROM s);
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM out_search);
+DELETE FROM iobench.searches WHERE search_id IN (SELECT search_id FROM out_search);
 DELETE FROM iobench.fleets WHERE fleet_id IN (SELECT fleet_id FROM out_fleet UNION SELECT fleet_id FROM out_fleet_suite
                                               UNION SELECT fleet_id FROM out_fleet_cancel);
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM out_fleet UNION SELECT run_id FROM out_fleet_suite

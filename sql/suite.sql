@@ -22,6 +22,13 @@ SELECT test_no, test, tablespace_no, tablespace,
        CASE WHEN test_no = 2
             THEN (runs = 2 AND engine = 'io_uring' AND iodepth = 32 AND note IS NULL)
               OR (runs = 0 AND note = 'skipped: iodepth 32 needs io_uring, which is not available')
+            -- the WAL test writes as the server's WAL writer, and says how
+            WHEN test_no = 4
+            THEN runs = 2 AND iodepth = 1
+                 AND note = format('as the WAL writer with wal_sync_method %s (the server''s): buffered 8 kB writes into a %s segment, %s after each',
+                                   current_setting('wal_sync_method'),
+                                   pg_size_pretty(pg_size_bytes(current_setting('wal_segment_size'))),
+                                   current_setting('wal_sync_method'))
             ELSE runs = 2 AND iodepth = 1 AND note IS NULL
        END AS ran_or_skipped_honestly,
        -- (not "> 0": on a loaded machine a short run may complete nothing)
@@ -50,6 +57,13 @@ SELECT DISTINCT sr.test_no, r.rw, r.block_size, r.workers, r.files, r.fsync_ever
   FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
  WHERE sr.suite_id = (SELECT max(suite_id) FROM o) AND sr.test_no <> 2
  ORDER BY 1;
+-- the WAL test: the server's method, one file of a WAL segment, buffered
+-- as the server writes WAL at wal_level replica
+SELECT bool_and(r.sync_method = current_setting('wal_sync_method')
+                AND r.file_size = pg_size_bytes(current_setting('wal_segment_size'))
+                AND NOT r.direct AND r.rw = 'write' AND r.block_size = 8192) AS wal_as_server
+  FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+ WHERE sr.suite_id = (SELECT max(suite_id) FROM o) AND sr.test_no = 4;
 -- the mean and standard deviation are those of the runs
 SELECT bool_and(o.iops = round(x.m::numeric, 1) AND o.iops_stddev = round(x.sd::numeric, 1)) AS stats_agree
   FROM o JOIN (SELECT sr.test_no, sr.tablespace, avg(r.iops) AS m, stddev_samp(r.iops) AS sd
@@ -216,7 +230,19 @@ DELETE FROM iobench.suites WHERE name = 'tiny';
 DELETE FROM iobench.suite_tests WHERE suite = 'tiny';
 \set SHOW_CONTEXT never
 
+-- the caller picks the WAL test's sync method: open_datasync is O_DIRECT
+-- with O_DSYNC and no sync call, as pg_test_fsync measures it
+CREATE TEMP TABLE w AS
+SELECT * FROM iobench.suite('oltp', ARRAY['iob_suite_a'], duration => '200ms',
+                            file_size => '1MB', wal_sync_method => 'open_datasync');
+SELECT r.sync_method, r.direct, r.fsync_every, r.fsync_ops, r.write_ops > 0 AS wrote,
+       sr.note
+  FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+ WHERE sr.suite_id = (SELECT max(suite_id) FROM w) AND sr.test_no = 4;
+SELECT iobench.suite('oltp', ARRAY['iob_suite_a'], wal_sync_method => 'fsync_writethrough');
+
 SELECT leftover_files(), running_workers();
 DELETE FROM iobench.runs WHERE tablespace IN ('iob_suite_a', 'iob_suite_b');
 DROP TABLESPACE iob_suite_a;
 DROP TABLESPACE iob_suite_b;
+

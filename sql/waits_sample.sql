@@ -32,7 +32,17 @@ SELECT round(sum(percentage)::numeric, 6) AS percent_sum FROM sampled;
 SELECT bool_and(signal_s IS NULL OR abs(resource_s + signal_s - wait_s) < 1e-9) AS split_adds_up
   FROM sampled;
 -- iobench samplers (this one, the collector) leave themselves out
-SELECT count(*) FROM sampled WHERE wait_type = 'Extension:Extension';
+SELECT count(*) FROM sampled WHERE wait_type IN ('Extension:Extension', 'Extension:IobenchSampler');
+-- Raw rows carry the backend type the server gives the processes that
+-- waited, and the names the server gives their waits (pg_wait_events, 17+)
+SELECT r.backend_type = (SELECT a.backend_type FROM pg_stat_activity a
+                          WHERE a.pid = pg_backend_pid()) AS waiters_typed_as_the_server_does
+  FROM unnest((SELECT raw FROM samples)) r WHERE r.wait_type = 'Lock:relation';
+SELECT count(*) AS not_named_as_the_server_does
+  FROM unnest((SELECT raw FROM samples)) r
+ WHERE current_setting('server_version_num')::int >= 170000
+   AND r.wait_type NOT IN ('CPU:Preempted', 'Client:ClientRead (idle in transaction)')
+   AND r.wait_type NOT IN (SELECT d.wait_type FROM iobench.wait_event_descriptions() d);
 
 -- The table people read, from the same samples
 SELECT "WaitType", "WaitCount", "Wait_S" BETWEEN 1.6 AND 2.6 AS "Wait_S_near_2",
@@ -91,7 +101,7 @@ SELECT dblink_connect('holder', waits_connstr()) AS holder,
 SELECT * FROM dblink('holder', 'SELECT pg_advisory_lock(4242)') AS t(x text);
 SELECT dblink_send_query('w0', 'SELECT pg_advisory_lock_shared(4242)');
 SELECT waits_until('lock', 1) AS w0_waits;
-SELECT dblink_send_query('sampler', $$SELECT wait_count, wait_s FROM iobench.sample_waits_raw('3 s') WHERE wait_type = 'Lock:advisory'$$);
+SELECT dblink_send_query('sampler', $$SELECT sum(wait_count)::bigint, sum(wait_s) FROM iobench.sample_waits_raw('3 s') WHERE wait_type = 'Lock:advisory'$$);
 SELECT waits_until('sampler', 1) AS sampling;
 SELECT dblink_connect('n1', waiter_connstr()) AS n1,
        dblink_send_query('n1', 'SELECT pg_advisory_lock_shared(4242)') AS n1_sent,
@@ -112,10 +122,12 @@ SELECT dblink_disconnect('holder'), dblink_disconnect('sampler'), dblink_disconn
 -- PostgreSQL's exact counts over the same window: a session commits 20
 -- times during a window of the whole instance, and the window's WAL writes
 -- are counted exactly (pg_stat_wal), beside whatever the sampler saw.  A
--- window of a set of processes gets no instance-wide counts.
+-- window of a set of processes gets no instance-wide counts.  The wait
+-- event is IO:WALWrite up to 16 and IO:WalWrite from 17 on, as each server
+-- names it.
 SELECT dblink_connect('sampler', waits_connstr()) AS sampler,
        dblink_connect('writer', waits_connstr()) AS writer;
-SELECT dblink_send_query('sampler', $$SELECT wait_count, exact_count, count_exact FROM iobench.sample_waits_all('3 s') WHERE wait_type = 'IO:WALWrite'$$);
+SELECT dblink_send_query('sampler', $$SELECT wait_count, exact_count, count_exact FROM iobench.sample_waits_all('3 s') WHERE wait_type IN ('IO:WALWrite', 'IO:WalWrite')$$);
 SELECT waits_until('sampler', 1) AS sampling;
 SELECT dblink_exec('writer', 'DO $$BEGIN FOR i IN 1..20 LOOP INSERT INTO waits_target VALUES (i); COMMIT; END LOOP; END$$');
 SELECT * FROM dblink('writer', 'SELECT pg_stat_force_next_flush()') AS t(x text);
@@ -129,6 +141,49 @@ SELECT count(*) AS exact_rows
  WHERE exact_count IS NOT NULL;
 SELECT dblink_disconnect('sampler'), dblink_disconnect('writer');
 TRUNCATE waits_target;
+
+-- A wait named as the server names it, whatever its release calls the
+-- class: VACUUM (FREEZE) waits for the cleanup lock of a page that a
+-- cursor keeps pinned, BufferPin:BufferPin up to 18 and
+-- Buffer:BufferCleanup on 19; the sampled name is pg_stat_activity's.
+CREATE TABLE waits_pinned (id int);
+INSERT INTO waits_pinned SELECT generate_series(1, 100);
+SELECT dblink_connect('pinner', waits_connstr()) AS pinner,
+       dblink_connect('vacuumer', waits_connstr()) AS vacuumer;
+SELECT dblink_exec('pinner', 'BEGIN');
+SELECT dblink_exec('pinner', 'DECLARE c CURSOR FOR SELECT * FROM waits_pinned');
+SELECT * FROM dblink('pinner', 'FETCH 1 FROM c') AS t(id int);
+SELECT pid AS vacuumer_pid FROM dblink('vacuumer', 'SELECT pg_backend_pid()') AS t(pid int) \gset
+SELECT dblink_send_query('vacuumer', 'VACUUM (FREEZE) waits_pinned');
+CREATE FUNCTION waits_until_pinned(p int) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    name text;
+BEGIN
+    FOR i IN 1..6000 LOOP
+        SELECT a.wait_event_type || ':' || a.wait_event INTO name
+          FROM pg_stat_activity a
+         WHERE a.pid = p AND a.wait_event_type IN ('BufferPin', 'Buffer');
+        IF name IS NOT NULL THEN
+            RETURN name;
+        END IF;
+        PERFORM pg_sleep(0.01);
+        PERFORM pg_stat_clear_snapshot();
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+SELECT waits_until_pinned(:vacuumer_pid) AS server_name \gset
+CREATE TEMP TABLE pin_sampled AS
+    SELECT * FROM iobench.sample_waits_raw('200 ms', pids => ARRAY[:vacuumer_pid]);
+SELECT dblink_exec('pinner', 'COMMIT');
+SELECT waits_finish('vacuumer');
+SELECT :'server_name' IN ('BufferPin:BufferPin', 'Buffer:BufferCleanup') AS a_pin_wait,
+       (SELECT array_agg(wait_type) FROM pin_sampled) = ARRAY[:'server_name'] AS named_as_the_server_does,
+       (SELECT bool_and(backend_type = 'client backend') FROM pin_sampled) AS client_backend;
+SELECT dblink_disconnect('pinner'), dblink_disconnect('vacuumer');
+DROP FUNCTION waits_until_pinned(int);
+DROP TABLE waits_pinned;
 
 -- Without schedstat, signal and resource time are unknown (NULL), never 0
 SET iobench.sample_signal = off;

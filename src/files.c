@@ -26,6 +26,7 @@
 #include "utils/builtins.h"
 
 #include "files.h"
+#include "tablespace_group.h"
 #include "iobench.h"
 
 /* Files are written in chunks of this size while being filled */
@@ -163,7 +164,38 @@ iob_raise_fd_limit(int files)
 void
 iob_file_path(const IobRunShared *run, int index, char *path)
 {
-	snprintf(path, MAXPGPATH, "%s/%s.%d", run->dir, run->file_prefix, index);
+	/* a group: file i in tablespace i % n (tablespace_group.h) */
+	const char *dir = run->params.ngroup > 0 ?
+		run->group_dirs[index % run->params.ngroup] : run->dir;
+
+	snprintf(path, MAXPGPATH, "%s/%s.%d", dir, run->file_prefix, index);
+}
+
+/*
+ * The free-space check of every tablespace of the run, each for its own
+ * files (a run on one tablespace: iob_check_free_space(params, dir)).
+ */
+void
+iob_check_group_free_space(const IobRunParams *params, const char *dir)
+{
+	int			g;
+
+	if (params->ngroup == 0)
+	{
+		iob_check_free_space(params, dir);
+		return;
+	}
+	for (g = 0; g < params->ngroup; g++)
+	{
+		IobRunParams member = *params;
+		char		gdir[MAXPGPATH];
+
+		member.tablespace_oid = params->group_oids[g];
+		member.tablespace = params->group_names[g];
+		member.files = iob_group_files(params, g);
+		iob_temp_dir_for_tablespace(member.tablespace_oid, gdir);
+		iob_check_free_space(&member, gdir);
+	}
 }
 
 /*
@@ -177,31 +209,35 @@ iob_file_path(const IobRunShared *run, int index, char *path)
 #define IOB_SPACE_LOCK_FIELD4	0x10BE
 
 /*
- * Create every file of the run at its full size, before a byte of data is
- * written: under the file system's space lock, check the free space (with
- * the safety margin) and allocate each file with posix_fallocate().  A run
- * started at the same moment on the same file system then checks after
- * this one's space is taken, and is refused up front instead of both
- * filling the disk.  The files are filled afterwards (iob_create_files),
- * outside the lock, over blocks already allocated.
+ * iob_allocate_files() for the files of member g of n of the run's
+ * tablespaces (all of them for a run on one tablespace), under the lock of
+ * that tablespace's file system.
  */
-void
-iob_allocate_files(IobRunShared *run)
+static void
+allocate_member_files(IobRunShared *run, int g, int n)
 {
 	struct stat st;
 	LOCKTAG		tag;
+	IobRunParams member = run->params;
+	const char *dir = run->params.ngroup > 0 ? run->group_dirs[g] : run->dir;
 	int			i;
 
-	if (stat(run->dir, &st) != 0)
+	if (stat(dir, &st) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not stat directory \"%s\": %m", run->dir)));
+				 errmsg("could not stat directory \"%s\": %m", dir)));
 	SET_LOCKTAG_ADVISORY(tag, InvalidOid, (uint32) ((uint64) st.st_dev >> 32),
 						 (uint32) st.st_dev, IOB_SPACE_LOCK_FIELD4);
 	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 
-	iob_check_free_space(&run->params, run->dir);
-	for (i = 0; i < run->params.files; i++)
+	if (run->params.ngroup > 0)
+	{
+		member.tablespace_oid = run->params.group_oids[g];
+		member.tablespace = run->params.group_names[g];
+		member.files = iob_group_files(&run->params, g);
+	}
+	iob_check_free_space(&member, dir);
+	for (i = g; i < run->params.files; i += n)
 	{
 		char		path[MAXPGPATH];
 		int			fd;
@@ -226,6 +262,25 @@ iob_allocate_files(IobRunShared *run)
 		CloseTransientFile(fd);
 	}
 	LockRelease(&tag, ExclusiveLock, false);
+}
+
+/*
+ * Create every file of the run at its full size, before a byte of data is
+ * written: under the file system's space lock, check the free space (with
+ * the safety margin) and allocate each file with posix_fallocate().  A run
+ * started at the same moment on the same file system then checks after
+ * this one's space is taken, and is refused up front instead of both
+ * filling the disk.  The files are filled afterwards (iob_create_files),
+ * outside the lock, over blocks already allocated.
+ */
+void
+iob_allocate_files(IobRunShared *run)
+{
+	int			n = iob_group_size(&run->params);
+	int			g;
+
+	for (g = 0; g < n; g++)
+		allocate_member_files(run, g, n);
 }
 
 /* Fill buf with pseudo-random bytes: incompressible and not deduplicable */
@@ -317,28 +372,24 @@ iob_remove_files(const IobRunShared *run)
 	}
 }
 
-/*
- * Fail early, with a hint, when the file system refuses O_DIRECT (tmpfs
- * before Linux 6.6, e.g. Debian 12's 6.1; some network file systems),
- * rather than in every worker.
- */
-void
-iob_check_direct_io(const IobRunShared *run)
+/* iob_check_direct_io() for file "index" */
+static void
+check_direct_io_file(const IobRunShared *run, int index)
 {
 	int			fd;
 
-	if (!run->params.direct)
-		return;
-	fd = iob_open_file(run, 0, false);
+	fd = iob_open_file(run, index, false);
 	if (fd < 0)
 	{
 		char		path[MAXPGPATH];
 
-		iob_file_path(run, 0, path);
+		iob_file_path(run, index, path);
 		if (errno == EINVAL)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("file system under tablespace \"%s\" does not support direct I/O",
+							run->params.ngroup > 0 ?
+							NameStr(run->params.group_names[index]) :
 							NameStr(run->params.tablespace)),
 					 errhint("Run with direct => false: buffered I/O, with the files evicted from the page cache before measuring.")));
 		ereport(ERROR,
@@ -349,9 +400,29 @@ iob_check_direct_io(const IobRunShared *run)
 }
 
 /*
+ * Fail early, with a hint, when the file system refuses O_DIRECT (tmpfs
+ * before Linux 6.6, e.g. Debian 12's 6.1; some network file systems),
+ * rather than in every worker.
+ */
+void
+iob_check_direct_io(const IobRunShared *run)
+{
+	int			g;
+
+	if (!run->params.direct)
+		return;
+	/* a file of each tablespace of a group */
+	for (g = 0; g < iob_group_size(&run->params); g++)
+		check_direct_io_file(run, g);
+}
+
+
+/*
  * Open file "index" of the run for the benchmark, with O_DIRECT when the
- * run asks for it.  Returns the descriptor, or -1 with errno set.  A raw
- * descriptor (not a PostgreSQL VFD) because io_uring needs a stable fd.
+ * run asks for it, and for writing with O_DSYNC or O_SYNC when its
+ * sync_method is open_datasync or open_sync.  Returns the descriptor, or
+ * -1 with errno set.  A raw descriptor (not a PostgreSQL VFD) because
+ * io_uring needs a stable fd.
  */
 int
 iob_open_file(const IobRunShared *run, int index, bool writable)
@@ -361,6 +432,10 @@ iob_open_file(const IobRunShared *run, int index, bool writable)
 
 	if (run->params.direct)
 		flags |= O_DIRECT;
+	if (writable && run->params.sync_method == IOB_SYNC_OPEN_DATASYNC)
+		flags |= O_DSYNC;
+	if (writable && run->params.sync_method == IOB_SYNC_OPEN_SYNC)
+		flags |= O_SYNC;
 	iob_file_path(run, index, path);
 	return open(path, flags | PG_BINARY, 0);
 }

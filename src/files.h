@@ -28,6 +28,7 @@ typedef struct IobStorageInfo
 
 extern void iob_temp_dir_for_tablespace(Oid spcoid, char *path);
 extern void iob_check_free_space(const IobRunParams *params, const char *dir);
+extern void iob_check_group_free_space(const IobRunParams *params, const char *dir);
 extern void iob_check_fd_limit(int files);
 extern void iob_raise_fd_limit(int files);
 extern void iob_file_path(const IobRunShared *run, int index, char *path);

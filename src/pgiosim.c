@@ -84,7 +84,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 				 errdetail("pgiosim reads and writes whole 8 kB blocks.")));
 	params.warmup_us = iob_interval_arg(fcinfo, PG_ARG_WARMUP, "warmup", 0,
 										(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
-	params.use_fdatasync = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
+	params.sync_method = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
 	params.progress_interval_s = (int)
 		(iob_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL, "progress_interval",
 						  USECS_PER_SEC,
@@ -99,8 +99,12 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	params.read_pct = 100;
 	params.block_size = PGIOSIM_BLOCK_SIZE;
 	params.iodepth = 1;
-	/* counts writes: a sync per rewrite; without rewrites nothing to sync */
-	params.fsync_every = (fsync && params.rewrite_pct > 0) ? 1 : 0;
+	/*
+	 * counts writes: a sync per rewrite; without rewrites nothing to sync.
+	 * open_datasync and open_sync make every rewrite durable by itself.
+	 */
+	params.fsync_every = (fsync && params.rewrite_pct > 0 &&
+						  !iob_sync_method_is_open(params.sync_method)) ? 1 : 0;
 	params.direct = false;
 	params.cold_reads = true;	/* reads stay cold: pgiosim's IOPS climbed as
 								 * the page cache warmed */

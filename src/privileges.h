@@ -19,10 +19,12 @@
 
 #include "postgres.h"
 
+#include "compat.h"
+
 /* The group role of benchmark users, created by the extension script */
 #define IOB_USER_ROLE	"iobench_user"
 
 extern void iob_require_grant(Oid fnoid);
-extern void iob_tablespace_denied(const char *spcname) pg_attribute_noreturn();
+pg_noreturn extern void iob_tablespace_denied(const char *spcname);
 
 #endif							/* IOBENCH_PRIVILEGES_H */

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * results.c
- *	  Storing a finished run: iobench.runs, run_seconds, run_latency and
- *	  run_stalls.
+ *	  Storing a finished run: iobench.runs, run_seconds, run_latency,
+ *	  run_stalls, and the device's seconds (diskstats.c).
  *
  * The summary row is handed to SQL as one jsonb object whose keys are the
  * column names of iobench.runs, and inserted with jsonb_populate_record:
@@ -18,6 +18,7 @@
 #include "postgres.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <unistd.h>
 
@@ -30,10 +31,12 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "diskstats.h"
 #include "owner_spi.h"
 #include "results.h"
 
@@ -116,6 +119,33 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 #undef KEY
 }
 
+/*
+ * The server settings that shape I/O, stored with each run under their own
+ * names (columns of iobench.runs).  A server without a setting
+ * (io_combine_limit before 17, io_method before 18, io_min_workers before
+ * 19) leaves its column NULL.
+ */
+static const char *const io_settings[] = {
+	"io_method", "io_workers", "io_min_workers", "io_max_workers",
+	"io_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency",
+	"wal_sync_method", "full_page_writes"
+};
+
+/* Add the server's I/O settings that exist, as SHOW prints them */
+static void
+json_io_settings(StringInfo buf)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(io_settings); i++)
+	{
+		char	   *value = GetConfigOptionByName(io_settings[i], NULL, true);
+
+		if (value != NULL)
+			json_str(buf, io_settings[i], value);
+	}
+}
+
 /* The iobench.runs row of the summary, as a JSON object */
 static char *
 summary_json(const IobRunSummary *s)
@@ -133,6 +163,20 @@ summary_json(const IobRunSummary *s)
 	json_str(&buf, "started_at", timestamptz_to_str(s->started_at));
 	json_str(&buf, "finished_at", timestamptz_to_str(s->finished_at));
 	json_str(&buf, "tablespace", NameStr(p->tablespace));
+	if (p->ngroup > 0)
+	{
+		int			g;
+
+		json_key(&buf, "tablespaces");
+		appendStringInfoChar(&buf, '[');
+		for (g = 0; g < p->ngroup; g++)
+		{
+			if (g > 0)
+				appendStringInfoChar(&buf, ',');
+			escape_json(&buf, NameStr(p->group_names[g]));
+		}
+		appendStringInfoChar(&buf, ']');
+	}
 	json_str(&buf, "device", s->storage.device);
 	json_str(&buf, "filesystem", s->storage.filesystem);
 	json_str(&buf, "mount_point", s->storage.mount_point);
@@ -143,6 +187,7 @@ summary_json(const IobRunSummary *s)
 	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
 	json_str(&buf, "system_identifier", num);
 	json_str(&buf, "pg_version", PG_VERSION);
+	json_io_settings(&buf);
 	json_str(&buf, "tool", "iobench");
 	if (p->start_at != 0)
 		json_str(&buf, "start_at", timestamptz_to_str(p->start_at));
@@ -162,7 +207,7 @@ summary_json(const IobRunSummary *s)
 	if (iob_pattern_is_mixed(p->rw))
 		json_int(&buf, "read_pct", p->read_pct);
 	json_int(&buf, "fsync_every", p->fsync_every);
-	json_str(&buf, "sync_method", p->use_fdatasync ? "fdatasync" : "fsync");
+	json_str(&buf, "sync_method", iob_sync_method_name(p->sync_method));
 	json_key(&buf, "direct");
 	appendStringInfoString(&buf, p->direct ? "true" : "false");
 	json_str(&buf, "engine", iob_engine_kind_name(s->engine));
@@ -194,61 +239,142 @@ summary_json(const IobRunSummary *s)
 
 	json_num(&buf, "cpu_user_pct", 100.0 * s->cpu_user_s / s->measured_s, s->measured_s > 0);
 	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);
-	snprintf(num, sizeof(num), "%016" INT64_MODIFIER "x", s->offset_digest);
+	snprintf(num, sizeof(num), "%016" PRIx64, s->offset_digest);
 	json_str(&buf, "offset_digest", num);
+	if (p->steady_state != IOB_STEADY_NONE)
+	{
+		json_str(&buf, "steady_state", iob_steady_name(p->steady_state));
+		json_num(&buf, "steady_band", p->steady_band_pct, true);
+		snprintf(num, sizeof(num), "%d seconds", p->steady_window_s);
+		json_str(&buf, "steady_window", num);
+		json_key(&buf, "steady_reached");
+		appendStringInfoString(&buf, s->steady_reached ? "true" : "false");
+		if (s->steady_reached)
+			json_int(&buf, "steady_at_s", s->steady_at_s);
+	}
 	appendStringInfoChar(&buf, '}');
 	return buf.data;
 }
 
-/* Insert the per-second time series of the run */
+/*
+ * The per-second time series: the recorder stored it in
+ * iobench.live_seconds as the run went (recorder.h); move it into
+ * iobench.run_seconds, and the device's seconds (diskstats.h) into
+ * iobench.run_disk_seconds, and remove the run's live rows, in this
+ * transaction.
+ */
 static void
-store_seconds(int64 run_id, const IobRunSummary *s)
+store_seconds(int64 run_id)
 {
-	int			n = s->nseconds * IOB_NUM_OP_KINDS;
-	Datum	   *sec = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *op = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *ops = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *bytes = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *mean = palloc(sizeof(Datum) * Max(n, 1));
-	Datum	   *max = palloc(sizeof(Datum) * Max(n, 1));
-	int			rows = 0;
-	int			i;
-	int			k;
-	Oid			types[7] = {INT8OID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID,
-	INT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID};
-	Datum		values[7];
-
-	for (i = 0; i < s->nseconds; i++)
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-		{
-			IobSecondSlot *slot = iob_second_slot(s->seconds, i, k);
-			uint64		count = pg_atomic_read_u64(&slot->ops);
-
-			if (count == 0)
-				continue;
-			sec[rows] = Int32GetDatum(i);
-			op[rows] = CStringGetTextDatum(op_names[k]);
-			ops[rows] = Int64GetDatum((int64) count);
-			bytes[rows] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->bytes));
-			mean[rows] = Float8GetDatum((double) pg_atomic_read_u64(&slot->lat_sum_ns) / count / 1000.0);
-			max[rows] = Float8GetDatum((double) pg_atomic_read_u64(&slot->lat_max_ns) / 1000.0);
-			rows++;
-		}
-	if (rows == 0)
-		return;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
 
 	values[0] = Int64GetDatum(run_id);
-	values[1] = iob_array_datum(sec, NULL, rows, INT4OID);
-	values[2] = iob_array_datum(op, NULL, rows, TEXTOID);
-	values[3] = iob_array_datum(ops, NULL, rows, INT8OID);
-	values[4] = iob_array_datum(bytes, NULL, rows, INT8OID);
-	values[5] = iob_array_datum(mean, NULL, rows, FLOAT8OID);
-	values[6] = iob_array_datum(max, NULL, rows, FLOAT8OID);
 	iob_owner_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
-			 "SELECT $1, u.* FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), "
-			 "pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), "
-			 "pg_catalog.unnest($7)) AS u",
-			 7, types, values, NULL, SPI_OK_INSERT);
+				   "SELECT l.run_id, l.second, l.op, l.ops, l.bytes, l.lat_mean_us, l.lat_max_us "
+				   "FROM iobench.live_seconds l WHERE l.run_id = $1",
+				   1, types, values, NULL, SPI_OK_INSERT);
+	iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
+							"SELECT l.run_id, %s FROM iobench.live_disk_seconds l WHERE l.run_id = $1",
+							iob_disk_columns(), iob_disk_columns()),
+				   1, types, values, NULL, SPI_OK_INSERT);
+	iob_owner_exec("DELETE FROM iobench.live_runs WHERE run_id = $1",
+				   1, types, values, NULL, SPI_OK_DELETE);
+}
+
+/*
+ * The disk_* columns of the run: the disk's figures over the measured
+ * period, from its seconds.  Returns the updated row, or NULL when the run
+ * has no device seconds (no block device): its disk_* columns stay NULL.
+ */
+static HeapTupleHeader
+store_disk_summary(int64 run_id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+
+	values[0] = Int64GetDatum(run_id);
+	iob_owner_exec("UPDATE iobench.runs r SET disk = d.device, "
+				   "  disk_r_s = d.reads / d.secs, disk_w_s = d.writes / d.secs, "
+				   "  disk_rmb_s = d.rsect * 512 / 1e6 / d.secs, disk_wmb_s = d.wsect * 512 / 1e6 / d.secs, "
+				   "  disk_aqu_sz = d.queue_ms / 1000.0 / d.secs, "
+				   "  disk_util_pct = least(d.io_ms / 10.0 / d.secs, 100) "
+				   "FROM (SELECT x.device, sum(x.reads) AS reads, sum(x.writes) AS writes, "
+				   "        sum(x.read_sectors) AS rsect, sum(x.write_sectors) AS wsect, "
+				   "        sum(x.queue_ms) AS queue_ms, sum(x.io_ms) AS io_ms, sum(x.interval_s) AS secs "
+				   "        FROM iobench.run_disk_seconds x WHERE x.run_id = $1 AND NOT x.member "
+				   "       GROUP BY x.device) d "
+				   "WHERE r.run_id = $1 RETURNING r.*",
+				   1, types, values, NULL, SPI_OK_UPDATE_RETURNING);
+	if (SPI_processed != 1)
+		return NULL;
+	return SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
+}
+
+/* See results.h */
+int64
+iob_reserve_run_id(void)
+{
+	IobOwnerScope scope;
+	bool		isnull;
+	int64		id;
+
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)",
+				   0, NULL, NULL, NULL, SPI_OK_SELECT);
+	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	iob_owner_end(&scope);
+	return id;
+}
+
+/*
+ * Insert the figures of each tablespace of a group (iobench.run_tablespaces),
+ * the same columns as the run's own figures in iobench.runs.
+ */
+static void
+store_group(int64 run_id, const IobRunSummary *s)
+{
+	const IobRunParams *p = s->params;
+	Oid			types[2] = {TEXTOID, INT8OID};
+	Datum		values[2];
+	int			g;
+
+	for (g = 0; g < p->ngroup; g++)
+	{
+		const IobGroupStats *gs = &s->group[g];
+		IobHistogram *data = palloc(sizeof(IobHistogram));
+		IobStorageInfo storage;
+		StringInfoData buf;
+		char		dir[MAXPGPATH];
+
+		TempTablespacePath(dir, p->group_oids[g]);
+		iob_describe_storage(dir, &storage);
+		initStringInfo(&buf);
+		appendStringInfoChar(&buf, '{');
+		json_str(&buf, "tablespace", NameStr(p->group_names[g]));
+		json_int(&buf, "position", g + 1);
+		json_str(&buf, "device", storage.device);
+		json_str(&buf, "filesystem", storage.filesystem);
+		json_str(&buf, "mount_point", storage.mount_point);
+		json_int(&buf, "files", iob_group_files(p, g));
+		iob_hist_reset(data);
+		iob_hist_merge(data, &gs->hist[IOB_OP_READ]);
+		iob_hist_merge(data, &gs->hist[IOB_OP_WRITE]);
+		json_figures(&buf, "", data, gs->bytes[IOB_OP_READ] + gs->bytes[IOB_OP_WRITE],
+					 s->measured_s, true);
+		json_figures(&buf, "read_", &gs->hist[IOB_OP_READ], gs->bytes[IOB_OP_READ],
+					 s->measured_s, true);
+		json_figures(&buf, "write_", &gs->hist[IOB_OP_WRITE], gs->bytes[IOB_OP_WRITE],
+					 s->measured_s, true);
+		json_figures(&buf, "fsync_", &gs->hist[IOB_OP_FSYNC], 0, s->measured_s, false);
+		appendStringInfoChar(&buf, '}');
+		values[0] = CStringGetTextDatum(buf.data);
+		values[1] = Int64GetDatum(run_id);
+		iob_owner_exec("INSERT INTO iobench.run_tablespaces "
+					   "SELECT r.* FROM pg_catalog.jsonb_populate_record(NULL::iobench.run_tablespaces, "
+					   "  $1::pg_catalog.jsonb || pg_catalog.jsonb_build_object('run_id', $2)) AS r",
+					   2, types, values, NULL, SPI_OK_INSERT);
+	}
 }
 
 /* Insert the non-empty histogram buckets of the run */
@@ -345,6 +471,7 @@ iob_store_run(const IobRunSummary *s)
 	Oid			types[2] = {TEXTOID, INT8OID};
 	Datum		values[2];
 	HeapTupleHeader row;
+	HeapTupleHeader disk_row;
 	bool		isnull;
 	int64		run_id;
 
@@ -364,9 +491,14 @@ iob_store_run(const IobRunSummary *s)
 										 SPI_tuptable->tupdesc, 1, &isnull));
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 
-	store_seconds(run_id, s);
+	store_seconds(run_id);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
+	if (s->group)
+		store_group(run_id, s);
+	disk_row = store_disk_summary(run_id);
+	if (disk_row)
+		row = disk_row;
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
 }

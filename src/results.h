@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * results.h
- *	  Storing a finished run in iobench.runs, run_seconds, run_latency and
- *	  run_stalls.
+ *	  Storing a finished run in iobench.runs, run_seconds, run_latency,
+ *	  run_stalls and (diskstats.h) run_disk_seconds.
  *
  * The launcher merges its workers' figures into an IobRunSummary, the one
  * description of a finished run; iob_store_run() writes it (through
@@ -22,6 +22,7 @@
 #include "files.h"
 #include "histogram.h"
 #include "run_shared.h"
+#include "tablespace_group.h"
 
 /* Everything known about a run once its workers are gone */
 typedef struct IobRunSummary
@@ -29,7 +30,8 @@ typedef struct IobRunSummary
 	const IobRunParams *params;
 	const char *label;
 	const char *status;			/* "completed", "cancelled" or "failed" */
-	int64		run_id;			/* the id to store it under; 0: the next one */
+	int64		run_id;			/* the id to store it under (reserved when the
+								 * run started); 0: the next one */
 	IobEngineKind engine;		/* engine used */
 	IobStorageInfo storage;
 	TimestampTz started_at;
@@ -41,8 +43,9 @@ typedef struct IobRunSummary
 	double		cpu_user_s;
 	double		cpu_sys_s;
 	uint64		offset_digest;
-	int			nseconds;		/* seconds with data */
-	IobSecondSlot *seconds;		/* [nseconds][IOB_NUM_OP_KINDS] */
+	IobGroupStats *group;		/* [params->ngroup] per tablespace, or NULL */
+	bool		steady_reached; /* params.steady_state: reached, ending the run */
+	int			steady_at_s;	/* second of the measured period it was reached */
 	uint64		stall_count;	/* every stall seen (params.stall_threshold_us) */
 	int			nstall_events;	/* stall events kept by the workers */
 	IobStallEvent *stall_events;	/* [nstall_events] */
@@ -61,6 +64,12 @@ extern Datum iob_store_run(const IobRunSummary *summary);
  * standby or in a read-only transaction, where nothing can be written.
  */
 extern Datum iob_unstored_run(const IobRunSummary *summary);
+
+/*
+ * The run_id of a new run, taken from iobench.runs' sequence when the run
+ * starts, so that its recorder's live rows carry it (recorder.h).
+ */
+extern int64 iob_reserve_run_id(void);
 
 
 #endif							/* IOBENCH_RESULTS_H */

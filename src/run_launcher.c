@@ -50,6 +50,7 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
@@ -58,8 +59,12 @@
 #include "run.h"
 #include "run_progress.h"
 #include "run_shared.h"
+#include "diskstats.h"
+#include "recorder.h"
 #include "run_limits.h"
 #include "run_store.h"
+#include "steady_state.h"
+#include "tablespace_group.h"
 #include "wait_run.h"
 
 PG_FUNCTION_INFO_V1(iobench_run);
@@ -103,6 +108,9 @@ typedef struct RunContext
 	IobProgressStyle progress_style;
 	IobProgress progress;		/* progress NOTICEs (run_progress.c) */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
+	IobSteadyState steady;		/* steady-state detection (steady_state.c) */
+	BackgroundWorkerHandle *recorder;	/* the run's recorder (recorder.c), or
+										 * NULL when nothing is stored */
 } RunContext;
 
 /* SQL entry point: iobench.run(...) */
@@ -126,9 +134,11 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	Size		info_size = add_size(offsetof(IobRunStoreInfo, label),
 									 label ? strlen(label) + 1 : 1);
 	Size		workers_size = mul_size(sizeof(IobWorkerState), params->workers);
+	Size		group_size = mul_size(sizeof(IobGroupStats),
+									  mul_size(params->workers, Max(params->ngroup, 1)));
 	int			nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
 	Size		seconds_size = mul_size(sizeof(IobSecondSlot),
-										mul_size(nseconds, IOB_NUM_OP_KINDS));
+										IOB_SECOND_RING * IOB_NUM_OP_KINDS);
 	shm_toc    *toc;
 	IobRunShared *run;
 	int			i;
@@ -138,7 +148,9 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	shm_toc_estimate_chunk(&e, workers_size);
 	shm_toc_estimate_chunk(&e, seconds_size);
 	shm_toc_estimate_chunk(&e, info_size);
-	shm_toc_estimate_keys(&e, 4);
+	if (params->ngroup > 0)
+		shm_toc_estimate_chunk(&e, group_size);
+	shm_toc_estimate_keys(&e, 5);
 
 	ctx->seg = dsm_create(shm_toc_estimate(&e), 0);
 	toc = shm_toc_create(IOB_SHM_MAGIC, dsm_segment_address(ctx->seg),
@@ -151,11 +163,15 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	strlcpy(run->dir, dir, sizeof(run->dir));
 	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
 			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
-	run->launcher_procno = MyProc->pgprocno;
+	run->launcher_procno = GetNumberFromPGProc(MyProc);
+	run->launcher_pid = MyProcPid;
 	run->nseconds = nseconds;
 	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
 	pg_atomic_init_u32(&run->nready, 0);
 	pg_atomic_init_u32(&run->nfinished, 0);
+	pg_atomic_init_u32(&run->seconds_drained, 0);
+	pg_atomic_init_u32(&run->recorder_stop, 0);
+	pg_atomic_init_u32(&run->seconds_checked, 0);
 	shm_toc_insert(toc, IOB_KEY_RUN, run);
 
 	ctx->workers = shm_toc_allocate(toc, workers_size);
@@ -165,13 +181,15 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 		int			k;
 
 		ctx->workers[i].worker_index = i;
+		pg_atomic_init_u32(&ctx->workers[i].seconds_done, 0);
+		pg_atomic_init_u64(&ctx->workers[i].stall_head, 0);
 		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
 			iob_hist_reset(&ctx->workers[i].hist[k]);
 	}
 	shm_toc_insert(toc, IOB_KEY_WORKERS, ctx->workers);
 
 	ctx->seconds = shm_toc_allocate(toc, seconds_size);
-	for (i = 0; i < nseconds * IOB_NUM_OP_KINDS; i++)
+	for (i = 0; i < IOB_SECOND_RING * IOB_NUM_OP_KINDS; i++)
 	{
 		pg_atomic_init_u64(&ctx->seconds[i].ops, 0);
 		pg_atomic_init_u64(&ctx->seconds[i].bytes, 0);
@@ -188,6 +206,21 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	ctx->info->rows_handle = DSM_HANDLE_INVALID;
 	pg_atomic_init_u32(&ctx->info->done, 0);
 	shm_toc_insert(toc, IOB_KEY_STORE, ctx->info);
+
+	/* a group: the tablespaces' directories and figures */
+	for (i = 0; i < params->ngroup; i++)
+		iob_temp_dir_for_tablespace(params->group_oids[i], run->group_dirs[i]);
+	if (params->ngroup > 0)
+	{
+		IobGroupStats *g = shm_toc_allocate(toc, group_size);
+		int			k;
+
+		memset(g, 0, group_size);
+		for (i = 0; i < params->workers * params->ngroup; i++)
+			for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+				iob_hist_reset(&g[i].hist[k]);
+		shm_toc_insert(toc, IOB_KEY_GROUP, g);
+	}
 
 	ctx->toc = toc;
 	ctx->run = run;
@@ -319,6 +352,8 @@ store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 			ctx->info->rows_handle = dsm_segment_handle(waits_seg);
 		}
 	}
+	/* the recorder stores what it has before the storer moves it */
+	iob_recorder_finish(ctx->recorder, ctx->run);
 	run_id = iob_store_detached(ctx->seg, ctx->info, why) ? ctx->info->run_id : 0;
 	if (waits_seg != NULL)
 		dsm_detach(waits_seg);
@@ -358,6 +393,8 @@ cleanup_run(RunContext *ctx)
 	pg_atomic_write_u32(&ctx->run->phase, IOB_PHASE_STOP);
 	for (i = 0; i < ctx->nlaunched; i++)
 		TerminateBackgroundWorker(ctx->handles[i]);
+	if (ctx->recorder)
+		TerminateBackgroundWorker(ctx->recorder);
 
 	/* unlinking is safe while a worker still holds a descriptor */
 	if (ctx->files_created)
@@ -554,6 +591,16 @@ wait_for_workers(RunContext *ctx)
 		iob_progress_report(&ctx->progress, run, ctx->workers, ctx->nlaunched, now);
 		if (now > run->end_ns + DRAIN_GRACE_NS)
 			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
+		/* steady state reached: the measured period ends now */
+		if (iob_steady_poll(&ctx->steady, run, ctx->seconds, now))
+		{
+			ctx->info->stopped_ns = now;
+			ctx->info->steady_reached = true;
+			ctx->info->steady_at_s = ctx->steady.at_s;
+			run->stop_ns = now;
+			pg_write_barrier();
+			pg_atomic_write_u32(&run->phase, IOB_PHASE_STOP);
+		}
 		/* wait statistics: sample now if due, and wake for the next tick */
 		launcher_sleep(iob_wait_run_poll(ctx->waits, now, run->measure_start_ns,
 										 run->end_ns, LAUNCHER_TICK_MS));
@@ -582,6 +629,8 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		iob_create_files(ctx->run);
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
+		if (ctx->store)
+			ctx->recorder = iob_recorder_launch(ctx->seg);
 		wait_until_ready(ctx);
 		wait_for_start_at(ctx);
 		start_wait_sampling(ctx);
@@ -652,6 +701,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	RunContext *ctx;
 	IobRunSummary summary;
 	IobStorageInfo storage;
+	IobDiskSampler *disk;
 	char		dir[MAXPGPATH];
 	bool		store;
 	Datum		result;
@@ -667,13 +717,21 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	store = !XactReadOnly;
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &storage);
-	iob_check_free_space(params, dir);
+	iob_check_group_free_space(params, dir);
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->progress_style = progress_style;
 	ctx->store = store;
+	/* the recorder samples the device; a NOTICE here when there is none */
+	disk = iob_disk_open(dir, NameStr(params->tablespace), true);
 	create_segment(ctx, params, dir,
 				   iob_engine_resolve(params->engine, params->iodepth), label);
+	ctx->run->disk_sampled = (disk != NULL);
+	if (disk)
+		pfree(disk);
+	/* the id the run is stored under, taken now for its recorder's rows */
+	if (store)
+		ctx->run->run_id = iob_reserve_run_id();
 	ctx->info->storage = storage;
 	ctx->info->started_at = GetCurrentTimestamp();
 	iob_limits_reserve(params->workers,
@@ -683,6 +741,8 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	{
 		run_phases(ctx, params);
+		/* the recorder stores the last seconds once the workers are done */
+		iob_recorder_finish(ctx->recorder, ctx->run);
 		ctx->store_attempted = true;
 		ctx->info->completed = true;
 		ctx->info->nworkers = ctx->nlaunched;

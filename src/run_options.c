@@ -24,10 +24,13 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "files.h"
 #include "iobench.h"
 #include "privileges.h"
 #include "run_options.h"
+#include "tablespace_group.h"
+#include "wal_pattern.h"
 #include "run_limits.h"
 
 /* Argument positions of iobench.run() */
@@ -54,7 +57,11 @@ enum
 	ARG_COLD_READS,
 	ARG_STALL_THRESHOLD,
 	ARG_PROGRESS_INTERVAL,
-	ARG_START_AT
+	ARG_START_AT,
+	ARG_STEADY_STATE,
+	ARG_STEADY_BAND,
+	ARG_STEADY_WINDOW,
+	ARG_TABLESPACES
 };
 
 /* Names as the arguments spell them, in the order of their enums */
@@ -62,12 +69,55 @@ static const char *const pattern_names[] = {
 	"randread", "randwrite", "randrw", "read", "write", "readwrite"
 };
 static const char *const engine_names[] = {"auto", "io_uring", "psync"};
-static const char *const sync_method_names[] = {"fsync", "fdatasync"};
+static const char *const steady_names[] = {"none", "iops", "latency"};
+static const char *const sync_method_names[] = {
+	"fsync", "fdatasync", "open_datasync", "open_sync"
+};
 
 StaticAssertDecl(lengthof(pattern_names) == IOB_RW_READWRITE + 1,
 				 "pattern_names must match IobPattern");
 StaticAssertDecl(lengthof(engine_names) == IOB_ENGINE_PSYNC + 1,
 				 "engine_names must match IobEngineKind");
+StaticAssertDecl(lengthof(steady_names) == IOB_STEADY_LATENCY + 1,
+				 "steady_names must match IobSteadyMetric");
+StaticAssertDecl(lengthof(sync_method_names) == IOB_SYNC_OPEN_SYNC + 1,
+				 "sync_method_names must match IobSyncMethod");
+
+/* Name of a steady-state metric, as "steady_state" spells it */
+const char *
+iob_steady_name(IobSteadyMetric metric)
+{
+	return steady_names[metric];
+}
+
+/* Name of a sync method, as "sync_method" (and wal_sync_method) spell it */
+const char *
+iob_sync_method_name(IobSyncMethod method)
+{
+	return sync_method_names[method];
+}
+
+/* The sync method of that name; false when there is none */
+bool
+iob_sync_method_by_name(const char *name, IobSyncMethod *method)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(sync_method_names); i++)
+		if (strcmp(sync_method_names[i], name) == 0)
+		{
+			*method = (IobSyncMethod) i;
+			return true;
+		}
+	return false;
+}
+
+/* Does the method open the files with O_DSYNC or O_SYNC (no sync calls)? */
+bool
+iob_sync_method_is_open(IobSyncMethod method)
+{
+	return method == IOB_SYNC_OPEN_DATASYNC || method == IOB_SYNC_OPEN_SYNC;
+}
 
 /* Name of an access pattern, as "rw" spells it */
 const char *
@@ -326,6 +376,14 @@ iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 	return -1;					/* keep compiler quiet */
 }
 
+/* Read an access pattern argument, named "rw" as iobench.run() names it */
+IobPattern
+iob_pattern_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return (IobPattern) iob_choice_arg(fcinfo, argno, "rw", pattern_names,
+									   lengthof(pattern_names));
+}
+
 /* Read the "engine" argument */
 IobEngineKind
 iob_engine_arg(FunctionCallInfo fcinfo, int argno)
@@ -334,12 +392,13 @@ iob_engine_arg(FunctionCallInfo fcinfo, int argno)
 										  lengthof(engine_names));
 }
 
-/* Read the "sync_method" argument; true for fdatasync */
-bool
+/* Read the "sync_method" argument */
+IobSyncMethod
 iob_sync_method_arg(FunctionCallInfo fcinfo, int argno)
 {
-	return iob_choice_arg(fcinfo, argno, "sync_method", sync_method_names,
-						  lengthof(sync_method_names)) == 1;
+	return (IobSyncMethod) iob_choice_arg(fcinfo, argno, "sync_method",
+										  sync_method_names,
+										  lengthof(sync_method_names));
 }
 
 /* Read the "seed" argument; NULL asks for a random seed */
@@ -397,7 +456,7 @@ iob_check_tablespace(const char *spcname)
 	{
 		AclResult	aclresult;
 
-		aclresult = pg_tablespace_aclcheck(spcoid, GetUserId(), ACL_CREATE);
+		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
 		if (aclresult != ACLCHECK_OK)
 			iob_tablespace_denied(spcname);
 	}
@@ -472,6 +531,17 @@ exact_size(uint64 bytes)
 	return psprintf(UINT64_FORMAT " bytes", bytes);
 }
 
+/* steady_band: a share of the mean, more than 0 and at most 100 % */
+static void
+check_band(double band)
+{
+	if (!(band > 0 && band <= 100))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady_band %g is out of range", band),
+				 errdetail("Valid values are greater than 0 and at most 100 (per cent of the window's mean).")));
+}
+
 /* iob_validate_params(): each setting on its own */
 static void
 check_each_setting(const IobRunParams *params)
@@ -502,6 +572,19 @@ check_each_setting(const IobRunParams *params)
 				   (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, false);
 	check_range("progress_interval", params->progress_interval_s, 1,
 				IOB_MAX_PROGRESS_INTERVAL_S);
+	if (params->steady_state != IOB_STEADY_NONE)
+	{
+		check_band(params->steady_band_pct);
+		check_range("steady_window", params->steady_window_s,
+					IOB_MIN_STEADY_WINDOW_S, IOB_MAX_STEADY_WINDOW_S);
+		if ((int64) params->steady_window_s * USECS_PER_SEC > params->duration_us)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("steady_window of %d seconds is longer than duration",
+							params->steady_window_s),
+					 errdetail("Steady state is looked for over whole seconds of the measured period."),
+					 errhint("Use a longer duration or a shorter steady_window.")));
+	}
 }
 
 /* iob_validate_params(): buffer memory, per worker and over all workers */
@@ -560,6 +643,23 @@ check_pattern_rules(const IobRunParams *params)
 				 errmsg("fsync_every %d needs a pattern that writes", params->fsync_every),
 				 errdetail("fsync_every counts writes; rw \"%s\" issues none.",
 						   iob_pattern_name(params->rw))));
+	/* O_DSYNC/O_SYNC make each write durable: nothing left to sync */
+	if (iob_sync_method_is_open(params->sync_method) && !writes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sync_method \"%s\" needs a pattern that writes",
+						iob_sync_method_name(params->sync_method)),
+				 errdetail("sync_method \"%s\" opens the files for synchronous writes; rw \"%s\" issues none.",
+						   iob_sync_method_name(params->sync_method),
+						   iob_pattern_name(params->rw))));
+	if (iob_sync_method_is_open(params->sync_method) && params->fsync_every > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fsync_every %d does not apply to sync_method \"%s\"",
+						params->fsync_every, iob_sync_method_name(params->sync_method)),
+				 errdetail("With sync_method \"%s\" every write is durable when it returns, as PostgreSQL's WAL writes are; no sync call follows.",
+						   iob_sync_method_name(params->sync_method)),
+				 errhint("Use fsync_every => 0, or sync_method \"fsync\" or \"fdatasync\".")));
 	if (params->cold_reads && params->direct)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -591,6 +691,7 @@ iob_validate_params(const IobRunParams *params)
 						params->file_size, params->block_size)));
 
 	check_pattern_rules(params);
+	iob_check_group(params);
 	/* every worker keeps every file open: they must fit its descriptors */
 	iob_check_fd_limit(params->files);
 }
@@ -602,6 +703,7 @@ iob_validate_params(const IobRunParams *params)
 void
 iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 {
+	bool		wal;
 	bool		mixed;
 
 	memset(params, 0, sizeof(IobRunParams));
@@ -636,7 +738,11 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		params->read_pct = iob_int_arg(fcinfo, ARG_READ_PCT, "read_pct", 0, 100);
 
 	params->fsync_every = iob_int_arg(fcinfo, ARG_FSYNC_EVERY, "fsync_every", 0, PG_INT32_MAX);
-	params->use_fdatasync = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
+	/* 'wal': the WAL writer's pattern, as this server writes WAL */
+	wal = !PG_ARGISNULL(ARG_SYNC_METHOD) &&
+		strcmp(text_to_cstring(PG_GETARG_TEXT_PP(ARG_SYNC_METHOD)), "wal") == 0;
+	if (!wal)
+		params->sync_method = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
 	iob_require_arg(fcinfo, ARG_DIRECT, "direct");
 	params->direct = PG_GETARG_BOOL(ARG_DIRECT);
 	params->engine = iob_engine_arg(fcinfo, ARG_ENGINE);
@@ -660,6 +766,24 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 						  USECS_PER_SEC,
 						  (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
 						  false) / USECS_PER_SEC);
+
+	/* steady state: NULL is none; the band and window are checked anyway */
+	if (!PG_ARGISNULL(ARG_STEADY_STATE))
+		params->steady_state = (IobSteadyMetric)
+			iob_choice_arg(fcinfo, ARG_STEADY_STATE, "steady_state", steady_names,
+						   lengthof(steady_names));
+	iob_require_arg(fcinfo, ARG_STEADY_BAND, "steady_band");
+	params->steady_band_pct = PG_GETARG_FLOAT8(ARG_STEADY_BAND);
+	check_band(params->steady_band_pct);
+	params->steady_window_s = (int)
+		(iob_interval_arg(fcinfo, ARG_STEADY_WINDOW, "steady_window",
+						  (int64) IOB_MIN_STEADY_WINDOW_S * USECS_PER_SEC,
+						  (int64) IOB_MAX_STEADY_WINDOW_S * USECS_PER_SEC,
+						  false) / USECS_PER_SEC);
+
+	iob_tablespace_group_arg(fcinfo, ARG_TABLESPACES, params);
+	if (wal)
+		(void) iob_wal_pattern(NULL, params);
 
 	iob_validate_params(params);
 }

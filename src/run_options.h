@@ -69,6 +69,32 @@ typedef enum IobPattern
 #define IOB_MAX_WORKER_BUFFERS	(UINT64CONST(1) << 30)	/* 1 GB per worker */
 #define IOB_MAX_RUN_BUFFERS		(UINT64CONST(4) << 30)	/* 4 GB per run */
 
+/*
+ * How writes are made durable, as PostgreSQL's wal_sync_method names it:
+ * a sync call after writes (fsync_every), or files opened with O_DSYNC or
+ * O_SYNC so that each write returns once it is durable.
+ */
+typedef enum IobSyncMethod
+{
+	IOB_SYNC_FSYNC = 0,
+	IOB_SYNC_FDATASYNC,
+	IOB_SYNC_OPEN_DATASYNC,		/* O_DSYNC */
+	IOB_SYNC_OPEN_SYNC			/* O_SYNC */
+} IobSyncMethod;
+
+/* What steady-state detection looks at (steady_state.h) */
+typedef enum IobSteadyMetric
+{
+	IOB_STEADY_NONE = 0,		/* no detection: the run lasts its duration */
+	IOB_STEADY_IOPS,			/* IOPS of data I/O per second */
+	IOB_STEADY_LATENCY			/* mean latency of data I/O per second */
+} IobSteadyMetric;
+
+#define IOB_MAX_GROUP			8	/* tablespaces of a group */
+#define IOB_MIN_STEADY_WINDOW_S	2	/* a single second cannot be steady */
+#define IOB_MAX_STEADY_WINDOW_S	180 /* the window's seconds stay in the ring
+									 * of seconds (run_shared.h) */
+
 typedef struct IobRunParams
 {
 	Oid			tablespace_oid;
@@ -83,7 +109,8 @@ typedef struct IobRunParams
 	int			files;
 	int			read_pct;		/* share of reads in mixed patterns */
 	int			fsync_every;	/* sync a file after every N writes to it; 0 = never */
-	bool		use_fdatasync;	/* sync_method = fdatasync */
+	IobSyncMethod sync_method;	/* the call fsync_every makes, or the
+								 * open flag of every file */
 	bool		direct;			/* O_DIRECT */
 	IobEngineKind engine;		/* as requested */
 	int			rate_iops;		/* total over all workers; 0 = unlimited */
@@ -100,6 +127,20 @@ typedef struct IobRunParams
 	TimestampTz start_at;		/* the workers, once ready, wait for this
 								 * wall-clock time (a common start on many
 								 * servers); 0 = start at once */
+
+	IobSteadyMetric steady_state;	/* end the run once steady */
+	double		steady_band_pct;	/* every second within this % of the
+									 * window's mean */
+	int			steady_window_s;	/* over this many seconds */
+
+	/*
+	 * A tablespace group (tablespace_group.h): file i lies in tablespace
+	 * group_oids[i % ngroup]; 0 for a run on one tablespace.  tablespace
+	 * and tablespace_oid are then the group's first.
+	 */
+	int			ngroup;
+	Oid			group_oids[IOB_MAX_GROUP];
+	NameData	group_names[IOB_MAX_GROUP];
 } IobRunParams;
 
 extern const char *iob_pattern_name(IobPattern rw);
@@ -107,6 +148,10 @@ extern bool iob_pattern_is_random(IobPattern rw);
 extern bool iob_pattern_is_mixed(IobPattern rw);
 extern bool iob_pattern_reads(IobPattern rw);
 extern bool iob_pattern_writes(IobPattern rw);
+extern const char *iob_sync_method_name(IobSyncMethod method);
+extern const char *iob_steady_name(IobSteadyMetric metric);
+extern bool iob_sync_method_by_name(const char *name, IobSyncMethod *method);
+extern bool iob_sync_method_is_open(IobSyncMethod method);
 
 /*
  * Read and validate the arguments of iobench.run() into *params; the
@@ -122,6 +167,8 @@ extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
  * ties one setting to another (block_size a multiple of 512 bytes, buffer
  * memory per worker and per run, file_size a multiple of block_size,
  * read_pct only for the mixed patterns, fsync_every only with writes,
+ * sync_method open_datasync/open_sync only with writes and without
+ * fsync_every,
  * rewrite_pct only with reads, cold_reads only with buffered I/O, rate_iops
  * at least one per worker, files within what a worker may keep open).
  * iobench.run(), iobench.pgiosim() and
@@ -145,7 +192,8 @@ extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *na
 extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						   const char *const *choices, int nchoices);
 extern IobEngineKind iob_engine_arg(FunctionCallInfo fcinfo, int argno);
-extern bool iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);	/* true: fdatasync */
+extern IobPattern iob_pattern_arg(FunctionCallInfo fcinfo, int argno);	/* "rw" */
+extern IobSyncMethod iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);
 extern uint64 iob_seed_arg(FunctionCallInfo fcinfo, int argno);	/* NULL: a random one */
 extern Oid	iob_check_tablespace(const char *spcname);
 extern void iob_tablespace_arg(FunctionCallInfo fcinfo, int argno,

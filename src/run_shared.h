@@ -9,8 +9,12 @@
  *	IOB_KEY_RUN		IobRunShared: settings, file location, clock marks,
  *					phase and counters of ready/finished workers
  *	IOB_KEY_WORKERS	IobWorkerState[workers]: one slot per worker
- *	IOB_KEY_SECONDS	IobSecondSlot[nseconds][IOB_NUM_OP_KINDS]: the
- *					per-second time series of the measured period
+ *	IOB_KEY_SECONDS	IobSecondSlot[IOB_SECOND_RING][IOB_NUM_OP_KINDS]: the
+ *					per-second time series of the measured period, a
+ *					ring of the last IOB_SECOND_RING seconds that the
+ *					run's recorder (recorder.h) drains into the tables
+ *					as the run goes, so its size does not depend on the
+ *					duration
  *	IOB_KEY_STORE	IobRunStoreInfo (run_store.h): the launcher's facts
  *					about the run, for whoever stores it
  *
@@ -23,7 +27,15 @@
  *	  may be stale but never torn) for progress, and reads it for the final
  *	  result only after the worker counted itself in "nfinished".
  *	- IobSecondSlot counters are added to with atomics by every worker, once
- *	  per worker per second, so contention is negligible.
+ *	  per worker per second, so contention is negligible.  A worker
+ *	  publishes in seconds_done the first second it may still add to; the
+ *	  recorder drains second s (stores it, zeroes its slots and advances
+ *	  seconds_drained) once every worker is past it, or once it is
+ *	  IOB_SECOND_MAX_LAG seconds old; a worker drops what it would add to a
+ *	  second already drained.
+ *	- stall_ring entries are written by their worker before it advances
+ *	  stall_head (write barrier); the recorder reads entries it has not seen,
+ *	  up to IOB_STALL_RING behind the head.
  *
  *	- Each worker makes its figures final (last second flushed, CPU read)
  *	  on every exit, normal, ERROR or FATAL, before counting itself in
@@ -53,6 +65,14 @@
 #define IOB_KEY_WORKERS		2
 #define IOB_KEY_SECONDS		3
 
+/*
+ * Seconds the ring holds.  The recorder drains a second within moments of
+ * its end (a worker that completes no I/O for longer delays it, up to
+ * IOB_SECOND_MAX_LAG), so the ring only needs to outlast that lag.
+ */
+#define IOB_SECOND_RING		256		/* 24 kB: 256 x 3 op kinds x 32 bytes */
+#define IOB_SECOND_MAX_LAG	200		/* > IOB_MAX_STEADY_WINDOW_S, < the ring */
+
 typedef enum IobRunPhase
 {
 	IOB_PHASE_PREPARE = 0,		/* workers open files and wait for "go" */
@@ -65,9 +85,18 @@ typedef struct IobRunShared
 	IobRunParams params;
 	IobEngineKind engine;		/* engine the workers use (auto resolved) */
 	char		dir[MAXPGPATH]; /* the tablespace's temporary-file directory */
+	char		group_dirs[IOB_MAX_GROUP][MAXPGPATH];	/* of each tablespace of
+														 * a group (ngroup) */
 	char		file_prefix[64];	/* files are dir/file_prefix.N */
 	int			launcher_procno;
-	int			nseconds;		/* rows of the seconds array */
+	int			launcher_pid;
+	int			nseconds;		/* seconds of the measured period (the last
+								 * one may be partial); the ring holds the
+								 * latest IOB_SECOND_RING of them */
+	int64		run_id;			/* the iobench.runs row the run will be, or
+								 * 0 when nothing can be stored (standby,
+								 * read-only): then no recorder */
+	bool		disk_sampled;	/* a block device to sample (diskstats.h) */
 
 	/* clock marks (iob_now_ns), valid once phase >= IOB_PHASE_RUN */
 	int64		start_ns;		/* warm-up starts */
@@ -79,6 +108,12 @@ typedef struct IobRunShared
 	pg_atomic_uint32 phase;		/* IobRunPhase */
 	pg_atomic_uint32 nready;	/* workers ready for "go" */
 	pg_atomic_uint32 nfinished; /* workers done (result final) */
+	pg_atomic_uint32 seconds_drained;	/* seconds the recorder has stored */
+	pg_atomic_uint32 recorder_stop;	/* set by the launcher once its workers
+									 * are gone: store the rest, exit */
+	pg_atomic_uint32 seconds_checked;	/* seconds steady-state detection has
+										 * looked at (the recorder waits for
+										 * them when params.steady_state) */
 } IobRunShared;
 
 /*
@@ -89,6 +124,7 @@ typedef struct IobRunShared
  * Every event is counted in nstalls, kept or not.
  */
 #define IOB_MAX_STALL_EVENTS	64
+#define IOB_STALL_RING			16	/* stalls between two reads by the recorder */
 
 typedef struct IobStallEvent
 {
@@ -124,6 +160,11 @@ typedef struct IobWorkerState
 	uint64		nstalls;		/* every stall seen */
 	int			nstall_events;	/* entries used in stall_events */
 	IobStallEvent stall_events[IOB_MAX_STALL_EVENTS];
+
+	/* for the recorder, as the run goes (see the rules above) */
+	pg_atomic_uint32 seconds_done;	/* seconds below this are all added */
+	pg_atomic_uint64 stall_head;	/* stalls ever put in stall_ring */
+	IobStallEvent stall_ring[IOB_STALL_RING];
 } IobWorkerState;
 
 typedef struct IobSecondSlot
@@ -138,7 +179,7 @@ typedef struct IobSecondSlot
 static inline IobSecondSlot *
 iob_second_slot(IobSecondSlot *seconds, int sec, IobOpKind kind)
 {
-	return &seconds[sec * IOB_NUM_OP_KINDS + kind];
+	return &seconds[(sec % IOB_SECOND_RING) * IOB_NUM_OP_KINDS + kind];
 }
 
 #endif							/* IOBENCH_RUN_SHARED_H */

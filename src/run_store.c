@@ -31,6 +31,7 @@
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
+#include "compat.h"
 #include "owner_spi.h"
 #include "run_store.h"
 
@@ -79,17 +80,42 @@ summarize_workers(IobRunSummary *s, IobWorkerState *workers, int nworkers)
 	}
 }
 
+/* Merge the workers' figures of each tablespace of a group */
+static void
+summarize_group(IobRunSummary *s, shm_toc *toc, int nworkers)
+{
+	int			n = s->params->ngroup;
+	IobGroupStats *all;
+	int			g;
+	int			i;
+	int			k;
+
+	s->group = NULL;
+	if (n == 0)
+		return;
+	all = shm_toc_lookup(toc, IOB_KEY_GROUP, false);
+	s->group = palloc0(sizeof(IobGroupStats) * n);
+	for (g = 0; g < n; g++)
+	{
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			iob_hist_reset(&s->group[g].hist[k]);
+		for (i = 0; i < nworkers; i++)
+			for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			{
+				iob_hist_merge(&s->group[g].hist[k], &all[i * n + g].hist[k]);
+				s->group[g].bytes[k] += all[i * n + g].bytes[k];
+			}
+	}
+}
+
 /* See run_store.h; the summary is a copy, valid once the segment is gone */
 void
 iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 {
 	IobRunShared *run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
 	IobWorkerState *workers = shm_toc_lookup(toc, IOB_KEY_WORKERS, false);
-	IobSecondSlot *seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
 	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 	IobRunParams *params = palloc(sizeof(IobRunParams));
-	int			i;
-	int			k;
 
 	/* the workers' figures were final before they counted themselves done */
 	pg_read_barrier();
@@ -104,6 +130,7 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	s->finished_at = info->finished_at;
 	s->go_at = info->go_at;
 	summarize_workers(s, workers, info->nworkers);
+	summarize_group(s, toc, info->nworkers);
 
 	/* the measured period: all of it, or up to the stop */
 	if (run->start_ns == 0)
@@ -112,19 +139,15 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	{
 		int64		measured_end = run->end_ns;
 
-		if (!info->completed && info->stopped_ns > 0)
+		if ((!info->completed || info->steady_reached) && info->stopped_ns > 0)
 			measured_end = Min(info->stopped_ns, run->end_ns);
 		s->measured_s = Max((double) (measured_end - run->measure_start_ns) / IOB_NS_PER_SEC, 0.0);
 	}
 
-	/* copy the time series out of shared memory, up to the last used second */
-	s->nseconds = 0;
-	for (i = 0; i < run->nseconds; i++)
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-			if (pg_atomic_read_u64(&iob_second_slot(seconds, i, k)->ops) > 0)
-				s->nseconds = i + 1;
-	s->seconds = palloc(sizeof(IobSecondSlot) * Max(s->nseconds, 1) * IOB_NUM_OP_KINDS);
-	memcpy(s->seconds, seconds, sizeof(IobSecondSlot) * s->nseconds * IOB_NUM_OP_KINDS);
+	s->steady_reached = info->steady_reached;
+	s->steady_at_s = info->steady_at_s;
+	/* reserved at the start; the time series is the recorder's (recorder.h) */
+	s->run_id = run->run_id;
 }
 
 /* See run_store.h */
@@ -147,7 +170,7 @@ iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
 	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
 	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
 	worker.bgw_notify_pid = MyProcPid;
-	info->launcher_procno = MyProc->pgprocno;
+	info->launcher_procno = GetNumberFromPGProc(MyProc);
 
 	/* the run's workers just exited: their slots may take a moment to free */
 	while (!RegisterDynamicBackgroundWorker(&worker, &handle))
@@ -369,7 +392,8 @@ store_in_own_transaction(shm_toc *toc)
 	if (shm_toc_lookup(toc, IOB_KEY_RUN, true) != NULL)
 	{
 		iob_summarize_run(&summary, toc);
-		summary.run_id = info->fixed_run_id;
+		if (info->fixed_run_id > 0)
+			summary.run_id = info->fixed_run_id;
 		row = iob_store_run(&summary);
 		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
 												  "run_id", &isnull));

@@ -53,6 +53,8 @@ typedef struct IobRunStoreInfo
 	int			nworkers;		/* workers launched */
 	int64		stopped_ns;		/* when the run was told to stop, or 0 */
 	bool		completed;
+	bool		steady_reached; /* steady state ended it (steady_state.h) */
+	int			steady_at_s;
 	char		status[16];		/* when not completed: "cancelled", "failed" */
 	bool		has_label;
 

@@ -47,6 +47,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "engine.h"
 #include "iobench.h"
@@ -56,6 +57,8 @@
 #include "run_options.h"
 #include "run_limits.h"
 #include "run_store.h"
+#include "tablespace_group.h"
+#include "wal_pattern.h"
 
 PG_FUNCTION_INFO_V1(iobench_suite);
 
@@ -74,7 +77,8 @@ enum
 	SU_ARG_DIRECT,
 	SU_ARG_ENGINE,
 	SU_ARG_SEED,
-	SU_ARG_LABEL
+	SU_ARG_LABEL,
+	SU_ARG_WAL_SYNC_METHOD
 };
 
 /* One test of a suite, as iobench.suite_tests defines it */
@@ -88,7 +92,9 @@ typedef struct SuiteTest
 	int			iodepth;
 	int			files;
 	int			fsync_every;
-	bool		use_fdatasync;
+	IobSyncMethod sync_method;
+	bool		wal;			/* sync_method "wal": as the WAL writer
+								 * (wal_pattern.h) */
 	bool		needs_uring;	/* skip rather than run at iodepth 1 */
 } SuiteTest;
 
@@ -105,6 +111,7 @@ typedef struct Suite
 	IobEngineKind engine;		/* as requested */
 	bool		seed_given;
 	char	   *label;
+	char	   *wal_sync_method;	/* for the "wal" tests; NULL: the server's */
 	IobRunParams *test_params;	/* [ntests]: the settings of each test's runs */
 	char	  **notes;			/* [ntests]: what the suite_runs rows say */
 	bool	   *skips;			/* [ntests]: skipped (needs io_uring) */
@@ -173,7 +180,11 @@ load_suite(const char *name, int *ntests)
 			tests[i].files = DatumGetInt32(SPI_getbinval(tup, desc, 7, &isnull));
 			tests[i].fsync_every = DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
 			sync = SPI_getvalue(tup, desc, 9);
-			tests[i].use_fdatasync = strcmp(sync, "fdatasync") == 0;
+			tests[i].wal = strcmp(sync, "wal") == 0;
+			if (!tests[i].wal && !iob_sync_method_by_name(sync, &tests[i].sync_method))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid sync method \"%s\" in iobench.suite_tests", sync)));
 			tests[i].needs_uring = DatumGetBool(SPI_getbinval(tup, desc, 10, &isnull));
 		}
 		MemoryContextSwitchTo(oldcxt);
@@ -234,7 +245,7 @@ tablespaces_arg(FunctionCallInfo fcinfo, int *ntablespaces)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
 								NameStr(names[i]))));
-		(void) iob_check_tablespace(NameStr(names[i]));
+		iob_check_contender(NameStr(names[i]));
 	}
 	*ntablespaces = n;
 	return names;
@@ -398,16 +409,18 @@ block_size_ok(int64 block_size)
 
 /*
  * The settings of a suite test's runs: the suite's common settings and the
- * test's own, workers reduced to iobench.max_workers_per_run (*workers_note
- * then says so, else NULL).  Checked as iobench.run() checks its arguments,
+ * test's own, workers reduced to iobench.max_workers_per_run, and for a
+ * "wal" test the WAL writer's pattern (wal_pattern.h) with wal_sync_method
+ * (NULL: the server's); *note says what changed, else NULL.  Checked as iobench.run() checks its arguments,
  * at the test's own iodepth (whether io_uring is there or not), with any
  * error naming the test.
  */
 static void
 suite_test_params(const char *suite, const SuiteTest *test,
-				  const IobRunParams *common, IobRunParams *params,
-				  char **workers_note)
+				  const IobRunParams *common, const char *wal_sync_method,
+				  IobRunParams *params, char **note)
 {
+	char	   *wal_note = NULL;
 	SuiteTestContext c;
 	ErrorContextCallback callback;
 
@@ -434,16 +447,19 @@ suite_test_params(const char *suite, const SuiteTest *test,
 	params->iodepth = test->iodepth;
 	params->files = test->files;
 	params->fsync_every = test->fsync_every;
-	params->use_fdatasync = test->use_fdatasync;
+	params->sync_method = test->sync_method;
 	params->read_pct = iob_pattern_is_mixed(test->rw) ? 50 :
 		(iob_pattern_reads(test->rw) ? 100 : 0);
+	if (test->wal)
+		wal_note = iob_wal_pattern(wal_sync_method, params);
 	iob_validate_params(params);
 
-	*workers_note = NULL;
+	*note = wal_note;
 	if (params->workers < test->workers)
-		*workers_note = psprintf("ran with %d of its %d workers: iobench.max_workers_per_run is %d",
-								 params->workers, test->workers,
-								 iob_max_workers_per_run());
+		*note = psprintf("%s%sran with %d of its %d workers: iobench.max_workers_per_run is %d",
+						 wal_note ? wal_note : "", wal_note ? "; " : "",
+						 params->workers, test->workers,
+						 iob_max_workers_per_run());
 
 	error_context_stack = callback.previous;
 }
@@ -501,6 +517,9 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 	common->seed = iob_seed_arg(fcinfo, SU_ARG_SEED);
 	suite->label = PG_ARGISNULL(SU_ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_LABEL));
+	suite->wal_sync_method = PG_ARGISNULL(SU_ARG_WAL_SYNC_METHOD) ? NULL :
+		text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_WAL_SYNC_METHOD));
+	iob_check_wal_sync_method(suite->wal_sync_method);
 }
 
 /* The settings of every test's runs, each checked as a run */
@@ -515,7 +534,8 @@ check_suite_tests(Suite *suite)
 	suite->skips = palloc0(sizeof(bool) * n);
 	for (t = 0; t < suite->ntests; t++)
 		suite_test_params(suite->name, &suite->tests[t], &suite->common,
-						  &suite->test_params[t], &suite->notes[t]);
+						  suite->wal_sync_method, &suite->test_params[t],
+						  &suite->notes[t]);
 }
 
 /*
@@ -585,8 +605,10 @@ run_suite_test(Suite *suite, int t, int r, int s)
 	bool		isnull;
 	char	   *status;
 
-	params->tablespace_oid = get_tablespace_oid(NameStr(suite->tablespaces[s]), false);
-	params->tablespace = suite->tablespaces[s];
+	/* a tablespace, or a group 'a+b' (tablespace_group.h) */
+	params->files = test->files;
+	iob_contender_params(NameStr(suite->tablespaces[s]), params);
+	iob_validate_params(params);
 	if (!suite->seed_given)
 		params->seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
 	run_label = psprintf("%s #" INT64_FORMAT ": %s", suite->name, suite->suite_id,

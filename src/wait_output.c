@@ -13,7 +13,9 @@
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/tuplestore.h"
 #include "utils/wait_event.h"
 
 #include "owner_spi.h"
@@ -23,6 +25,7 @@
 typedef struct IobWaitRow
 {
 	char		name[IOB_WAIT_NAME_LEN];
+	int			btype;			/* backend type (0: unknown) */
 	double		wait_s;
 	double		signal_s;
 	bool		signal_null;	/* part of the wait had no schedstat reading */
@@ -65,17 +68,38 @@ iob_wait_key_name(uint64 key, char *buf, size_t buflen)
 	}
 }
 
-/* Add the exact figures of every entry of "exact" for key to a row */
+/*
+ * The server's name of a backend type, or NULL when unknown (or a key that
+ * no process waited in, the overflow row)
+ */
+const char *
+iob_wait_key_backend_type(uint64 key)
+{
+	int			btype = IOB_WAIT_KEY_BTYPE(key);
+
+	if (btype == 0 || IOB_WAIT_KEY_FLAVOUR(key) == IOB_FLAVOUR_OVERFLOW)
+		return NULL;
+	return GetBackendTypeDesc((BackendType) btype);
+}
+
+/*
+ * Add the exact figures of every entry of "exact" for key's wait event to
+ * a row, those not yet given to another row (used[]): exact figures count
+ * every process, so they go to one row of their wait type whatever the
+ * backend types of its rows, and the rows' sum is right.
+ */
 static void
 iob_wait_row_add_exact(IobWaitRow *row, uint64 key,
-					   const IobWaitExact *exact, int nexact)
+					   const IobWaitExact *exact, int nexact, bool *used)
 {
 	int			j;
 
 	for (j = 0; j < nexact; j++)
 	{
-		if (key != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, exact[j].wait_event_info))
+		if (used[j] ||
+			IOB_WAIT_KEY_EVENT(key) != IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, exact[j].wait_event_info))
 			continue;
+		used[j] = true;
 		if (row->exact_null)
 		{
 			row->exact_null = false;
@@ -101,6 +125,7 @@ iob_wait_rows(const IobWaitTable *t, bool have_schedstat,
 {
 	IobWaitEntry *entries = iob_wait_table_entries((IobWaitTable *) t);
 	IobWaitRow *rows = palloc0(sizeof(IobWaitRow) * (t->nentries + 1 + nexact));
+	bool	   *used = palloc0(sizeof(bool) * Max(nexact, 1));
 	int			n = 0;
 	int			i,
 				j;
@@ -113,42 +138,43 @@ iob_wait_rows(const IobWaitTable *t, bool have_schedstat,
 		if (i == t->nentries && t->overflow_deltas == 0)
 			break;
 		iob_wait_key_name(e->key, row->name, sizeof(row->name));
+		row->btype = (iob_wait_key_backend_type(e->key) != NULL) ?
+			IOB_WAIT_KEY_BTYPE(e->key) : 0;
 		row->wait_s = e->wait_ns / 1e9;
 		row->signal_s = e->signal_ns / 1e9;
-		/* signal time is unknown, not zero, when part of it had no reading */
-		row->signal_null = (e->nosignal_ns > 0);
+		/*
+		 * signal time is unknown, not zero, when part of it had no reading,
+		 * and for every row of a sampler without schedstat (a process seen
+		 * entering a wait at the last tick has no time at all yet)
+		 */
+		row->signal_null = !have_schedstat || e->nosignal_ns > 0;
 		row->count = (int64) e->count;
 		row->exact_null = true;
-		iob_wait_row_add_exact(row, e->key, exact, nexact);
+		iob_wait_row_add_exact(row, e->key, exact, nexact, used);
 		n++;
 	}
+	/* wait events with exact figures that no row (of any backend type) took */
 	for (j = 0; j < nexact; j++)
 	{
 		uint64		key = IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, exact[j].wait_event_info);
 		IobWaitRow *row = &rows[n];
 
-		/* seen by the sampler, counted nothing, or listed already */
-		if (iob_wait_table_find(t, key) != NULL || exact[j].count == 0)
-			continue;
-		for (i = 0; i < j; i++)
-			if (exact[i].wait_event_info == exact[j].wait_event_info &&
-				exact[i].count > 0)
-				break;
-		if (i < j)
+		if (used[j] || exact[j].count == 0)
 			continue;
 		iob_wait_key_name(key, row->name, sizeof(row->name));
 		row->signal_null = !have_schedstat;
 		row->exact_null = true;
-		iob_wait_row_add_exact(row, key, exact, nexact);
+		iob_wait_row_add_exact(row, key, exact, nexact, used);
 		n++;
 	}
+	pfree(used);
 	*rows_out = rows;
 	return n;
 }
 
 /*
  * Append a table's rows (iobench.wait_raw: wait_type, wait_s, signal_s,
- * wait_count, exact_count, exact_wait_s) to a tuplestore,
+ * wait_count, exact_count, exact_wait_s, backend_type) to a tuplestore,
  * with exact figures beside them.  The caller passes a private copy when
  * the table is shared: names are resolved here.
  */
@@ -163,8 +189,8 @@ iob_wait_put_rows(const IobWaitTable *table, bool have_schedstat,
 
 	for (i = 0; i < n; i++)
 	{
-		Datum		values[6];
-		bool		nulls[6];
+		Datum		values[7];
+		bool		nulls[7];
 
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = CStringGetTextDatum(rows[i].name);
@@ -176,6 +202,10 @@ iob_wait_put_rows(const IobWaitTable *table, bool have_schedstat,
 		nulls[4] = rows[i].exact_null;
 		values[5] = Float8GetDatum(rows[i].exact_s);
 		nulls[5] = rows[i].exact_null || rows[i].exact_s_null;
+		if (rows[i].btype != 0)
+			values[6] = CStringGetTextDatum(GetBackendTypeDesc((BackendType) rows[i].btype));
+		else
+			nulls[6] = true;
 		tuplestore_putvalues(tupstore, tupdesc, values, nulls);
 	}
 	pfree(rows);

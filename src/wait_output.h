@@ -48,6 +48,7 @@ typedef struct IobWaitSampling
 } IobWaitSampling;
 
 extern void iob_wait_key_name(uint64 key, char *buf, size_t buflen);
+extern const char *iob_wait_key_backend_type(uint64 key);
 extern void iob_wait_put_rows(const IobWaitTable *table, bool have_schedstat,
 							  const IobWaitExact *exact, int nexact,
 							  Tuplestorestate *tupstore, TupleDesc tupdesc);

@@ -53,15 +53,10 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "iobench.h"
+#include "wait_backend_type.h"
 #include "wait_sampler.h"
-
-/* The local transaction id of a PGPROC moved into "vxid" in PostgreSQL 17 */
-#if PG_VERSION_NUM >= 170000
-#define IOB_PROC_LXID(proc)		((proc)->vxid.lxid)
-#else
-#define IOB_PROC_LXID(proc)		((proc)->lxid)
-#endif
 
 /*
  * Longest time a process's schedstat reading may be put off while its state
@@ -79,12 +74,29 @@
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
 
+#if PG_VERSION_NUM >= 170000
+/*
+ * The sampler's wait event on 17 and later (see wait_sampler.h): registered
+ * by name on first use in each process; every process gets the same value.
+ */
+uint32
+iob_sampler_wait_event(void)
+{
+	static uint32 event = 0;
+
+	if (event == 0)
+		event = WaitEventExtensionNew("IobenchSampler");
+	return event;
+}
+#endif
+
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
 {
 	int			pid;			/* process seen at the previous tick; 0 = none */
 	int			fd;				/* held /proc/<pid>/schedstat, or -1 */
 	uint64		key;			/* its state at the previous tick; 0 = not waiting */
+	int			btype;			/* its backend type; 0 (B_INVALID) = unknown */
 	uint64		run_delay;		/* run_delay at the last reading (fd >= 0) */
 	uint64		read_ns;		/* time of the last reading */
 	bool		preempted;		/* runnable outside waits in the last interval */
@@ -163,6 +175,7 @@ iob_slot_release(IobProcSlot *slot)
 	slot->fd = -1;
 	slot->pid = 0;
 	slot->key = 0;
+	slot->btype = 0;
 	slot->preempted = false;
 }
 
@@ -193,12 +206,14 @@ iob_pid_in(const int *pids, int npids, int pid)
  * that fd.c grants is spent) its signal time stays unknown.
  */
 static void
-iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key)
+iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key,
+				int btype)
 {
 	char		path[64];
 
 	slot->pid = pid;
 	slot->key = key;
+	slot->btype = btype;
 	slot->preempted = false;
 	slot->read_always = iob_pid_in(s->always_pids, s->nalways, pid);
 	slot->fd = -1;
@@ -222,9 +237,12 @@ iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key)
 	}
 }
 
-/* Key of a process's current state; 0 when it is not waiting */
+/*
+ * Key of a process's current state, with its backend type; 0 when it is
+ * not waiting
+ */
 static inline uint64
-iob_classify(PGPROC *proc, uint32 info)
+iob_classify(PGPROC *proc, uint32 info, int btype)
 {
 	if (info == 0)
 		return 0;
@@ -238,9 +256,9 @@ iob_classify(PGPROC *proc, uint32 info)
 	 */
 	if (info == WAIT_EVENT_CLIENT_READ &&
 		*(volatile LocalTransactionId *) &IOB_PROC_LXID(proc) != InvalidLocalTransactionId)
-		return IOB_WAIT_KEY(IOB_FLAVOUR_IN_XACT, info);
+		return IOB_WAIT_KEY_WITH_BTYPE(IOB_WAIT_KEY(IOB_FLAVOUR_IN_XACT, info), btype);
 
-	return IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, info);
+	return IOB_WAIT_KEY_WITH_BTYPE(IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, info), btype);
 }
 
 /* ----------------------------------------------------------------
@@ -300,6 +318,9 @@ iob_wait_sampler_create(const int *pids, int npids)
 								"iobench wait sampler",
 								ALLOCSET_DEFAULT_SIZES);
 	oldcxt = MemoryContextSwitchTo(cxt);
+
+	/* registers the sampler's wait event now, not in the middle of a tick */
+	(void) IOB_SAMPLER_WAIT_EVENT;
 
 	s = palloc0(sizeof(IobWaitSampler));
 	s->cxt = cxt;
@@ -376,7 +397,7 @@ iob_emit_preempted(IobWaitSampler *s, IobProcSlot *slot, uint64 rd)
 		return;
 	}
 	d = &s->deltas[s->ndeltas++];
-	d->key = IOB_KEY_PREEMPTED;
+	d->key = IOB_WAIT_KEY_WITH_BTYPE(IOB_KEY_PREEMPTED, slot->btype);
 	d->wait_ns = rd - slot->run_delay;
 	d->signal_ns = d->wait_ns;
 	d->signal_known = true;
@@ -395,7 +416,7 @@ iob_emit_entry(IobWaitSampler *s, uint64 key)
 {
 	IobWaitDelta *d;
 
-	if (key == 0 || key == IOB_KEY_SAMPLER)
+	if (key == 0 || IOB_WAIT_KEY_EVENT(key) == IOB_KEY_SAMPLER)
 		return;
 	d = &s->deltas[s->ndeltas++];
 	d->key = key;
@@ -417,7 +438,7 @@ iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
 				  uint64 rd, bool rd_known)
 {
 	if (slot->key != 0 &&
-		slot->key != IOB_KEY_SAMPLER)
+		IOB_WAIT_KEY_EVENT(slot->key) != IOB_KEY_SAMPLER)
 	{
 		IobWaitDelta *d = &s->deltas[s->ndeltas++];
 
@@ -455,7 +476,7 @@ iob_wait_sampler_flush(IobWaitSampler *s)
 			continue;
 		slot->read_ns = s->last_ns;
 		if (slot->key != 0 &&
-			slot->key != IOB_KEY_SAMPLER)
+			IOB_WAIT_KEY_EVENT(slot->key) != IOB_KEY_SAMPLER)
 		{
 			IobWaitDelta *d = &s->deltas[s->ndeltas++];
 
@@ -524,7 +545,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	uint64		now = (uint64) iob_now_ns();
 	uint64		dt = (s->last_ns != 0 && now > s->last_ns) ? now - s->last_ns : 0;
 	int			n = Min(s->nprocs, (int) ProcGlobal->allProcCount);
-	int			mine = (MyProc != NULL) ? MyProc->pgprocno : -1;
+	int			mine = (MyProc != NULL) ? GetNumberFromPGProc(MyProc) : -1;
 	PGPROC	   *procs = ProcGlobal->allProcs;
 	IobProcSlot *slots = s->slots;
 	bool	   *followed = s->followed;
@@ -546,6 +567,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		int			pid;
 		uint32		info;
 		uint64		key;
+		int			btype;
 		uint64		rd = 0;
 		bool		rd_known = false;
 
@@ -564,13 +586,18 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		slot = &slots[i];
 
 		info = *(volatile uint32 *) &proc->wait_event_info;
-		key = iob_classify(proc, info);
+		btype = iob_wait_backend_type(proc, i, pid,
+									  slot->pid == pid ? slot->btype : 0,
+									  slot->pid != pid ||
+									  IOB_WAIT_KEY_INFO(slot->key) != info,
+									  now);
+		key = iob_classify(proc, info, btype);
 
 		/* a new process in this slot (or its pid reused): follow it */
 		if (slot->pid != pid || !iob_slot_read(slot, key, now, &rd, &rd_known))
 		{
 			iob_slot_release(slot);
-			iob_slot_attach(s, slot, pid, key);
+			iob_slot_attach(s, slot, pid, key, btype);
 			iob_emit_entry(s, key);
 			continue;
 		}
@@ -578,13 +605,17 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		/* the interval belongs to the state seen at the previous tick */
 		iob_emit_interval(s, slot, dt, rd, rd_known);
 
-		/* an observed entry into a wait */
-		if (key != slot->key)
+		/*
+		 * an observed entry into a wait (not a backend type that became
+		 * known while the process stayed in its wait)
+		 */
+		if (IOB_WAIT_KEY_EVENT(key) != IOB_WAIT_KEY_EVENT(slot->key))
 			iob_emit_entry(s, key);
 
 		if (rd_known)
 			slot->run_delay = rd;
 		slot->key = key;
+		slot->btype = btype;
 	}
 
 	if (s->first_ns == 0)

@@ -33,11 +33,20 @@
 #include "wait_table.h"
 
 /*
- * The wait event an iobench sampler reports while it sleeps between ticks.
- * Other tools show it as "Extension:Extension"; iobench samplers recognise
- * the exact value and leave each other out of their tables.
+ * The wait event an iobench sampler reports while it sleeps between ticks;
+ * iobench samplers recognise the exact value and leave each other out of
+ * their tables.  17 and later name the wait events of extensions, and one
+ * that is not registered makes pg_stat_activity fail ("could not find
+ * custom name for wait event information"): there it is registered as
+ * Extension:IobenchSampler.  Before 17 other tools show it as
+ * Extension:Extension.
  */
+#if PG_VERSION_NUM >= 170000
+extern uint32 iob_sampler_wait_event(void);
+#define IOB_SAMPLER_WAIT_EVENT	iob_sampler_wait_event()
+#else
 #define IOB_SAMPLER_WAIT_EVENT	(PG_WAIT_EXTENSION | 0x10BE)
+#endif
 
 typedef struct IobWaitSampler IobWaitSampler;
 

@@ -80,7 +80,7 @@ static inline uint32
 iob_wait_key_hash(uint64 key)
 {
 	return murmurhash32(IOB_WAIT_KEY_INFO(key) ^
-						(IOB_WAIT_KEY_FLAVOUR(key) * 0x9E3779B9U));
+						((uint32) (key >> 32) * 0x9E3779B9U));
 }
 
 /*
@@ -160,19 +160,4 @@ iob_wait_table_create(int capacity)
 
 	iob_wait_table_init(table, capacity);
 	return table;
-}
-
-/* The entry of a key, or NULL when the table has none (overflow included) */
-const IobWaitEntry *
-iob_wait_table_find(const IobWaitTable *table, uint64 key)
-{
-	IobWaitEntry *entries = iob_wait_table_entries((IobWaitTable *) table);
-	int			i;
-
-	if (key == IOB_KEY_OVERFLOW)
-		return table->overflow_deltas > 0 ? &table->overflow : NULL;
-	for (i = 0; i < table->nentries; i++)
-		if (entries[i].key == key)
-			return &entries[i];
-	return NULL;
 }

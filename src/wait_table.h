@@ -14,7 +14,8 @@
  *
  * Layers of the wait statistics, each header including only those below:
  *	wait_table.h	this table
- *	wait_sampler.h	the tick: PGPROCs and schedstat into deltas
+ *	wait_sampler.h	the tick: PGPROCs and schedstat into deltas (with
+ *					wait_backend_type.h: each process's backend type)
  *	wait_timer.h	the periodic schedule of the ticks
  *	wait_output.h	tables into SQL rows and into iobench.run_waits
  *	drivers			wait_window.c (sample_waits), wait_run.h (a run),
@@ -28,8 +29,12 @@
 #include "postgres.h"
 
 /*
- * A wait key: the 32-bit wait_event_info in the low half, a flavour in the
- * high half for the rows PostgreSQL has no wait event for.
+ * A wait key: the 32-bit wait_event_info in the low half; above it a
+ * flavour (8 bits) for the rows PostgreSQL has no wait event for, and the
+ * backend type of the process that waited (8 bits, the server's
+ * BackendType; 0 = B_INVALID, unknown), so that the waits of, say, I/O
+ * worker processes keep their own totals.  Rows people read sum the
+ * backend types of one wait type.
  */
 #define IOB_FLAVOUR_PLAIN		0	/* an ordinary wait event */
 #define IOB_FLAVOUR_IN_XACT		1	/* ClientRead of a session in a transaction */
@@ -37,8 +42,13 @@
 #define IOB_FLAVOUR_OVERFLOW	3	/* keys that did not fit in a table */
 
 #define IOB_WAIT_KEY(flavour, info)	(((uint64) (flavour) << 32) | (uint32) (info))
-#define IOB_WAIT_KEY_FLAVOUR(key)	((uint32) ((key) >> 32))
+#define IOB_WAIT_KEY_FLAVOUR(key)	((uint32) (((key) >> 32) & 0xFF))
 #define IOB_WAIT_KEY_INFO(key)		((uint32) (key))
+#define IOB_WAIT_KEY_BTYPE(key)		((int) (((key) >> 40) & 0xFF))
+/* the key without its backend type: what the wait is */
+#define IOB_WAIT_KEY_EVENT(key)		((key) & UINT64CONST(0xFFFFFFFFFF))
+#define IOB_WAIT_KEY_WITH_BTYPE(key, btype) \
+	(IOB_WAIT_KEY_EVENT(key) | ((uint64) ((btype) & 0xFF) << 40))
 
 #define IOB_KEY_PREEMPTED	IOB_WAIT_KEY(IOB_FLAVOUR_PREEMPTED, 0)
 #define IOB_KEY_OVERFLOW	IOB_WAIT_KEY(IOB_FLAVOUR_OVERFLOW, 0)
@@ -86,7 +96,5 @@ extern void iob_wait_table_clear(IobWaitTable *table);
 extern void iob_wait_table_apply(IobWaitTable *table,
 								 const IobWaitDelta *deltas, int ndeltas);
 extern IobWaitEntry *iob_wait_table_entries(IobWaitTable *table);
-extern const IobWaitEntry *iob_wait_table_find(const IobWaitTable *table,
-											   uint64 key);
 
 #endif							/* IOBENCH_WAIT_TABLE_H */

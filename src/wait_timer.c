@@ -24,6 +24,7 @@
 #include "utils/memutils.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
 
@@ -135,7 +136,7 @@ iob_wait_timer_setup_wait(IobWaitTimer *t)
 			ReleaseExternalFD();
 	}
 #endif
-	t->wes = CreateWaitEventSet(t->cxt, 3);
+	t->wes = CreateWaitEventSet(NULL, 3);
 	AddWaitEventToSet(t->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(t->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	if (t->timerfd >= 0)

@@ -44,9 +44,11 @@
 #include "utils/wait_event.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "engine.h"
 #include "files.h"
 #include "run_shared.h"
+#include "tablespace_group.h"
 #include "worker.h"
 #include "workload.h"
 
@@ -59,6 +61,7 @@ typedef struct WorkerContext
 	IobRunShared *run;
 	IobWorkerState *state;
 	IobSecondSlot *seconds;
+	IobGroupStats *group;		/* [ngroup] this worker's, or NULL */
 	IobEngine	engine;
 	IobWorkload workload;
 	IobIo	   *ios;			/* one request per slot of the queue */
@@ -116,6 +119,15 @@ flush_second(WorkerContext *wc)
 
 	if (wc->cur_second < 0)
 		return;
+	/* drained already (the worker was stuck longer than the lag): too late */
+	if ((uint32) wc->cur_second < pg_atomic_read_u32(&wc->run->seconds_drained))
+	{
+		memset(wc->sec_ops, 0, sizeof(wc->sec_ops));
+		memset(wc->sec_bytes, 0, sizeof(wc->sec_bytes));
+		memset(wc->sec_lat_sum, 0, sizeof(wc->sec_lat_sum));
+		memset(wc->sec_lat_max, 0, sizeof(wc->sec_lat_max));
+		return;
+	}
 	for (kind = 0; kind < IOB_NUM_OP_KINDS; kind++)
 	{
 		IobSecondSlot *slot;
@@ -209,6 +221,10 @@ check_stall(WorkerContext *wc, const IobIo *io)
 	ev.at_ns = io->end_ns - run->measure_start_ns;
 	ev.file_index = io->file_index;
 	keep_stall(wc->state, &ev);
+	/* and for the recorder, which stores it as it happens */
+	wc->state->stall_ring[pg_atomic_read_u64(&wc->state->stall_head) % IOB_STALL_RING] = ev;
+	pg_write_barrier();
+	pg_atomic_fetch_add_u64(&wc->state->stall_head, 1);
 }
 
 /*
@@ -283,6 +299,13 @@ account_io(WorkerContext *wc, IobIo *io)
 	lat = (uint64) (io->end_ns - io->start_ns);
 	iob_hist_record(&wc->state->hist[io->kind], lat);
 	wc->state->bytes[io->kind] += io->len;
+	if (wc->group)
+	{
+		IobGroupStats *g = &wc->group[io->file_index % run->params.ngroup];
+
+		iob_hist_record(&g->hist[io->kind], lat);
+		g->bytes[io->kind] += io->len;
+	}
 
 	sec = (int) ((io->end_ns - run->measure_start_ns) / IOB_NS_PER_SEC);
 	if (sec >= run->nseconds)
@@ -333,7 +356,7 @@ prepare_next_io(WorkerContext *wc, IobIo *io)
 		io->fd = wc->fds[io->file_index];
 		io->len = 0;
 		io->offset = 0;
-		io->datasync = p->use_fdatasync;
+		io->datasync = p->sync_method == IOB_SYNC_FDATASYNC;
 		wc->sync_pending_file = -1;
 		return;
 	}
@@ -389,6 +412,24 @@ track_period(WorkerContext *wc, int64 now)
 	{
 		wc->measuring = true;
 		getrusage(RUSAGE_SELF, &wc->ru_start);
+	}
+	/*
+	 * Past a second boundary: add the second just ended (completions reaped
+	 * from now on end later) and tell the recorder
+	 */
+	if (wc->measuring)
+	{
+		uint32		sec = (uint32) ((now - wc->run->measure_start_ns) / IOB_NS_PER_SEC);
+
+		if (sec > pg_atomic_read_u32(&wc->state->seconds_done))
+		{
+			if (wc->cur_second >= 0 && (uint32) wc->cur_second < sec)
+			{
+				flush_second(wc);
+				wc->cur_second = -1;
+			}
+			pg_atomic_write_u32(&wc->state->seconds_done, sec);
+		}
 	}
 	if (wc->measuring && now >= wc->count_until_ns)
 	{
@@ -703,6 +744,7 @@ finish_worker(WorkerContext *wc)
 	wc->state->offset_digest = wc->workload.digest;
 	wc->state->finished = true;
 	pg_write_barrier();
+	pg_atomic_write_u32(&wc->state->seconds_done, PG_UINT32_MAX);
 	pg_atomic_fetch_add_u32(&wc->run->nfinished, 1);
 	wake_launcher(wc->run);
 }
@@ -749,8 +791,11 @@ iobench_worker_main(Datum main_arg)
 	wc.run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
 	wc.state = &((IobWorkerState *) shm_toc_lookup(toc, IOB_KEY_WORKERS, false))[worker_index];
 	wc.seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
+	if (wc.run->params.ngroup > 0)
+		wc.group = (IobGroupStats *) shm_toc_lookup(toc, IOB_KEY_GROUP, false) +
+			worker_index * wc.run->params.ngroup;
 	wc.state->pid = MyProcPid;
-	wc.state->procno = MyProc->pgprocno;
+	wc.state->procno = GetNumberFromPGProc(MyProc);
 	wc.cur_second = -1;
 
 	/* from here on, every ending is recorded and leaves final figures */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cluster.sh — a throwaway PostgreSQL 15 cluster, for scripts to source.
+# cluster.sh — a throwaway PostgreSQL cluster, for scripts to source.
 #
 #   . tools/cluster.sh
 #   cluster_start [postgresql.conf lines...]   # initdb + start; sets CLUSTER_* vars
@@ -9,13 +9,17 @@
 # The cluster lives in a temporary directory under $IOBENCH_TMPDIR (default
 # /var/tmp: disk-backed, so benchmark files land on a real disk), listens on
 # a private Unix socket only, and runs as "postgres" when we are root
-# (initdb refuses root).  It uses the system's PostgreSQL 15 binaries, so
-# iobench must be installed there (make install).  An EXIT trap stops and
+# (initdb refuses root).  It uses the binaries of the PostgreSQL that
+# PG_CONFIG names (tools/pg_dirs.sh; default: Debian's 15), or those in
+# CLUSTER_PGBIN, so iobench must be installed there (make install).  An EXIT trap stops and
 # removes the cluster even after an error or Ctrl-C, and shows the end of the
 # server log after an error; with CLUSTER_KEEP=1 a cluster whose script
 # succeeded keeps running and cluster_keep_hints says how to reach it.
 
-CLUSTER_PGBIN=${CLUSTER_PGBIN:-/usr/lib/postgresql/15/bin}
+# shellcheck source=pg_dirs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/pg_dirs.sh"
+# Empty when that pg_config is not installed yet: cluster_start asks again.
+CLUSTER_PGBIN=${CLUSTER_PGBIN:-$(pg_dirs 2>/dev/null && echo "$PG_BIN")}
 CLUSTER_DIR=
 CLUSTER_DATA=
 CLUSTER_SOCK=
@@ -42,6 +46,10 @@ cluster_free_port() {
 
 # Create and start the cluster; extra arguments are postgresql.conf lines.
 cluster_start() {
+	if [ -z "$CLUSTER_PGBIN" ]; then
+		pg_dirs || return 1
+		CLUSTER_PGBIN=$PG_BIN
+	fi
 	CLUSTER_DIR=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-cluster.XXXXXX")
 	CLUSTER_DATA=$CLUSTER_DIR/data
 	CLUSTER_SOCK=$CLUSTER_DIR/socket

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # deps.sh — install what building, running and testing iobench needs on Debian 12.
 #
+# The PostgreSQL is the one PG_CONFIG names (tools/pg_dirs.sh).  For Debian's
+# layout, /usr/lib/postgresql/N/bin/pg_config (the default is N = 15), the
+# packages postgresql-N and postgresql-server-dev-N are installed with the
+# rest; for any other pg_config (a source build, another distribution's
+# package) only the compiler, make and liburing are, and the pg_config must
+# exist already.
+#
 # Checks the packages with dpkg-query and stays silent when all are present (the
 # common case, well under a second).  Otherwise runs `apt-get update` and
 # `apt-get install` for the missing ones only: directly as root, through sudo
 # for anybody else.
 #
-# On a machine without PostgreSQL 15 yet, Debian's postgresql-15 package would
+# On a machine without that PostgreSQL yet, Debian's postgresql-N package would
 # create and start a "main" cluster on port 5432.  iobench's scripts use their
 # own throwaway clusters, so for that first install only, a drop-in in
 # /etc/postgresql-common/createcluster.d/ tells postgresql-common not to create
@@ -14,16 +21,25 @@
 # get Debian's usual main cluster.
 set -euo pipefail
 
+# shellcheck source=pg_dirs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/pg_dirs.sh"
+
 # What the Makefile and tools/*.sh use.  gcc only recommends libc6-dev, and we
-# install without recommends, so it is named too.  postgresql-server-dev-15
-# brings clang and llvm (PGXS builds JIT bitcode); postgresql-15 brings psql.
-# The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run.
-PACKAGES=(
-	make gcc libc6-dev
-	postgresql-15 postgresql-server-dev-15
-	liburing-dev
-	libipc-run-perl
-)
+# install without recommends, so it is named too.  postgresql-server-dev-N
+# brings clang and llvm (PGXS builds JIT bitcode); postgresql-N brings psql.
+# The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run; their storage
+# rigs (tools/run-tests.sh, as root) need losetup and mount (mount) and
+# mkfs.ext4 (e2fsprogs); t/033_pg_cron.pl schedules a run with pg_cron
+# (Debian's postgresql-N-cron, for the PostgreSQL Debian packages; the test
+# skips where pg_cron is not installed).
+PACKAGES=(make gcc libc6-dev liburing-dev libipc-run-perl mount e2fsprogs)
+PG_PACKAGE=
+PG_CONFIG_PATH=$(pg_dirs_config)
+if [[ $PG_CONFIG_PATH =~ ^/usr/lib/postgresql/([0-9]+)/bin/pg_config$ ]]; then
+	PG_PACKAGE=postgresql-${BASH_REMATCH[1]}
+	PACKAGES+=("$PG_PACKAGE" "postgresql-server-dev-${BASH_REMATCH[1]}"
+		"postgresql-${BASH_REMATCH[1]}-cron")
+fi
 
 NO_MAIN_CLUSTER_CONF=/etc/postgresql-common/createcluster.d/zz-iobench-no-main-cluster.conf
 
@@ -51,11 +67,14 @@ remove_no_main_cluster_conf() {
 main() {
 	local missing
 	mapfile -t missing < <(missing_packages)
-	[ "${#missing[@]}" -eq 0 ] && return 0
+	if [ "${#missing[@]}" -eq 0 ]; then
+		check_pg_config
+		return 0
+	fi
 
 	if ! command -v apt-get >/dev/null; then
 		echo "deps.sh: missing ${missing[*]}, and this is not a Debian-like system (no apt-get);" >&2
-		echo "deps.sh: install PostgreSQL 15 with its server headers, liburing and a C compiler by hand" >&2
+		echo "deps.sh: install PostgreSQL 15 to 19 with its server headers, liburing and a C compiler by hand" >&2
 		exit 1
 	fi
 	if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null; then
@@ -65,8 +84,9 @@ main() {
 	fi
 	echo "deps.sh: installing ${missing[*]}"
 
-	# A first install of postgresql-15 would create and start a "main" cluster.
-	if [ "${IOBENCH_MAIN_CLUSTER:-0}" != 1 ] && [[ " ${missing[*]} " == *" postgresql-15 "* ]]; then
+	# A first install of postgresql-N would create and start a "main" cluster.
+	if [ "${IOBENCH_MAIN_CLUSTER:-0}" != 1 ] && [ -n "$PG_PACKAGE" ] &&
+		[[ " ${missing[*]} " == *" $PG_PACKAGE "* ]]; then
 		trap remove_no_main_cluster_conf EXIT
 		as_root mkdir -p "$(dirname "$NO_MAIN_CLUSTER_CONF")"
 		echo "create_main_cluster = false" | as_root tee "$NO_MAIN_CLUSTER_CONF" >/dev/null
@@ -75,6 +95,15 @@ main() {
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
 	as_root env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-install-recommends "${missing[@]}"
+	check_pg_config
+}
+
+# Fail when the pg_config to build against cannot be run.
+check_pg_config() {
+	"$PG_CONFIG_PATH" --version >/dev/null 2>&1 && return 0
+	echo "deps.sh: pg_config \"$PG_CONFIG_PATH\" cannot be run: set PG_CONFIG to the pg_config of a" >&2
+	echo "deps.sh: PostgreSQL 15 to 19 installation with its server headers" >&2
+	exit 1
 }
 
 main "$@"

@@ -2,7 +2,7 @@
 # quickstart.sh — see iobench work in one command (what `make run` runs).
 #
 # Installs what is missing (tools/deps.sh), builds iobench, installs it into the
-# system's PostgreSQL 15 (as root, or through sudo), then starts a throwaway
+# PostgreSQL that PG_CONFIG names (default: Debian's 15; as root, or through sudo), then starts a throwaway
 # cluster (tools/cluster.sh: a temporary directory, no TCP listener, a private
 # Unix socket directory, iobench preloaded), creates the extension, runs a
 # 5-second benchmark on pg_default and prints its iobench.report().  The cluster is stopped and removed on exit,
@@ -29,12 +29,14 @@ as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# Build iobench as the invoking user and install it into PostgreSQL 15.
+# Build iobench as the invoking user and install it into that PostgreSQL.
 build_and_install() {
-	say "building"
-	make -C "$SRC" -s -j2
-	say "installing into $("$CLUSTER_PGBIN/pg_config" --pkglibdir)"
-	as_root make -C "$SRC" -s install >/dev/null
+	pg_dirs
+	say "building for $PG_VERSION_TEXT"
+	make -C "$SRC" -s -j2 PG_CONFIG="$PG_CONFIG"
+	say "installing into $PG_LIB"
+	as_root make -C "$SRC" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+	CLUSTER_PGBIN=$PG_BIN
 }
 
 # Create the extension, run a short benchmark and show its report (the

@@ -8,9 +8,11 @@
 #                                      (preceded by "setup" when REGRESS has it),
 #                                      specs/<name>.spec or t/<name>.pl
 #
-# Nothing touches the system's PostgreSQL installation: the PostgreSQL 15
-# binaries, libraries and share files are copied into a private install tree in
-# a temporary directory, iobench is installed there with DESTDIR, and pg_regress
+# It tests on the PostgreSQL installation that PG_CONFIG names (environment
+# or `make test PG_CONFIG=...`; default: Debian's PostgreSQL 15, see
+# tools/pg_dirs.sh).  Nothing touches that installation: its binaries,
+# libraries and share files are copied into a private install tree in a
+# temporary directory, iobench is installed there with DESTDIR, and pg_regress
 # and pg_isolation_regress start throwaway instances from that tree
 # (--temp-instance) with test/regress.conf, which preloads iobench.  The TAP
 # tests (PostgreSQL::Test::Cluster) start their own clusters from the same
@@ -25,6 +27,8 @@
 # diffs, the server log and the TAP logs of failed tests are printed.
 #
 # Environment:
+#   PG_CONFIG=path       pg_config of the PostgreSQL to test on (15 to 19)
+#   WERROR=1             build with -Werror (CI does)
 #   IOBENCH_TMPDIR=dir   parent of the temporary directory (default /var/tmp,
 #                        disk-backed, so direct I/O works; /tmp may be tmpfs)
 #   IOBENCH_KEEP_TMP=1   keep the temporary directory afterwards
@@ -34,17 +38,18 @@
 #
 # A TAP test sees IOBENCH_REGRESS_CONF, the path of a copy of
 # test/regress.conf, to append to its nodes' postgresql.conf if it wants
-# the settings the pg_regress instance has.
+# the settings the pg_regress instance has; as root, also the storage rigs
+# (IOBENCH_TEST_LOOP_DIR, IOBENCH_TEST_LOOP_DEV, IOBENCH_TEST_TMPFS_DIR,
+# IOBENCH_TEST_BLKIO_CGROUP: see make_storage_rigs).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=private_install.sh
 . "$SRC/tools/private_install.sh"
-PGBIN=$PG15_BIN
-PGLIB=$PG15_LIB
-PG_REGRESS=$PGLIB/pgxs/src/test/regress/pg_regress
-PG_ISOLATION_REGRESS=$PGLIB/pgxs/src/test/isolation/pg_isolation_regress
-PG_TAP_PERL=$PGLIB/pgxs/src/test/perl
+# Set by main() from pg_dirs (tools/pg_dirs.sh).
+PG_REGRESS=
+PG_ISOLATION_REGRESS=
+PG_TAP_PERL=
 WORK=
 INST=
 PORT_LOCKS=
@@ -81,8 +86,9 @@ cleanup() {
 	[ -n "$WORK" ] && [ -d "$WORK" ] || exit "$rc"
 	for pid in "$WORK"/*/instance/data/postmaster.pid "$WORK"/tap/tmp_check/t_*_data/pgdata/postmaster.pid; do
 		[ -f "$pid" ] || continue
-		as_pg "$INST$PGBIN/pg_ctl" -D "$(dirname "$pid")" -m immediate -w stop >/dev/null 2>&1 || true
+		as_pg "$INST$PG_BIN/pg_ctl" -D "$(dirname "$pid")" -m immediate -w stop >/dev/null 2>&1 || true
 	done
+	remove_storage_rigs
 	if mountpoint -q "$WORK/smallfs" 2>/dev/null; then
 		umount "$WORK/smallfs" || true
 	fi
@@ -96,11 +102,11 @@ cleanup() {
 
 # Build the extension in the checkout, as the invoking user.
 build() {
-	say "building"
-	make -C "$SRC" -s -j2
+	say "building for $PG_VERSION_TEXT ($PG_CONFIG)"
+	make -C "$SRC" -s -j2 PG_CONFIG="$PG_CONFIG"
 }
 
-# Copy PostgreSQL 15 into $INST and install iobench there (DESTDIR install).
+# Copy the PostgreSQL installation into $INST and install iobench there (DESTDIR install).
 make_install_tree() {
 	say "private install tree in $INST"
 	private_install_tree "$SRC" "$INST" || die "no private install tree"
@@ -129,6 +135,58 @@ copy_inputs() {
 			touch "$WORK/input/expected/$t.out"
 		fi
 	done
+}
+
+# Storage rigs for the TAP tests that need storage of a known kind, made
+# as root before the tests drop to "postgres" (losetup, mount): an ext4 file
+# system on a loop device of its own, idle but for the test (initialised
+# in full by mkfs, so no lazy inode-table writes run in the background)
+# (IOBENCH_TEST_LOOP_DIR, its device in IOBENCH_TEST_LOOP_DEV), and a small
+# tmpfs (IOBENCH_TEST_TMPFS_DIR), and a cgroup-v1 blkio group whose
+# throttle files and cgroup.procs "postgres" may write, to put a test's
+# server under a known IOPS limit (IOBENCH_TEST_BLKIO_CGROUP).  Each
+# directory is given to "postgres".
+# Without root, or where the kernel refuses (a container), the variables
+# stay unset and those tests skip, saying why.
+RIG_LOOP_DEV=
+RIG_MOUNTS=()
+RIG_CGROUP=
+make_storage_rigs() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	local img=$WORK/rig-loop.img dir=$WORK/rig-loop tdir=$WORK/rig-tmpfs
+	mkdir -p "$dir" "$tdir"
+	if truncate -s 256M "$img" && RIG_LOOP_DEV=$(losetup -f --show "$img" 2>/dev/null) &&
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RIG_LOOP_DEV" && mount -o noatime "$RIG_LOOP_DEV" "$dir"; then
+		RIG_MOUNTS+=("$dir")
+		chown postgres: "$dir"
+		export IOBENCH_TEST_LOOP_DIR=$dir IOBENCH_TEST_LOOP_DEV=$RIG_LOOP_DEV
+		say "storage rig: ext4 on $RIG_LOOP_DEV at $dir"
+	else
+		say "no loop-device rig (losetup or mount refused); tests that need one skip"
+	fi
+	if mount -t tmpfs -o size=64m,mode=0700 iobench-rig "$tdir" 2>/dev/null; then
+		RIG_MOUNTS+=("$tdir")
+		chown postgres: "$tdir"
+		export IOBENCH_TEST_TMPFS_DIR=$tdir
+	fi
+	local cg=/sys/fs/cgroup/blkio/iobench-test-$$
+	if [ -f /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ] && mkdir "$cg" 2>/dev/null; then
+		RIG_CGROUP=$cg
+		chown postgres: "$cg/cgroup.procs" "$cg/tasks" "$cg"/blkio.throttle.*_device
+		export IOBENCH_TEST_BLKIO_CGROUP=$cg
+	fi
+}
+
+# Unmount the rigs and free the loop device; safe to call twice.
+remove_storage_rigs() {
+	local m
+	for m in "${RIG_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+	RIG_MOUNTS=()
+	if [ -n "$RIG_LOOP_DEV" ]; then losetup -d "$RIG_LOOP_DEV" 2>/dev/null || true; fi
+	RIG_LOOP_DEV=
+	# the servers in it are stopped by now: the group is empty
+	if [ -n "$RIG_CGROUP" ]; then rmdir "$RIG_CGROUP" 2>/dev/null || true; fi
+	RIG_CGROUP=
 }
 
 # Copy the TAP tests into $WORK/tap (prove runs there; logs in tmp_check/).
@@ -190,11 +248,12 @@ report_tap_failure() {
 PASSED=0
 FAILED=0
 
-# Count the "... ok" and "... FAILED" lines of a pg_regress-style log.
+# Count the passed and failed tests of a pg_regress-style log: 15 prints
+# "name ... ok", 16 and later "ok N - name" and "not ok N - name".
 count_regress_log() {
 	local log=$1 p f
-	p=$(grep -cE '\.\.\. ok( |$)' "$log" || true)
-	f=$(grep -cE '\.\.\. (FAILED|failed)' "$log" || true)
+	p=$(grep -cE '\.\.\. ok( |$)|^ok [0-9]+ ' "$log" || true)
+	f=$(grep -cE '\.\.\. (FAILED|failed)|^not ok [0-9]+ ' "$log" || true)
 	PASSED=$((PASSED + p))
 	FAILED=$((FAILED + f))
 }
@@ -211,7 +270,7 @@ run_regress() {
 	(cd "$WORK" && as_pg env TMPDIR="$WORK" "$prog" \
 		--temp-instance="$out/instance" \
 		--temp-config="$WORK/regress.conf" \
-		--bindir="$INST$PGBIN" \
+		--bindir="$INST$PG_BIN" \
 		--inputdir="$WORK/input" \
 		--outputdir="$out" \
 		--no-locale --encoding=UTF8 \
@@ -227,21 +286,31 @@ run_regress() {
 run_tap() {
 	local rc=0 t files=() failed=() small_fs=
 	for t in "$@"; do files+=("t/$t.pl"); done
+	make_storage_rigs
 	# a small file system for the free-space tests (mounting needs root)
 	if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/smallfs" &&
 		mount -t tmpfs -o size=160M,mode=0700 tmpfs "$WORK/smallfs"; then
 		chown postgres: "$WORK/smallfs"
 		small_fs=$WORK/smallfs
 	fi
+	# 15 and 16 put data and logs under $TESTDIR/tmp_check; 17 and later
+	# where TESTDATADIR and TESTLOGDIR say (else ./tmp_check and ./log):
+	# the same place on every release, where cleanup and reports look
 	(cd "$WORK/tap" && as_pg env TMPDIR="$WORK" \
 		IOBENCH_SMALL_FS="$small_fs" \
-		PATH="$INST$PGBIN:$PATH" \
+		PATH="$INST$PG_BIN:$PATH" \
 		TESTDIR="$WORK/tap" \
+		TESTDATADIR="$WORK/tap/tmp_check" TESTLOGDIR="$WORK/tap/tmp_check/log" \
 		PG_REGRESS="$PG_REGRESS" \
 		IOBENCH_REGRESS_CONF="$WORK/tap/regress.conf" \
+		IOBENCH_TEST_LOOP_DIR="${IOBENCH_TEST_LOOP_DIR:-}" \
+		IOBENCH_TEST_LOOP_DEV="${IOBENCH_TEST_LOOP_DEV:-}" \
+		IOBENCH_TEST_TMPFS_DIR="${IOBENCH_TEST_TMPFS_DIR:-}" \
+		IOBENCH_TEST_BLKIO_CGROUP="${IOBENCH_TEST_BLKIO_CGROUP:-}" \
 		PG_TEST_PORT_DIR="$PORT_LOCKS" \
 		prove -I "$PG_TAP_PERL" -I "$WORK/tap" "${files[@]}") 2>&1 |
 		tee "$WORK/tap/prove.log" || rc=$?
+	remove_storage_rigs
 	for t in "$@"; do
 		if grep -qE "^t/$t\.pl \.+ (ok|skipped)" "$WORK/tap/prove.log"; then
 			PASSED=$((PASSED + 1))
@@ -259,6 +328,10 @@ main() {
 	local args=("$@") all_regress all_isolation all_tap t
 	local regress=() isolation=() tap=()
 	"$SRC/tools/deps.sh"
+	pg_dirs || die "no PostgreSQL to test on"
+	PG_REGRESS=$PG_LIB/pgxs/src/test/regress/pg_regress
+	PG_ISOLATION_REGRESS=$PG_LIB/pgxs/src/test/isolation/pg_isolation_regress
+	PG_TAP_PERL=$PG_LIB/pgxs/src/test/perl
 	[ -x "$PG_REGRESS" ] || die "pg_regress not found at $PG_REGRESS"
 	read -ra all_regress <<<"$(make_var REGRESS)"
 	read -ra all_isolation <<<"$(make_var ISOLATION)"

@@ -22,7 +22,11 @@ CREATE OR REPLACE FUNCTION iobench.run(
     cold_reads   boolean  DEFAULT false,
     stall_threshold interval DEFAULT NULL,
     progress_interval interval DEFAULT '1s',
-    start_at     timestamptz DEFAULT NULL)
+    start_at     timestamptz DEFAULT NULL,
+    steady_state text     DEFAULT NULL,
+    steady_band  double precision DEFAULT 10,
+    steady_window interval DEFAULT '5s',
+    tablespaces  name[]   DEFAULT NULL)
 RETURNS iobench.runs
 AS 'MODULE_PATHNAME', 'iobench_run'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

@@ -66,7 +66,8 @@ CREATE OR REPLACE FUNCTION iobench.suite(
     direct       boolean  DEFAULT true,
     engine       text     DEFAULT 'auto',
     seed         bigint   DEFAULT NULL,
-    label        text     DEFAULT NULL)
+    label        text     DEFAULT NULL,
+    wal_sync_method text  DEFAULT NULL)
 RETURNS SETOF iobench.suite_results
 AS 'MODULE_PATHNAME', 'iobench_suite'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

@@ -254,6 +254,48 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.latency_ranges(bigint, text) IS 'a run''s latency histogram for one op kind, in 1-2-5 ranges';
 
+-- What the block device saw during a run (iobench.run_disk_seconds): per
+-- device, the average over the measured period (second NULL; rates from
+-- the summed counters over the summed intervals, as iostat computes an
+-- interval) and the busiest second (highest %util, then most I/Os).
+CREATE OR REPLACE FUNCTION iobench.disk_stats(run_id bigint)
+RETURNS TABLE (device text, member boolean, kind text, second integer,
+               r_s double precision, w_s double precision,
+               rmb_s double precision, wmb_s double precision,
+               areq_kb double precision, aqu_sz double precision,
+               r_await_ms double precision, w_await_ms double precision,
+               util_pct double precision, d_s double precision, f_s double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT d.device, d.member, 'average', NULL::integer,
+           sum(d.reads) / sum(d.interval_s),
+           sum(d.writes) / sum(d.interval_s),
+           sum(d.read_sectors) * 512 / 1e6 / sum(d.interval_s),
+           sum(d.write_sectors) * 512 / 1e6 / sum(d.interval_s),
+           (sum(d.read_sectors) + sum(d.write_sectors) + coalesce(sum(d.discard_sectors), 0)) / 2.0
+               / nullif(sum(d.reads) + sum(d.writes) + coalesce(sum(d.discards), 0), 0),
+           sum(d.queue_ms) / 1000.0 / sum(d.interval_s),
+           sum(d.read_ms)::double precision / nullif(sum(d.reads), 0),
+           sum(d.write_ms)::double precision / nullif(sum(d.writes), 0),
+           least(sum(d.io_ms) / 10.0 / sum(d.interval_s), 100),
+           sum(d.discards) / sum(d.interval_s),
+           sum(d.flushes) / sum(d.interval_s)
+      FROM iobench.run_disk_seconds d
+     WHERE d.run_id = disk_stats.run_id
+     GROUP BY d.device, d.member
+    UNION ALL
+    SELECT * FROM (
+        SELECT DISTINCT ON (d.device) d.device, d.member, 'busiest', d.second,
+               d.r_s, d.w_s, d.rmb_s, d.wmb_s, d.areq_kb, d.aqu_sz, d.r_await_ms, d.w_await_ms,
+               d.util_pct, d.d_s, d.f_s
+          FROM iobench.run_disk_seconds d
+         WHERE d.run_id = disk_stats.run_id
+         ORDER BY d.device, d.util_pct DESC, d.reads + d.writes DESC, d.second) AS b
+    ORDER BY 2, 1, 3
+$$;
+COMMENT ON FUNCTION iobench.disk_stats(bigint) IS 'the block device''s iostat figures during a run: average and busiest second per device';
+
 -- A text report of one run that reads well in psql (\pset format unaligned
 -- or \t to drop the header): settings, summary with percentiles per op
 -- kind, latency histograms drawn with bars, a per-second IOPS sparkline,
@@ -298,9 +340,11 @@ BEGIN
                        CASE WHEN r.direct THEN 'direct' ELSE 'buffered' END,
                        r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
                        iobench.format_bytes(r.file_size));
-    IF r.fsync_every > 0 OR r.rewrite_pct > 0 THEN
+    IF r.fsync_every > 0 OR r.rewrite_pct > 0 OR r.sync_method IN ('open_datasync', 'open_sync') THEN
         RETURN NEXT '  ' || concat_ws(', ',
             CASE WHEN r.rewrite_pct > 0 THEN format('%s %% of reads rewritten', r.rewrite_pct) END,
+            CASE r.sync_method WHEN 'open_datasync' THEN 'every write synchronous (open_datasync: O_DSYNC)'
+                               WHEN 'open_sync' THEN 'every write synchronous (open_sync: O_SYNC)' END,
             CASE WHEN r.fsync_every = 1 THEN format('%s after every write', r.sync_method)
                  WHEN r.fsync_every > 1 THEN format('%s after every %s writes to a file',
                                                     r.sync_method, r.fsync_every) END);
@@ -308,6 +352,23 @@ BEGIN
     RETURN NEXT format('  tablespace "%s": %s, %s on %s; host %s, PostgreSQL %s',
                        r.tablespace, coalesce(r.device, '?'), coalesce(r.filesystem, '?'),
                        coalesce(r.mount_point, '?'), coalesce(r.host, '?'), coalesce(r.pg_version, '-'));
+    -- the server's I/O settings that it has (none recorded before 0.2)
+    SELECT string_agg(s.name || '=' || s.value, ', ' ORDER BY s.n) INTO line
+      FROM (VALUES (1, 'io_method', r.io_method),
+                   (2, 'io_workers', r.io_workers::text),
+                   (3, 'io_min_workers', r.io_min_workers::text),
+                   (4, 'io_max_workers', r.io_max_workers::text),
+                   (5, 'io_combine_limit', r.io_combine_limit),
+                   (6, 'effective_io_concurrency', r.effective_io_concurrency::text),
+                   (7, 'maintenance_io_concurrency', r.maintenance_io_concurrency::text),
+                   (8, 'wal_sync_method', r.wal_sync_method),
+                   (9, 'full_page_writes',
+                    CASE r.full_page_writes WHEN true THEN 'on' WHEN false THEN 'off' END))
+           AS s(n, name, value)
+     WHERE s.value IS NOT NULL;
+    IF line IS NOT NULL THEN
+        RETURN NEXT '  I/O settings: ' || line;
+    END IF;
     IF r.imported_at IS NOT NULL THEN
         RETURN NEXT format('  server "%s": its run %s there, imported %s%s',
                            coalesce(r.server, r.host, '?'), coalesce(r.origin_run_id::text, '?'),
@@ -320,6 +381,13 @@ BEGIN
         RETURN NEXT format('  common start %s, workers started %s ms after it',
                            to_char(r.start_at, 'YYYY-MM-DD HH24:MI:SS.MS TZ'),
                            coalesce(round((extract(epoch FROM r.go_at - r.start_at) * 1000)::numeric, 3)::text, '?'));
+    END IF;
+    IF r.steady_state IS NOT NULL THEN
+        RETURN NEXT format('  steady state (%s within %s %% of the mean over %s s): %s',
+                           r.steady_state, r.steady_band, extract(epoch FROM r.steady_window)::integer,
+                           CASE WHEN r.steady_reached
+                                THEN format('reached at %s s, where the run ended', r.steady_at_s)
+                                ELSE 'not reached' END);
     END IF;
     RETURN NEXT format('  started %s, measured %s s after %s s of warm-up, seed %s',
                        to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
@@ -353,6 +421,52 @@ BEGIN
     RETURN NEXT format('  CPU of the workers: user %s %%, system %s %% of one CPU',
                        coalesce(round(r.cpu_user_pct::numeric, 1)::text, '-'),
                        coalesce(round(r.cpu_sys_pct::numeric, 1)::text, '-'));
+
+    -- a tablespace group: each tablespace's share
+    IF r.tablespaces IS NOT NULL THEN
+        RETURN NEXT '';
+        RETURN NEXT format('Tablespace group (%s): files spread one by one, every worker on all of them',
+                           array_to_string(r.tablespaces, ', '));
+        RETURN NEXT format('  %-16s %-12s %5s %10s %9s %9s %9s %9s %9s',
+                           'tablespace', 'device', 'files', 'IOPS', 'MB/s', 'avg', 'p50', 'p99', 'p99.9');
+        FOR w IN SELECT * FROM iobench.run_tablespaces t WHERE t.run_id = r.run_id ORDER BY t.position LOOP
+            RETURN NEXT format('  %-16s %-12s %5s %10s %9s %9s %9s %9s %9s',
+                               w.tablespace, coalesce(w.device, '?'), w.files,
+                               round(coalesce(w.iops, 0)::numeric, 1),
+                               coalesce(round(w.mb_per_s::numeric, 2)::text, ''),
+                               iobench.format_us(w.lat_avg_us), iobench.format_us(w.lat_p50_us),
+                               iobench.format_us(w.lat_p99_us), iobench.format_us(w.lat_p999_us));
+        END LOOP;
+    END IF;
+
+    -- what the block device saw (iostat's columns)
+    RETURN NEXT '';
+    IF r.disk IS NULL THEN
+        RETURN NEXT 'Device: not sampled (no block device under the tablespace)';
+    ELSE
+        RETURN NEXT format('Device %s (/proc/diskstats, MB = 10^6 bytes)', r.disk);
+        RETURN NEXT format('  %-20s %9s %9s %8s %8s %8s %8s %8s %8s %7s %7s %7s',
+                           'device', 'r/s', 'w/s', 'rMB/s', 'wMB/s', 'areq-kB', 'aqu-sz',
+                           'r_await', 'w_await', '%util', 'd/s', 'f/s');
+        FOR w IN SELECT * FROM iobench.disk_stats(r.run_id) LOOP
+            RETURN NEXT format('  %-20s %9s %9s %8s %8s %8s %8s %8s %8s %7s %7s %7s',
+                               w.device || CASE WHEN w.member THEN ' (member)' ELSE '' END
+                                   || CASE WHEN w.kind = 'busiest' THEN format(' busiest s %s', w.second) ELSE ' avg' END,
+                               round(w.r_s::numeric, 1), round(w.w_s::numeric, 1),
+                               round(w.rmb_s::numeric, 2), round(w.wmb_s::numeric, 2),
+                               coalesce(round(w.areq_kb::numeric, 1)::text, '-'),
+                               round(w.aqu_sz::numeric, 2),
+                               coalesce(round(w.r_await_ms::numeric, 2)::text, '-'),
+                               coalesce(round(w.w_await_ms::numeric, 2)::text, '-'),
+                               round(w.util_pct::numeric, 1),
+                               coalesce(round(w.d_s::numeric, 1)::text, '-'),
+                               coalesce(round(w.f_s::numeric, 1)::text, '-'));
+        END LOOP;
+        RETURN NEXT format('  iobench itself: %s reads/s, %s writes/s, %s syncs/s',
+                           round(coalesce(r.read_iops, 0)::numeric, 1),
+                           round(coalesce(r.write_iops, 0)::numeric, 1),
+                           round(coalesce(r.fsync_iops, 0)::numeric, 1));
+    END IF;
 
     -- latency histograms
     FOR k IN SELECT DISTINCT l.op, CASE l.op WHEN 'read' THEN 1 WHEN 'write' THEN 2 ELSE 3 END AS n
@@ -624,6 +738,7 @@ BEGIN
                     'rwmixread', r.read_pct::text,
                     'fsync', CASE WHEN r.fsync_every > 0 AND r.sync_method = 'fsync' THEN r.fsync_every::text END,
                     'fdatasync', CASE WHEN r.fsync_every > 0 AND r.sync_method = 'fdatasync' THEN r.fsync_every::text END,
+                    'sync', CASE r.sync_method WHEN 'open_datasync' THEN 'dsync' WHEN 'open_sync' THEN 'sync' END,
                     'rate_iops', CASE WHEN r.rate_iops > 0 THEN r.rate_iops::text END,
                     'randseed', r.seed::text,
                     'group_reporting', '1')),
@@ -650,8 +765,53 @@ BEGIN
                 'iobench', jsonb_build_object(
                     'run_id', r.run_id, 'status', r.status, 'tablespace', r.tablespace,
                     'device', r.device, 'filesystem', r.filesystem, 'host', r.host,
-                    'pg_version', r.pg_version, 'stall_count', r.stall_count))),
-        'disk_util', '[]'::jsonb);
+                    'pg_version', r.pg_version, 'stall_count', r.stall_count))
+            -- fio's steadystate, for runs that looked for it
+            || CASE WHEN r.steady_state IS NOT NULL THEN jsonb_build_object('steadystate',
+                   jsonb_build_object(
+                       'ss', format('%s:%s%%', CASE r.steady_state WHEN 'latency' THEN 'lat' ELSE 'iops' END,
+                                    to_char(r.steady_band, 'FM990.000000')),
+                       'duration', extract(epoch FROM r.steady_window)::bigint,
+                       'attained', CASE WHEN r.steady_reached THEN 1 ELSE 0 END))
+               ELSE '{}'::jsonb END),
+        'disk_util', coalesce((
+            -- fio's disk_util: each device with its counters over the
+            -- measured period (ticks and in_queue in ms); a device with
+            -- members (dm, md) also has fio's aggr_* sums over them
+            SELECT jsonb_agg(jsonb_build_object(
+                       'name', d.device,
+                       'read_ios', d.reads, 'write_ios', d.writes,
+                       'read_merges', d.read_merges, 'write_merges', d.write_merges,
+                       'read_ticks', d.read_ms, 'write_ticks', d.write_ms,
+                       'in_queue', d.queue_ms,
+                       'util', round(least(d.io_ms / 10.0 / d.secs, 100)::numeric, 6))
+                   || coalesce((
+                       SELECT jsonb_build_object(
+                                  'aggr_read_ios', sum(m.reads), 'aggr_write_ios', sum(m.writes),
+                                  'aggr_read_merges', sum(m.read_merges),
+                                  'aggr_write_merge', sum(m.write_merges),
+                                  'aggr_read_ticks', sum(m.read_ms), 'aggr_write_ticks', sum(m.write_ms),
+                                  'aggr_in_queue', sum(m.queue_ms),
+                                  -- fio: the busiest member's utilisation
+                                  'aggr_util', round(least(max(m.io_ms) / 10.0 / d.secs, 100)::numeric, 6))
+                         FROM (SELECT y.device, sum(y.reads) AS reads, sum(y.writes) AS writes,
+                                      sum(y.read_merges) AS read_merges,
+                                      sum(y.write_merges) AS write_merges,
+                                      sum(y.read_ms) AS read_ms, sum(y.write_ms) AS write_ms,
+                                      sum(y.queue_ms) AS queue_ms, sum(y.io_ms) AS io_ms
+                                 FROM iobench.run_disk_seconds y
+                                WHERE y.run_id = r.run_id AND y.member
+                                GROUP BY y.device) AS m
+                       HAVING count(*) > 0), '{}')
+                   ORDER BY d.device)
+              FROM (SELECT x.device, sum(x.reads) AS reads, sum(x.writes) AS writes,
+                           sum(x.read_merges) AS read_merges, sum(x.write_merges) AS write_merges,
+                           sum(x.read_ms) AS read_ms, sum(x.write_ms) AS write_ms,
+                           sum(x.queue_ms) AS queue_ms, sum(x.io_ms) AS io_ms,
+                           sum(x.interval_s) AS secs
+                      FROM iobench.run_disk_seconds x
+                     WHERE x.run_id = r.run_id AND NOT x.member
+                     GROUP BY x.device) AS d), '[]'::jsonb));
 END
 $$;
 COMMENT ON FUNCTION iobench.run_json(bigint) IS 'a run as fio''s JSON output (json+), for fio tooling';

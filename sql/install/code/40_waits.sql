@@ -10,8 +10,25 @@
 -- table people read is built from it.
 ------------------------------------------------------------------------
 
--- The one definition of the wait table, on raw rows: rows of one name are
--- summed; Signal_S is unknown (NULL) if any part of it is, and is capped at
+-- The server's description of each wait event, as "type:event" (PostgreSQL
+-- 17 and later have the pg_wait_events view; before, no rows).
+CREATE OR REPLACE FUNCTION iobench.wait_event_descriptions()
+RETURNS TABLE (wait_type text, description text)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF pg_catalog.to_regclass('pg_catalog.pg_wait_events') IS NOT NULL THEN
+        RETURN QUERY EXECUTE
+            'SELECT e.type OPERATOR(pg_catalog.||) '':'' OPERATOR(pg_catalog.||) e.name, e.description
+               FROM pg_catalog.pg_wait_events e';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.wait_event_descriptions IS 'the server''s description of each wait event (pg_wait_events, PostgreSQL 17+; no rows before)';
+
+-- The one definition of the wait table, on raw rows: rows of one name (of
+-- every backend type) are summed; Signal_S is unknown (NULL) if any part of it is, and is capped at
 -- Wait_S (run_delay is credited when a process gets back on a CPU, so one
 -- sample can carry more than its own interval; the cap keeps
 -- Resource_S + Signal_S = Wait_S with Resource_S >= 0); Percentage is of
@@ -46,6 +63,8 @@ AS $$
                sum(u.exact_count)::bigint AS exact_count,
                CASE WHEN count(u.exact_wait_s) = count(u.exact_count)
                     THEN sum(u.exact_wait_s) END AS exact_wait_s,
+               array_agg(DISTINCT u.backend_type ORDER BY u.backend_type)
+                   FILTER (WHERE u.backend_type IS NOT NULL) AS backend_types,
                wait_table_all.sample_period_s AS period_s
         FROM unnest(raw) AS u
         WHERE u.wait_type IS NOT NULL
@@ -96,8 +115,11 @@ AS $$
            r.benign,
            NOT r.benign AND r.percentage IS NOT NULL AND r.before < 95,
            r.wait_count,
-           r.count_exact
+           r.count_exact,
+           d.description,
+           r.backend_types
     FROM running r
+    LEFT JOIN iobench.wait_event_descriptions() AS d ON d.wait_type = r.wait_type
     ORDER BY r.wait_s DESC, r.wait_type
 $$;
 COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[], double precision) IS 'all rows of a wait table sampled every sample_period_s seconds, unrounded, with the benign and 95 % flags';
@@ -143,6 +165,47 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.wait_table(iobench.wait_raw[]) IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows (sampling period unknown)';
 
+-- The waits of each backend type: a row per backend type and wait type,
+-- the time split as in wait_table_all(), Percentage of all non-benign wait
+-- time, with the server's description.  Counts are the sampled entries.
+CREATE OR REPLACE FUNCTION iobench.wait_table_by_backend(raw iobench.wait_raw[])
+RETURNS SETOF iobench.wait_backend_row
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH grouped AS (
+        SELECT u.backend_type,
+               u.wait_type,
+               sum(u.wait_s) AS wait_s,
+               CASE WHEN count(u.signal_s) = count(*) THEN sum(u.signal_s) END AS signal_s,
+               sum(u.wait_count)::bigint AS wait_count
+        FROM unnest(raw) AS u
+        WHERE u.wait_type IS NOT NULL
+        GROUP BY u.backend_type, u.wait_type
+    ), flagged AS (
+        SELECT g.*,
+               CASE WHEN g.signal_s IS NOT NULL THEN least(g.signal_s, g.wait_s) END AS sig,
+               EXISTS (SELECT 1 FROM iobench.benign_waits b
+                       WHERE b.wait_type = g.wait_type) AS benign
+        FROM grouped g
+    )
+    SELECT f.backend_type,
+           f.wait_type,
+           f.wait_s,
+           f.wait_s - f.sig,
+           f.sig,
+           f.wait_count,
+           CASE WHEN NOT f.benign THEN
+               100.0 * f.wait_s / nullif(sum(f.wait_s) FILTER (WHERE NOT f.benign) OVER (), 0)
+           END,
+           f.benign,
+           d.description
+    FROM flagged f
+    LEFT JOIN iobench.wait_event_descriptions() AS d ON d.wait_type = f.wait_type
+    ORDER BY f.wait_s DESC, f.wait_type, f.backend_type
+$$;
+COMMENT ON FUNCTION iobench.wait_table_by_backend(iobench.wait_raw[]) IS 'the waits of a wait table per backend type, with the benign flag and the server''s description';
+
 -- Always on (needs shared_preload_libraries = 'iobench')
 
 CREATE OR REPLACE FUNCTION iobench.waits_raw()
@@ -185,6 +248,11 @@ CREATE OR REPLACE VIEW iobench.wait_stats_all AS
                                           (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
     ORDER BY wait_s DESC, wait_type;
 COMMENT ON VIEW iobench.wait_stats_all IS 'every wait type since the last reset, unrounded, with benign and 95 % flags';
+
+CREATE OR REPLACE VIEW iobench.wait_stats_by_backend AS
+    SELECT * FROM iobench.wait_table_by_backend(ARRAY(SELECT r FROM iobench.waits_raw() AS r))
+    ORDER BY wait_s DESC, wait_type, backend_type;
+COMMENT ON VIEW iobench.wait_stats_by_backend IS 'wait statistics of the instance since the last reset, per backend type';
 
 CREATE OR REPLACE VIEW iobench.wait_collector AS
     SELECT * FROM iobench.wait_collector_status();
@@ -275,7 +343,7 @@ BEGIN
                    CASE WHEN n.signal_s IS NULL OR (o.wait_type IS NOT NULL AND o.signal_s IS NULL)
                         THEN NULL ELSE n.signal_s - coalesce(o.signal_s, 0) END,
                    n.wait_count - coalesce(o.wait_count, 0),
-                   NULL::bigint, NULL::double precision
+                   NULL::bigint, NULL::double precision, NULL::text
             FROM (SELECT r.wait_type, sum(r.wait_s) AS wait_s,
                          CASE WHEN count(r.signal_s) = count(*) THEN sum(r.signal_s) END AS signal_s,
                          sum(r.wait_count)::bigint AS wait_count
@@ -306,7 +374,7 @@ BEGIN
                CASE WHEN n.signal_s IS NULL OR (o.wait_type IS NOT NULL AND o.signal_s IS NULL)
                     THEN NULL ELSE n.signal_s - coalesce(o.signal_s, 0) END,
                n.wait_count - coalesce(o.wait_count, 0),
-               NULL::bigint, NULL::double precision
+               NULL::bigint, NULL::double precision, NULL::text
         FROM iobench.wait_snapshot_rows n
         LEFT JOIN iobench.wait_snapshot_rows o
                ON o.snapshot_name = from_snapshot AND o.wait_type = n.wait_type
@@ -379,6 +447,19 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.sample_waits_all IS 'sample wait events for a window and return every wait type with flags';
 
+CREATE OR REPLACE FUNCTION iobench.sample_waits_by_backend(
+    duration      interval,
+    sample_period interval  DEFAULT NULL,
+    pids          integer[] DEFAULT NULL)
+RETURNS SETOF iobench.wait_backend_row
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_by_backend(ARRAY(
+        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
+$$;
+COMMENT ON FUNCTION iobench.sample_waits_by_backend IS 'sample wait events for a window and return them per backend type';
+
 CREATE OR REPLACE FUNCTION iobench.run_wait_stats(run_id bigint)
 RETURNS TABLE (
     "WaitType"    text,
@@ -408,7 +489,7 @@ AS $$
            t.exact_wait_s::numeric(16, 2)
     FROM iobench.wait_table_all(ARRAY(
              SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
-                        w.exact_count, w.exact_wait_s)::iobench.wait_raw
+                        w.exact_count, w.exact_wait_s, NULL::text)::iobench.wait_raw
              FROM iobench.run_waits w
              WHERE w.run_id = run_wait_stats.run_id),
              (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s
@@ -425,7 +506,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
-                   w.exact_count, w.exact_wait_s)::iobench.wait_raw
+                   w.exact_count, w.exact_wait_s, NULL::text)::iobench.wait_raw
         FROM iobench.run_waits w
         WHERE w.run_id = run_wait_stats_all.run_id),
         (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s

@@ -60,13 +60,17 @@ REVOKE ALL ON FUNCTION
     iobench.run,
     iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
                     interval, text, interval, bigint, text),
-    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text)
+    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text),
+    iobench.latency_search(name, interval, double precision, text, text, integer, integer,
+                           interval, interval, text, integer, boolean, text, bigint, text)
 FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.run,
     iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
                     interval, text, interval, bigint, text),
-    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text)
+    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text),
+    iobench.latency_search(name, interval, double precision, text, text, integer, integer,
+                           interval, interval, text, integer, boolean, text, bigint, text)
 TO PUBLIC, iobench_user;
 
 -- Runs on many servers, and storing runs made elsewhere: the definer
@@ -88,7 +92,8 @@ FROM PUBLIC;
 
 -- Reading results
 GRANT USAGE ON SCHEMA iobench TO pg_monitor;
-GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency TO pg_monitor, iobench_user;
+GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency,
+    iobench.run_disk_seconds, iobench.run_tablespaces TO pg_monitor, iobench_user;
 REVOKE ALL ON FUNCTION
     iobench.compare(bigint, name),
     iobench.compare_runs(bigint[], bigint),
@@ -102,7 +107,9 @@ REVOKE ALL ON FUNCTION
     iobench.export_run_row(iobench.runs),
     iobench.merged_latency(bigint[], text),
     iobench.fleet_compare(bigint, text),
-    iobench.fleet_report(bigint)
+    iobench.fleet_report(bigint),
+    iobench.disk_stats(bigint),
+    iobench.latency_percentile(bigint, double precision, text)
 FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
     iobench.compare(bigint, name),
@@ -117,7 +124,9 @@ GRANT EXECUTE ON FUNCTION
     iobench.export_run_row(iobench.runs),
     iobench.merged_latency(bigint[], text),
     iobench.fleet_compare(bigint, text),
-    iobench.fleet_report(bigint)
+    iobench.fleet_report(bigint),
+    iobench.disk_stats(bigint),
+    iobench.latency_percentile(bigint, double precision, text)
 TO pg_monitor, iobench_user;
 -- the entry points among them check the grant themselves (see above)
 GRANT EXECUTE ON FUNCTION
@@ -136,7 +145,15 @@ GRANT SELECT ON
     iobench.suite_comparison,
     iobench.fleets,
     iobench.fleet_runs,
-    iobench.fleet_comparison
+    iobench.fleet_comparison,
+    iobench.searches,
+    iobench.search_steps,
+    iobench.search_results,
+    iobench.live_runs,
+    iobench.live_seconds,
+    iobench.live_stalls,
+    iobench.live_disk_seconds,
+    iobench.running_runs
 TO pg_monitor, iobench_user;
 
 -- Wait statistics
@@ -145,6 +162,8 @@ REVOKE ALL ON FUNCTION
     iobench.wait_table(iobench.wait_raw[]),
     iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[], double precision),
+    iobench.wait_table_by_backend(iobench.wait_raw[]),
+    iobench.wait_event_descriptions(),
     iobench.waits_raw(),
     iobench.reset_waits(),
     iobench.wait_collector_status(),
@@ -155,6 +174,7 @@ REVOKE ALL ON FUNCTION
     iobench.sample_waits_raw(interval, interval, integer[]),
     iobench.sample_waits(interval, interval, integer[]),
     iobench.sample_waits_all(interval, interval, integer[]),
+    iobench.sample_waits_by_backend(interval, interval, integer[]),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 FROM PUBLIC;
@@ -163,6 +183,8 @@ GRANT EXECUTE ON FUNCTION
     iobench.wait_table(iobench.wait_raw[]),
     iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[], double precision),
+    iobench.wait_table_by_backend(iobench.wait_raw[]),
+    iobench.wait_event_descriptions(),
     iobench.waits_raw(),
     iobench.wait_collector_status(),
     iobench.wait_snapshot_diff_raw(text, text),
@@ -171,6 +193,7 @@ GRANT EXECUTE ON FUNCTION
     iobench.sample_waits_raw(interval, interval, integer[]),
     iobench.sample_waits(interval, interval, integer[]),
     iobench.sample_waits_all(interval, interval, integer[]),
+    iobench.sample_waits_by_backend(interval, interval, integer[]),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 TO pg_monitor;
@@ -178,18 +201,22 @@ GRANT SELECT ON
     iobench.benign_waits,
     iobench.wait_stats,
     iobench.wait_stats_all,
+    iobench.wait_stats_by_backend,
     iobench.wait_collector,
     iobench.wait_snapshots,
     iobench.wait_snapshot_rows,
     iobench.run_waits,
     iobench.run_wait_sampling
 TO pg_monitor;
--- the wait tables of runs, which report() shows
+-- the wait tables of runs, which report() shows (with the server's
+-- descriptions they read)
 GRANT EXECUTE ON FUNCTION
     iobench.wait_table_all(iobench.wait_raw[]),
     iobench.wait_table_all(iobench.wait_raw[], double precision),
     iobench.wait_table(iobench.wait_raw[]),
     iobench.wait_table(iobench.wait_raw[], double precision),
+    iobench.wait_table_by_backend(iobench.wait_raw[]),
+    iobench.wait_event_descriptions(),
     iobench.run_wait_stats(bigint),
     iobench.run_wait_stats_all(bigint)
 TO iobench_user;

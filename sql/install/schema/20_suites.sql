@@ -18,7 +18,10 @@ CREATE TABLE iobench.suite_tests (
     iodepth      integer NOT NULL CHECK (iodepth BETWEEN 1 AND @IOB_MAX_IODEPTH@),
     files        integer NOT NULL CHECK (files BETWEEN 1 AND @IOB_MAX_FILES@),
     fsync_every  integer NOT NULL DEFAULT 0 CHECK (fsync_every >= 0),
-    sync_method  text NOT NULL DEFAULT 'fsync' CHECK (sync_method IN ('fsync', 'fdatasync')),
+    -- as run()'s sync_method, or 'wal': write as the server's WAL writer
+    -- does (its wal_sync_method, or suite()'s; 8 kB pages into one file of
+    -- wal_segment_size; the other settings of the row are not used)
+    sync_method  text NOT NULL DEFAULT 'fsync' CHECK (sync_method IN ('fsync', 'fdatasync', 'open_datasync', 'open_sync', 'wal')),
     needs_uring  boolean NOT NULL DEFAULT false, -- without io_uring: skip, rather than run at iodepth 1
     description  text,
     PRIMARY KEY (suite, test_no),
@@ -68,7 +71,7 @@ VALUES
     ('oltp', 1, '8 kB random read, QD1',               'randread',  '8kB', 1,  1, 2,  0, 'fsync',     false, 'a backend reading a page it misses'),
     ('oltp', 2, '8 kB random read, QD32',              'randread',  '8kB', 1, 32, 2,  0, 'fsync',     true,  'many backends, or prefetching, reading at once'),
     ('oltp', 3, '8 kB random write, fsync every 16',   'randwrite', '8kB', 1,  1, 2, 16, 'fsync',     false, 'checkpointer writing and syncing data files'),
-    ('oltp', 4, 'WAL: 8 kB sequential write + fdatasync', 'write',  '8kB', 1,  1, 1,  1, 'fdatasync', false, 'commits: each WAL write flushed');
+    ('oltp', 4, 'WAL: 8 kB sequential write + sync, as the server', 'write', '8kB', 1, 1, 1, 1, 'wal', false, 'commits: each WAL page written and made durable as wal_sync_method says');
 
 -- One row per suite run by iobench.suite().
 CREATE TABLE iobench.suites (

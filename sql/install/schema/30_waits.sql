@@ -8,7 +8,9 @@ CREATE TYPE iobench.wait_raw AS (
     signal_s     double precision,  -- runnable, not running (NULL: unknown)
     wait_count   bigint,            -- observed entries into the wait
     exact_count  bigint,            -- exact entries, where something counted them
-    exact_wait_s double precision   -- exact time, where something timed it
+    exact_wait_s double precision,  -- exact time, where something timed it
+    backend_type text               -- the server's backend type of the processes
+                                    -- that waited (NULL: unknown or summed)
 );
 
 -- The two shapes every wait table comes in: all rows unrounded with flags
@@ -28,7 +30,21 @@ CREATE TYPE iobench.wait_stats_row AS (
     benign       boolean,
     in_top_95    boolean,
     sampled_count bigint,           -- entries the sampler saw (a lower bound)
-    count_exact  boolean);          -- wait_count is exact_count, not sampled_count
+    count_exact  boolean,           -- wait_count is exact_count, not sampled_count
+    description  text,              -- the server's (pg_wait_events, 17+; else NULL)
+    backend_types text[]);          -- backend types that had the wait, sorted
+
+-- The waits of each backend type (iobench.wait_table_by_backend()).
+CREATE TYPE iobench.wait_backend_row AS (
+    backend_type text,              -- NULL: unknown
+    wait_type    text,
+    wait_s       double precision,
+    resource_s   double precision,
+    signal_s     double precision,
+    wait_count   bigint,            -- sampled entries (a lower bound)
+    percentage   double precision,  -- of all non-benign wait time
+    benign       boolean,
+    description  text);
 
 CREATE TYPE iobench.wait_table_row AS (
     "WaitType"   text,
@@ -57,6 +73,7 @@ INSERT INTO iobench.benign_waits (wait_type, reason, builtin) VALUES
     ('Activity:BgWriterHibernate',     'main loop of an idle process', true),
     ('Activity:BgWriterMain',          'main loop of an idle process', true),
     ('Activity:CheckpointerMain',      'main loop of an idle process', true),
+    ('Activity:IoWorkerMain',          'I/O worker waiting for I/O to do (PostgreSQL 18+)', true),
     ('Activity:LogicalApplyMain',      'main loop of an idle process', true),
     ('Activity:LogicalLauncherMain',   'main loop of an idle process', true),
     ('Activity:RecoveryWalStream',     'main loop of an idle process', true),

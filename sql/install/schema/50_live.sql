@@ -1,0 +1,74 @@
+-- What a running run has stored so far (its recorder's, src/recorder.c):
+-- committed as the run goes, so other sessions see it and a crash keeps
+-- it.  When the run is stored in iobench.runs its seconds move to
+-- iobench.run_seconds and its live rows are deleted, in one transaction;
+-- rows whose recorder is gone and whose run is not in iobench.runs are
+-- those of a run interrupted (a crash, an error) — delete them at will.
+
+CREATE TABLE iobench.live_runs (
+    run_id          bigint PRIMARY KEY,         -- the iobench.runs row it will be
+    started_at      timestamptz NOT NULL,
+    recorder_pid    integer NOT NULL,
+    recorder_start  timestamptz,                -- with the pid, names the process
+    launcher_pid    integer NOT NULL,
+    tablespace      name NOT NULL,
+    rw              text NOT NULL,
+    block_size      integer NOT NULL,
+    workers         integer NOT NULL,
+    iodepth         integer NOT NULL,
+    duration        interval NOT NULL
+);
+COMMENT ON TABLE iobench.live_runs IS 'runs going on (or interrupted), as their recorder stored them';
+
+CREATE TABLE iobench.live_seconds (
+    run_id       bigint NOT NULL REFERENCES iobench.live_runs ON DELETE CASCADE,
+    second       integer NOT NULL,
+    op           text NOT NULL CHECK (op IN ('read', 'write', 'fsync')),
+    ops          bigint NOT NULL,
+    bytes        bigint NOT NULL,
+    lat_mean_us  double precision,
+    lat_max_us   double precision,
+    PRIMARY KEY (run_id, second, op)
+);
+COMMENT ON TABLE iobench.live_seconds IS 'the seconds of runs going on, stored as they end';
+
+CREATE TABLE iobench.live_stalls (
+    run_id       bigint NOT NULL REFERENCES iobench.live_runs ON DELETE CASCADE,
+    at_s         double precision NOT NULL,
+    worker       integer NOT NULL,
+    file         integer NOT NULL,
+    file_offset  bigint NOT NULL,
+    write_us     double precision NOT NULL,
+    sync_us      double precision NOT NULL
+);
+CREATE INDEX ON iobench.live_stalls (run_id, at_s);
+COMMENT ON TABLE iobench.live_stalls IS 'the write stalls of runs going on, stored as they happen';
+
+-- The block device's seconds of runs going on (iobench.run_disk_seconds'
+-- counters, without its generated columns).
+CREATE TABLE iobench.live_disk_seconds (
+    run_id          bigint NOT NULL REFERENCES iobench.live_runs ON DELETE CASCADE,
+    device          text NOT NULL,
+    member          boolean NOT NULL,
+    second          integer NOT NULL,
+    interval_s      double precision NOT NULL,
+    reads           bigint NOT NULL,
+    read_merges     bigint NOT NULL,
+    read_sectors    bigint NOT NULL,
+    read_ms         bigint NOT NULL,
+    writes          bigint NOT NULL,
+    write_merges    bigint NOT NULL,
+    write_sectors   bigint NOT NULL,
+    write_ms        bigint NOT NULL,
+    in_flight       bigint NOT NULL,
+    io_ms           bigint NOT NULL,
+    queue_ms        bigint NOT NULL,
+    discards        bigint,
+    discard_merges  bigint,
+    discard_sectors bigint,
+    discard_ms      bigint,
+    flushes         bigint,
+    flush_ms        bigint,
+    PRIMARY KEY (run_id, device, second)
+);
+COMMENT ON TABLE iobench.live_disk_seconds IS 'the block device''s seconds of runs going on';

@@ -1,0 +1,113 @@
+/*-------------------------------------------------------------------------
+ *
+ * compat.h
+ *	  Differences between the PostgreSQL releases iobench builds against
+ *	  (15 to 19), in one place.
+ *
+ * iobench's code is written against the newest server API; what an older
+ * release spells differently is defined here for it, one block per concern,
+ * each naming the release that made the change.  Nothing here changes what
+ * iobench does: where a newer server offers more, the code asks for it
+ * itself (PG_VERSION_NUM checks sit next to that code, with the reason).
+ *
+ * Include it after postgres.h and the server headers a file needs.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_COMPAT_H
+#define IOBENCH_COMPAT_H
+
+#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 200000
+#error "iobench supports PostgreSQL 15 to 19"
+#endif
+
+#include "catalog/pg_tablespace_d.h"
+#include "common/file_utils.h"
+#include "storage/fd.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "utils/acl.h"
+#include "utils/memutils.h"
+
+/*
+ * PGPROC.pgprocno was removed in 17 in favour of GetNumberFromPGProc(),
+ * which computes the same number from the PGPROC's address.
+ */
+#if PG_VERSION_NUM < 170000
+#define GetNumberFromPGProc(proc)	((proc)->pgprocno)
+#endif
+
+/*
+ * A PGPROC's local transaction id moved into its "vxid" member in 17.
+ */
+#if PG_VERSION_NUM >= 170000
+#define IOB_PROC_LXID(proc)		((proc)->vxid.lxid)
+#else
+#define IOB_PROC_LXID(proc)		((proc)->lxid)
+#endif
+
+/*
+ * Since 17, CreateWaitEventSet() takes the resource owner that releases the
+ * set (NULL: the caller frees it with FreeWaitEventSet, as iobench always
+ * does) and allocates it in TopMemoryContext; before, it took the memory
+ * context to allocate it in.  TopMemoryContext there too: the same lifetime
+ * on every release.
+ */
+#if PG_VERSION_NUM < 170000
+#define CreateWaitEventSet(resowner, nevents) \
+	CreateWaitEventSet(TopMemoryContext, (nevents))
+#endif
+
+/*
+ * 16 replaced the per-object-kind ACL checks (pg_tablespace_aclcheck() and
+ * friends) by object_aclcheck(), given the catalog of the object.  iobench
+ * checks tablespaces only.
+ */
+#if PG_VERSION_NUM < 160000
+#define object_aclcheck(classid, objectid, roleid, mode) \
+	(AssertMacro((classid) == TableSpaceRelationId), \
+	 pg_tablespace_aclcheck((objectid), (roleid), (mode)))
+#endif
+
+/*
+ * The backend type of the process in a PGPROC, read without a lock (an
+ * aligned int, as pg_signal_backend() reads it): 19 keeps it in the PGPROC,
+ * 18 offers a read of the shared backend status array by proc number.
+ * Before 18 the type is only in the backend status snapshot, which
+ * wait_backend_type.c reads itself; IOB_HAVE_PROC_BACKEND_TYPE
+ * says whether this direct read exists.
+ */
+#if PG_VERSION_NUM >= 190000
+#define IOB_HAVE_PROC_BACKEND_TYPE	1
+#define iob_proc_backend_type(proc, procno) \
+	((int) *(volatile BackendType *) &(proc)->backendType)
+#elif PG_VERSION_NUM >= 180000
+#include "utils/backend_status.h"
+#define IOB_HAVE_PROC_BACKEND_TYPE	1
+#define iob_proc_backend_type(proc, procno) \
+	((int) pgstat_get_backend_type_by_proc_number(procno))
+#endif
+
+/*
+ * The entries of the backend status snapshot are read by index (1-based)
+ * since 16; 15 calls the same read pgstat_fetch_stat_local_beentry().
+ */
+#if PG_VERSION_NUM < 160000
+#define pgstat_get_local_beentry_by_index(idx) \
+	pgstat_fetch_stat_local_beentry(idx)
+#endif
+
+/*
+ * 18 replaced the trailing pg_attribute_noreturn() by pg_noreturn, written
+ * before the declaration; GCC and clang take the attribute there too.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+/*
+ * PG_TEMP_FILE_PREFIX moved from storage/fd.h to common/file_utils.h; both
+ * are included above, so it is found either way.
+ */
+
+#endif							/* IOBENCH_COMPAT_H */

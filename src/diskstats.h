@@ -1,0 +1,98 @@
+/*-------------------------------------------------------------------------
+ *
+ * diskstats.h
+ *	  What the block device saw during a run, second by second.
+ *
+ * The run's recorder (recorder.h) samples /proc/diskstats once a second
+ * of the measured period for the block device under the run's tablespace:
+ * the whole disk for a partition, the device itself for dm and md devices,
+ * and their members where /sys/block/<dev>/slaves lists them.  The
+ * difference of consecutive samples is a row of iobench.live_disk_seconds,
+ * committed as the run goes; when the run is stored they move to
+ * iobench.run_disk_seconds, where generated columns turn them into
+ * iostat's figures (r/s, w/s, rMB/s, wMB/s, areq-sz, aqu-sz, r_await,
+ * w_await, %util, d/s, f/s), and runs.disk_* sum them up.
+ *
+ * A tablespace on a file system without a block device (tmpfs, NFS,
+ * overlay) has no sampler: the run says so in one NOTICE (the launcher
+ * opens a sampler first to find out) and its device columns stay NULL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_DISKSTATS_H
+#define IOBENCH_DISKSTATS_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+
+/* The device itself plus this many members (dm, md) at most */
+#define IOB_DISK_MAX_DEVICES	17
+
+/*
+ * The counters of one /proc/diskstats line after the device name, in the
+ * kernel's order (Documentation/admin-guide/iostats.rst): reads, reads
+ * merged, sectors read, ms reading, writes, writes merged, sectors
+ * written, ms writing, I/Os in flight, ms doing I/O, weighted ms; since
+ * 4.18 discards, merged, sectors, ms; since 5.5 flushes and ms flushing.
+ */
+#define IOB_DISK_NFIELDS		17
+
+typedef struct IobDiskCounters
+{
+	uint64		f[IOB_DISK_NFIELDS];
+} IobDiskCounters;
+
+typedef struct IobDiskDevice
+{
+	char		name[32];		/* kernel name, e.g. "vda", "dm-0" */
+	bool		member;			/* a member of the first device (slaves) */
+	int			nfields;		/* counters the kernel has for it */
+} IobDiskDevice;
+
+/* A run's sampler: the last two samples, and the rows not yet taken */
+typedef struct IobDiskSampler
+{
+	int			ndevices;
+	IobDiskDevice devices[IOB_DISK_MAX_DEVICES];
+	int			nsamples;		/* samples taken */
+	int64		at_ns[2];		/* clock of the previous and the last sample */
+	IobDiskCounters counters[2][IOB_DISK_MAX_DEVICES];
+	StringInfoData pending;		/* JSON array of rows not yet taken */
+} IobDiskSampler;
+
+/*
+ * The sampler for the storage under directory "dir" (of tablespace
+ * "spcname"), or NULL when no block device is found there (with a NOTICE
+ * when "notice").
+ */
+extern IobDiskSampler *iob_disk_open(const char *dir, const char *spcname,
+									 bool notice);
+
+/*
+ * Take the samples due at "now": one at the start of the measured period
+ * and one at each full second after it, the last at its end.  Returns how
+ * many milliseconds the caller may sleep before the next one is due (at
+ * most max_sleep_ms).  A NULL sampler does nothing.
+ */
+extern long iob_disk_poll(IobDiskSampler *s, int64 now, int64 measure_start_ns,
+						  int64 end_ns, long max_sleep_ms);
+
+/*
+ * Take the last sample of a run whose launcher stopped polling before the
+ * end of the measured period was sampled ("end_ns": the end, or the stop
+ * of a cancelled run): the workers finished the moment the period ended,
+ * or the run was cancelled.
+ */
+extern void iob_disk_finish(IobDiskSampler *s, int64 end_ns);
+
+/*
+ * The rows of the samples taken since the last call, as a JSON array of
+ * iobench.live_disk_seconds rows (keys: iob_disk_columns()), or NULL.
+ */
+extern char *iob_disk_take_pending(IobDiskSampler *s);
+
+/* The columns of those rows, comma-separated */
+extern const char *iob_disk_columns(void);
+
+#endif							/* IOBENCH_DISKSTATS_H */

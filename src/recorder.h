@@ -1,0 +1,47 @@
+/*-------------------------------------------------------------------------
+ *
+ * recorder.h
+ *	  A run's recorder: its seconds and stalls stored while it goes.
+ *
+ * Each run has one more background worker besides its I/O workers: the
+ * recorder.  It commits, in transactions of its own, what the launcher
+ * cannot while it waits inside the caller's statement: a row in
+ * iobench.live_runs when the run starts, each second of the measured
+ * period into iobench.live_seconds as soon as every worker is past it
+ * (draining the ring of seconds in shared memory, run_shared.h), and each
+ * stall into iobench.live_stalls as it happens.  Another session sees the
+ * run going (iobench.running_runs); a crash keeps what was stored up to
+ * it; memory does not grow with the duration.  When the run is stored,
+ * the launcher moves the live seconds into iobench.run_seconds and deletes
+ * the live rows, in the caller's transaction.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_RECORDER_H
+#define IOBENCH_RECORDER_H
+
+#include "postgres.h"
+
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+
+#include "run_shared.h"
+
+/*
+ * Start the recorder of the run in segment "seg" (all or nothing, as
+ * launch_workers); raises the same ERROR as a worker that finds no slot.
+ */
+extern BackgroundWorkerHandle *iob_recorder_launch(dsm_segment *seg);
+
+/*
+ * Once the workers are gone: tell the recorder to store the rest, and wait
+ * (bounded, without taking interrupts) until it has and exited.  A NULL
+ * handle (nothing is stored, or the run stopped
+ * before its recorder started) does nothing.
+ */
+extern void iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run);
+
+/* Background worker entry point */
+extern PGDLLEXPORT void iobench_recorder_main(Datum main_arg);
+
+#endif							/* IOBENCH_RECORDER_H */

@@ -1,0 +1,370 @@
+/*-------------------------------------------------------------------------
+ *
+ * search.c
+ *	  iobench.latency_search(): the load a disk carries within a latency
+ *	  target.
+ *
+ * The search raises the load step by step, each step an ordinary run
+ * (iob_execute_run()): the queue depth doubles from 1 to max_iodepth with
+ * one worker, then the workers double up to max_workers at max_iodepth.
+ * After each step it reads the step's latency (a percentile of its data
+ * I/O, from the stored histogram, or the mean) and stops at the first step
+ * over the target.  Every step is stored as a run and listed in
+ * iobench.search_steps; iobench.searches keeps the search and its best
+ * step: the most IOPS among the steps within the target, the lightest
+ * load among those within 1 % of it (past saturation more load only adds
+ * latency, and measurement noise would otherwise pick at random).
+ *
+ * As with suite(), the benchmarks run as the caller, and the search's own
+ * rows are written as the owner of the iobench schema (owner_spi.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "common/pg_prng.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "postmaster/bgworker_internals.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "engine.h"
+#include "iobench.h"
+#include "owner_spi.h"
+#include "privileges.h"
+#include "run.h"
+#include "run_limits.h"
+#include "run_options.h"
+
+PG_FUNCTION_INFO_V1(iobench_latency_search);
+
+/* Argument positions of iobench.latency_search() */
+enum
+{
+	LS_ARG_TABLESPACE = 0,
+	LS_ARG_TARGET,
+	LS_ARG_PERCENTILE,
+	LS_ARG_RW,
+	LS_ARG_BLOCK_SIZE,
+	LS_ARG_MAX_IODEPTH,
+	LS_ARG_MAX_WORKERS,
+	LS_ARG_STEP_DURATION,
+	LS_ARG_WARMUP,
+	LS_ARG_FILE_SIZE,
+	LS_ARG_FILES,
+	LS_ARG_DIRECT,
+	LS_ARG_ENGINE,
+	LS_ARG_SEED,
+	LS_ARG_LABEL
+};
+
+/* A latency target longer than this is no target */
+#define SEARCH_MAX_TARGET_S		3600
+
+/* Most steps a search can take: 1024 = 2^10 depths, then 2^6 workers */
+#define SEARCH_MAX_STEPS		32
+
+/* One search: its settings and the steps to take */
+typedef struct Search
+{
+	IobRunParams base;			/* every step's settings but workers, iodepth */
+	int64		target_us;
+	bool		use_mean;		/* percentile NULL: the mean latency */
+	double		percentile;
+	int			max_iodepth;
+	int			max_workers;
+	bool		seed_given;
+	char	   *label;
+	int			nsteps;
+	int			step_workers[SEARCH_MAX_STEPS];
+	int			step_iodepth[SEARCH_MAX_STEPS];
+	int64		search_id;
+} Search;
+
+/*
+ * The steps: iodepth 1, 2, 4 ... max_iodepth with one worker, then workers
+ * 2, 4 ... max_workers at max_iodepth (the last of each doubling is the
+ * maximum itself).  Without io_uring the depth stays 1.
+ */
+static void
+plan_steps(Search *s, bool uring_ok)
+{
+	int			depth_max = uring_ok ? s->max_iodepth : 1;
+	int			d;
+	int			w;
+
+	s->nsteps = 0;
+	for (d = 1;; d = Min(d * 2, depth_max))
+	{
+		s->step_workers[s->nsteps] = 1;
+		s->step_iodepth[s->nsteps++] = d;
+		if (d == depth_max)
+			break;
+	}
+	for (w = 2; w <= s->max_workers && s->nsteps < SEARCH_MAX_STEPS;
+		 w = (w == s->max_workers) ? w + 1 : Min(w * 2, s->max_workers))
+	{
+		s->step_workers[s->nsteps] = w;
+		s->step_iodepth[s->nsteps++] = depth_max;
+	}
+}
+
+/* Read and check the arguments; nothing is created before this returns */
+static void
+read_search_args(FunctionCallInfo fcinfo, Search *s)
+{
+	IobRunParams *p = &s->base;
+	IobRunParams biggest;
+
+	memset(p, 0, sizeof(IobRunParams));
+	iob_tablespace_arg(fcinfo, LS_ARG_TABLESPACE, p);
+	s->target_us = iob_interval_arg(fcinfo, LS_ARG_TARGET, "latency_target", 0,
+									(int64) SEARCH_MAX_TARGET_S * USECS_PER_SEC, true);
+	s->use_mean = PG_ARGISNULL(LS_ARG_PERCENTILE);
+	if (!s->use_mean)
+	{
+		s->percentile = PG_GETARG_FLOAT8(LS_ARG_PERCENTILE);
+		if (!(s->percentile > 0 && s->percentile <= 100))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("latency_percentile %g is out of range", s->percentile),
+					 errdetail("Valid values are greater than 0 and at most 100, or NULL for the mean latency.")));
+	}
+	p->rw = iob_pattern_arg(fcinfo, LS_ARG_RW);
+	p->block_size = (uint32) iob_size_arg(fcinfo, LS_ARG_BLOCK_SIZE, "block_size",
+										  IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
+	s->max_iodepth = iob_int_arg(fcinfo, LS_ARG_MAX_IODEPTH, "max_iodepth", 1, IOB_MAX_IODEPTH);
+	s->max_workers = iob_int_arg(fcinfo, LS_ARG_MAX_WORKERS, "max_workers", 1,
+								 iob_max_workers_per_run());
+	/* refused before it starts rather than failing at its last step */
+	if (s->max_workers + 1 > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_workers %d exceeds what max_worker_processes (%d) allows",
+						s->max_workers, max_worker_processes),
+				 errdetail("Each worker of the search's last step is a background worker process, and every run has one more, its recorder."),
+				 errhint("Use max_workers => %d or fewer, or raise max_worker_processes.",
+						 max_worker_processes - 1)));
+	p->duration_us = iob_interval_arg(fcinfo, LS_ARG_STEP_DURATION, "step_duration", 0,
+									  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
+	p->warmup_us = iob_interval_arg(fcinfo, LS_ARG_WARMUP, "warmup", 0,
+									(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	p->file_size = iob_size_arg(fcinfo, LS_ARG_FILE_SIZE, "file_size",
+								p->block_size, IOB_MAX_FILE_SIZE);
+	p->files = iob_int_arg(fcinfo, LS_ARG_FILES, "files", 1, IOB_MAX_FILES);
+	iob_require_arg(fcinfo, LS_ARG_DIRECT, "direct");
+	p->direct = PG_GETARG_BOOL(LS_ARG_DIRECT);
+	p->engine = iob_engine_arg(fcinfo, LS_ARG_ENGINE);
+	s->seed_given = !PG_ARGISNULL(LS_ARG_SEED);
+	p->seed = iob_seed_arg(fcinfo, LS_ARG_SEED);
+	s->label = PG_ARGISNULL(LS_ARG_LABEL) ? NULL :
+		text_to_cstring(PG_GETARG_TEXT_PP(LS_ARG_LABEL));
+	p->read_pct = iob_pattern_is_mixed(p->rw) ? 50 : (iob_pattern_reads(p->rw) ? 100 : 0);
+	p->progress_interval_s = 1;
+
+	/* the heaviest step must be a valid run (buffers, file_size, ...) */
+	biggest = *p;
+	biggest.workers = s->max_workers;
+	biggest.iodepth = s->max_iodepth;
+	iob_validate_params(&biggest);
+}
+
+/* Insert the iobench.searches row; returns its search_id */
+static int64
+insert_search(const Search *s)
+{
+	IobOwnerScope scope;
+	Oid			types[11] = {NAMEOID, INTERVALOID, FLOAT8OID, TEXTOID, INT4OID, INT4OID,
+	INT4OID, INTERVALOID, INT8OID, TEXTOID, TEXTOID};
+	Datum		values[11];
+	char		nulls[11];
+	Interval   *target = palloc0(sizeof(Interval));
+	Interval   *step = palloc0(sizeof(Interval));
+	bool		isnull;
+	int64		id;
+
+	target->time = s->target_us;
+	step->time = s->base.duration_us;
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = NameGetDatum(&s->base.tablespace);
+	values[1] = IntervalPGetDatum(target);
+	values[2] = Float8GetDatum(s->percentile);
+	if (s->use_mean)
+		nulls[2] = 'n';
+	values[3] = CStringGetTextDatum(iob_pattern_name(s->base.rw));
+	values[4] = Int32GetDatum((int32) s->base.block_size);
+	values[5] = Int32GetDatum(s->max_iodepth);
+	values[6] = Int32GetDatum(s->max_workers);
+	values[7] = IntervalPGetDatum(step);
+	values[8] = Int64GetDatum((int64) s->base.file_size);
+	values[9] = CStringGetTextDatum(iob_engine_kind_name(s->base.engine));
+	values[10] = s->label ? CStringGetTextDatum(s->label) : (Datum) 0;
+	if (s->label == NULL)
+		nulls[10] = 'n';
+
+	iob_owner_begin(&scope);
+	iob_owner_exec("INSERT INTO iobench.searches (tablespace, latency_target, latency_percentile, "
+				   "rw, block_size, max_iodepth, max_workers, step_duration, file_size, engine, "
+				   "label, status, started_at) "
+				   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'running', "
+				   "pg_catalog.clock_timestamp()) RETURNING search_id",
+				   11, types, values, nulls, SPI_OK_INSERT_RETURNING);
+	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	iob_owner_end(&scope);
+	return id;
+}
+
+/*
+ * Record step "step" (its run) and return whether it met the target: its
+ * latency, as the search measures it, computed from the stored run.
+ */
+static bool
+record_step(const Search *s, int step, int64 run_id)
+{
+	IobOwnerScope scope;
+	Oid			types[5] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID};
+	Datum		values[5];
+	char		nulls[5];
+	bool		isnull;
+	bool		met;
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(s->search_id);
+	values[1] = Int32GetDatum(step);
+	values[2] = Int64GetDatum(run_id);
+	values[3] = Float8GetDatum(s->percentile);
+	if (s->use_mean)
+		nulls[3] = 'n';
+	values[4] = Int64GetDatum(s->target_us);
+	iob_owner_begin(&scope);
+	iob_owner_exec("INSERT INTO iobench.search_steps (search_id, step, run_id, workers, iodepth, "
+				   "iops, latency_us, met_target) "
+				   "SELECT $1, $2, r.run_id, r.workers, r.iodepth, r.iops, l.us, "
+				   "       coalesce(r.status = 'completed' AND r.ops > 0 AND l.us <= $5, false) "
+				   "  FROM iobench.runs r, LATERAL (SELECT CASE WHEN $4 IS NULL THEN r.lat_avg_us "
+				   "       ELSE iobench.latency_percentile(r.run_id, $4) END AS us) l "
+				   " WHERE r.run_id = $3 RETURNING met_target",
+				   5, types, values, nulls, SPI_OK_INSERT_RETURNING);
+	met = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	met = met && !isnull;
+	iob_owner_end(&scope);
+	return met;
+}
+
+/* Mark the search finished: its status and best step (see the top) */
+static void
+finish_search(int64 search_id, const char *status)
+{
+	IobOwnerScope scope;
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		values[2];
+
+	values[0] = Int64GetDatum(search_id);
+	values[1] = CStringGetTextDatum(status);
+	iob_owner_begin(&scope);
+	iob_owner_exec("UPDATE iobench.searches s SET status = $2, "
+				   "finished_at = pg_catalog.clock_timestamp(), "
+				   "best_step = (SELECT min(t.step) FROM iobench.search_steps t "
+				   "  WHERE t.search_id = s.search_id AND t.met_target "
+				   "    AND t.iops >= 0.99 * (SELECT max(m.iops) FROM iobench.search_steps m "
+				   "      WHERE m.search_id = s.search_id AND m.met_target)) "
+				   "WHERE s.search_id = $1",
+				   2, types, values, NULL, SPI_OK_UPDATE);
+	iob_owner_end(&scope);
+}
+
+/*
+ * Take the steps until one misses the target or a run is cancelled;
+ * returns false for a cancel.  NOTICEs say what each step found.
+ */
+static bool
+take_steps(Search *s)
+{
+	MemoryContext stepcxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "iobench search step",
+												  ALLOCSET_DEFAULT_SIZES);
+	bool		completed = true;
+	int			i;
+
+	for (i = 0; i < s->nsteps; i++)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(stepcxt);
+		IobRunParams params = s->base;
+		HeapTupleHeader row;
+		bool		isnull;
+		int64		run_id;
+		bool		met;
+
+		params.workers = s->step_workers[i];
+		params.iodepth = s->step_iodepth[i];
+		if (!s->seed_given)
+			params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
+		row = DatumGetHeapTupleHeader(iob_execute_run(&params,
+													  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
+															   s->search_id, params.workers,
+															   params.iodepth),
+													  IOB_PROGRESS_RATES));
+		run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
+		completed = strcmp(TextDatumGetCString(GetAttributeByName(row, "status", &isnull)),
+						   "completed") == 0;
+		met = record_step(s, i + 1, run_id);
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(stepcxt);
+		if (!completed || !met)
+			break;
+	}
+	MemoryContextDelete(stepcxt);
+	return completed;
+}
+
+/*
+ * SQL entry point: iobench.latency_search(...).  Returns one row per step
+ * taken (iobench.search_results), the best one marked.
+ */
+Datum
+iobench_latency_search(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Search		s;
+	bool		completed;
+	IobOwnerScope scope;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	uint64		i;
+
+	iob_require_grant(fcinfo->flinfo->fn_oid);
+	memset(&s, 0, sizeof(s));
+	read_search_args(fcinfo, &s);
+	plan_steps(&s, s.base.engine != IOB_ENGINE_PSYNC &&
+			   iob_engine_uring_unavailable(s.base.engine) == 0);
+	PreventCommandIfReadOnly("iobench.latency_search()");
+
+	s.search_id = insert_search(&s);
+	completed = take_steps(&s);
+	finish_search(s.search_id, completed ? "completed" : "cancelled");
+
+	InitMaterializedSRF(fcinfo, 0);
+	values[0] = Int64GetDatum(s.search_id);
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT * FROM iobench.search_results WHERE search_id = $1 "
+				   "ORDER BY step", 1, types, values, NULL, SPI_OK_SELECT);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		Datum	   *cols = palloc(sizeof(Datum) * rsinfo->setDesc->natts);
+		bool	   *nulls = palloc(sizeof(bool) * rsinfo->setDesc->natts);
+		int			c;
+
+		if (SPI_tuptable->tupdesc->natts != rsinfo->setDesc->natts)
+			elog(ERROR, "iobench.search_results does not match the result type of iobench.latency_search()");
+		for (c = 0; c < rsinfo->setDesc->natts; c++)
+			cols[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, cols, nulls);
+	}
+	iob_owner_end(&scope);
+	return (Datum) 0;
+}

@@ -1,0 +1,129 @@
+# What the device saw: a run on a tablespace on an otherwise idle loop
+# device (tools/run-tests.sh makes it as root) samples the device's own
+# counters once a second, and for direct I/O they agree with iobench's own
+# op counts over the same seconds.  Buffered reads of a cached file do not
+# reach the device at all.  A tablespace on tmpfs has no block device: one
+# NOTICE, NULL columns, no rows, no error.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
+my $loop_dev = $ENV{IOBENCH_TEST_LOOP_DEV};
+if (!$loop_dir || !$loop_dev)
+{
+	plan skip_all =>
+	  'needs the loop-device rig: run tools/run-tests.sh as root, where losetup and mount work';
+}
+(my $loop_name = $loop_dev) =~ s{^/dev/}{};
+
+my $node = PostgreSQL::Test::Cluster->new('diskstats');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'iobench'
+max_worker_processes = 16
+iobench.progress = off
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+mkdir "$loop_dir/ts" or die "mkdir $loop_dir/ts: $!";
+$node->safe_psql('postgres', "CREATE TABLESPACE loopts LOCATION '$loop_dir/ts'");
+
+# A run at a fixed rate, so that a few milliseconds between the device's
+# sample and iobench's second boundary are a small share of the ops.
+sub run_on
+{
+	my ($spc, $args) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT run_id FROM iobench.run(tablespace => '$spc', duration => '3s', "
+		  . "file_size => '16MB', workers => 2, iodepth => 4, rate_iops => 1000, $args)");
+}
+
+# Direct random reads: the device completes one read per iobench read.
+my $r = run_on('loopts', "rw => 'randread', direct => true");
+is($node->safe_psql('postgres', "SELECT disk FROM iobench.runs WHERE run_id = $r"),
+	$loop_name, 'the run names the loop device');
+is( $node->safe_psql('postgres', qq{
+		SELECT abs(disk_r_s - read_iops) / read_iops < 0.03
+		   AND disk_w_s < 0.03 * read_iops
+		  FROM iobench.runs WHERE run_id = $r}),
+	't', 'direct reads: device reads/s within 3 % of iobench reads/s');
+is( $node->safe_psql('postgres', qq{
+		SELECT abs(d.reads - s.ops)::float8 / s.ops < 0.03
+		  FROM (SELECT sum(reads) AS reads FROM iobench.run_disk_seconds
+		         WHERE run_id = $r AND NOT member) d,
+		       (SELECT sum(ops) AS ops FROM iobench.run_seconds
+		         WHERE run_id = $r AND op = 'read') s}),
+	't', 'direct reads: the device seconds add up to iobench\'s seconds');
+is( $node->safe_psql('postgres', qq{
+		SELECT count(*) = 3 AND bool_and(interval_s BETWEEN 0.9 AND 1.1)
+		   AND sum(read_sectors) = 16 * sum(reads) AND bool_and(r_await_ms >= 0)
+		   AND bool_and(util_pct BETWEEN 0 AND 100)
+		  FROM iobench.run_disk_seconds WHERE run_id = $r}),
+	't', 'three seconds of about one second each, 8 kB reads')
+  or diag($node->safe_psql('postgres',
+	"SELECT d::text FROM iobench.run_disk_seconds d WHERE run_id = $r ORDER BY second"));
+# second by second too, with room for a launcher that woke late on a busy
+# machine (the clock of each sample is its own, the seconds are iobench's)
+is( $node->safe_psql('postgres', qq{
+		SELECT bool_and(abs(d.reads - s.ops) <= 0.1 * s.ops)
+		  FROM iobench.run_disk_seconds d
+		  JOIN iobench.run_seconds s USING (run_id, second)
+		 WHERE run_id = $r AND s.op = 'read'}),
+	't', 'direct reads: each second of the device within 10 % of iobench\'s');
+
+# Direct random writes: one device write per iobench write (the file
+# system's own journal adds a few at most)
+my $w = run_on('loopts', "rw => 'randwrite', direct => true");
+is( $node->safe_psql('postgres', qq{
+		SELECT abs(disk_w_s - write_iops) / write_iops < 0.03
+		  FROM iobench.runs WHERE run_id = $w}),
+	't', 'direct writes: device writes/s within 3 % of iobench writes/s');
+
+# Buffered reads of a small file that the warm-up has read into the page
+# cache are cache hits: the device sees (next to) none of them.
+my $b = $node->safe_psql('postgres',
+	"SELECT run_id FROM iobench.run(tablespace => 'loopts', rw => 'randread', "
+	  . "direct => false, file_size => '2MB', warmup => '1s', duration => '2s', "
+	  . "rate_iops => 1000)");
+is( $node->safe_psql('postgres', qq{
+		SELECT disk_r_s < 0.1 * read_iops FROM iobench.runs WHERE run_id = $b}),
+	't', 'buffered reads of a cached file do not reach the device');
+
+# report() and run_json() show the device
+like($node->safe_psql('postgres', "SELECT string_agg(r, E'\\n') FROM iobench.report($r) r"),
+	qr/Device \Q$loop_name\E .*\n.*r\/s.*%util.*\n\s+\Q$loop_name\E avg/,
+	'report() shows the device averages');
+is( $node->safe_psql('postgres', qq{
+		SELECT j->'disk_util'->0->>'name' = '$loop_name'
+		   AND (j->'disk_util'->0->>'read_ios')::bigint > 0
+		   AND (j->'disk_util'->0->>'util')::float8 BETWEEN 0 AND 100
+		  FROM iobench.run_json($r) j}),
+	't', 'run_json() puts the device in disk_util, as fio does');
+
+# No block device: one NOTICE, NULL columns, no rows, no error
+SKIP:
+{
+	my $tmpfs = $ENV{IOBENCH_TEST_TMPFS_DIR};
+	skip 'no tmpfs rig (run as root)', 3 unless $tmpfs;
+	mkdir "$tmpfs/ts" or die "mkdir $tmpfs/ts: $!";
+	$node->safe_psql('postgres', "CREATE TABLESPACE memts LOCATION '$tmpfs/ts'");
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SELECT run_id FROM iobench.run(tablespace => 'memts', duration => '1s', "
+		  . "file_size => '4MB', direct => false, rate_iops => 500)");
+	is($ret, 0, 'a run on tmpfs succeeds');
+	my @notices = ($err =~ /NOTICE:  no block device under tablespace "memts"/g);
+	is(scalar(@notices), 1, 'one NOTICE says there is no block device');
+	is( $node->safe_psql('postgres', qq{
+			SELECT disk IS NULL AND disk_r_s IS NULL AND disk_util_pct IS NULL
+			   AND NOT EXISTS (SELECT FROM iobench.run_disk_seconds d WHERE d.run_id = r.run_id)
+			   AND (SELECT jsonb_array_length(j->'disk_util') FROM iobench.run_json(r.run_id) j) = 0
+			  FROM iobench.runs r WHERE run_id = $out}),
+		't', 'no block device: NULL columns, no rows, empty disk_util');
+}
+
+$node->stop('fast');
+done_testing();

@@ -1,0 +1,98 @@
+# The load a disk carries within a latency target, on a disk whose answer
+# is known in advance: the loop-device rig throttled to 400 read IOPS by a
+# cgroup-v1 blkio limit (tools/run-tests.sh makes both as root).  Past the
+# cap every I/O in flight waits its turn, so by Little's law the mean
+# latency at N outstanding I/Os is N / 400 s: 2.5, 5, 10, 20 ms for queue
+# depths 1, 2, 4, 8.  A 12 ms target on the mean is met up to depth 4 and
+# missed at 8, where the search stops; the best step gives the cap's IOPS
+# (which of depths 1, 2 and 4 is best is measurement noise: all run at the
+# cap).  Steady-state detection ends runs on the same disk within seconds.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
+my $loop_dev = $ENV{IOBENCH_TEST_LOOP_DEV};
+my $cgroup = $ENV{IOBENCH_TEST_BLKIO_CGROUP};
+if (!$loop_dir || !$loop_dev || !$cgroup)
+{
+	plan skip_all =>
+	  'needs the loop-device and blkio cgroup rigs: run tools/run-tests.sh as root, with cgroup v1 blkio';
+}
+(my $loop_name = $loop_dev) =~ s{^/dev/}{};
+my $cap = 400;
+
+# Write one line into a cgroup file
+sub cg_write
+{
+	my ($file, $line) = @_;
+	open(my $fh, '>', "$cgroup/$file") or die "open $cgroup/$file: $!";
+	print $fh "$line\n" or die "write $cgroup/$file: $!";
+	close($fh) or die "close $cgroup/$file: $!";
+}
+
+my $node = PostgreSQL::Test::Cluster->new('latency_search');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'iobench'
+max_worker_processes = 16
+iobench.progress = off
+});
+$node->start;
+
+# The server and every worker it starts from now on go in the group
+my $majmin = slurp_file("/sys/block/$loop_name/dev");
+chomp $majmin;
+cg_write('blkio.throttle.read_iops_device', "$majmin $cap");
+my $pm_pid = (split /\n/, slurp_file($node->data_dir . '/postmaster.pid'))[0];
+cg_write('cgroup.procs', $pm_pid);
+
+$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+mkdir "$loop_dir/ts_search" or die "mkdir: $!";
+$node->safe_psql('postgres', "CREATE TABLESPACE throttled LOCATION '$loop_dir/ts_search'");
+
+my $steps = $node->safe_psql('postgres', q{
+	SELECT string_agg(format('%s:%s', iodepth, met_target), ' ' ORDER BY step)
+	  FROM iobench.latency_search(tablespace => 'throttled', latency_target => '12ms',
+	                              latency_percentile => NULL, max_iodepth => 64,
+	                              step_duration => '2s', file_size => '16MB')});
+is($steps, '1:t 2:t 4:t 8:f',
+	'depths 1, 2, 4 meet the 12 ms mean, 8 misses it and ends the search');
+is( $node->safe_psql('postgres', qq{
+		SELECT count(*) = 1 AND bool_and(met_target AND iops BETWEEN 0.9 * $cap AND 1.1 * $cap)
+		  FROM iobench.search_results WHERE best}),
+	't', 'the best step is within the target and gives the cap\'s IOPS');
+
+is( $node->safe_psql('postgres', qq{
+		SELECT bool_and(iops BETWEEN 0.9 * $cap AND 1.1 * $cap)
+		   AND bool_and(abs(latency_us - outstanding * 1e6 / iops) < 0.1 * latency_us)
+		  FROM iobench.search_results}),
+	't', 'every step runs at the cap, with the mean latency Little\'s law gives');
+
+is( $node->safe_psql('postgres', q{
+		SELECT s.status = 'completed' AND s.best_step BETWEEN 1 AND 3
+		   AND (SELECT count(*) FROM iobench.search_steps t JOIN iobench.runs r USING (run_id)
+		         WHERE t.search_id = s.search_id AND r.tablespace = 'throttled') = 4
+		  FROM iobench.searches s}),
+	't', 'the search and its four runs are stored');
+
+# Steady state on the same disk: at the cap IOPS are as steady as they
+# get, so a 10 % band over 3 s is reached within the first seconds and ends
+# a 30 s run there; the latency of a fixed depth at the cap is as steady.
+foreach my $metric ('iops', 'latency')
+{
+	is( $node->safe_psql('postgres', qq{
+			SELECT steady_reached AND steady_at_s BETWEEN 3 AND 6
+			   AND measured_s BETWEEN steady_at_s AND steady_at_s + 1.5
+			   AND status = 'completed'
+			  FROM iobench.run(tablespace => 'throttled', iodepth => 4, duration => '30s',
+			                   steady_state => '$metric', steady_band => 10,
+			                   steady_window => '3s', file_size => '16MB')}),
+		't', "steady $metric at the cap is reached within seconds and ends the run");
+}
+
+$node->stop('fast');
+done_testing();

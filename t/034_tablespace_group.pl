@@ -1,0 +1,111 @@
+# Several tablespaces in one run (seed 004: RAID 10 against 2 x RAID 1):
+# the files of one run spread over two tablespaces on two different file
+# systems (the loop-device ext4 rig and a tmpfs, tools/run-tests.sh as
+# root), every worker's I/O to both in one measured period, with the
+# aggregate in iobench.runs and each tablespace's figures, from its own
+# histograms, in iobench.run_tablespaces.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
+my $tmpfs = $ENV{IOBENCH_TEST_TMPFS_DIR};
+if (!$loop_dir || !$tmpfs)
+{
+	plan skip_all =>
+	  'needs the loop-device and tmpfs rigs: run tools/run-tests.sh as root, where losetup and mount work';
+}
+
+my $node = PostgreSQL::Test::Cluster->new('tablespace_group');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'iobench'
+max_worker_processes = 16
+iobench.progress = off
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+mkdir "$loop_dir/ts_group" or die "mkdir: $!";
+mkdir "$tmpfs/ts_group" or die "mkdir: $!";
+$node->safe_psql('postgres', "CREATE TABLESPACE disk_a LOCATION '$loop_dir/ts_group'");
+$node->safe_psql('postgres', "CREATE TABLESPACE ram_b LOCATION '$tmpfs/ts_group'");
+
+my ($ret, $out, $err);
+
+# buffered, so that tmpfs takes it on every kernel; reads kept cold
+my $run = $node->safe_psql('postgres', q{
+	SELECT run_id FROM iobench.run(tablespaces => ARRAY['disk_a', 'ram_b'], rw => 'randrw',
+	                               files => 4, workers => 2, file_size => '4MB',
+	                               duration => '2s', direct => false, cold_reads => true,
+	                               rate_iops => 2000)});
+
+is( $node->safe_psql('postgres', qq{
+		SELECT tablespace || ':' || array_to_string(tablespaces, ',')
+		  FROM iobench.runs WHERE run_id = $run}),
+	'disk_a:disk_a,ram_b', 'the run names its group, the first as its tablespace');
+is( $node->safe_psql('postgres', qq{
+		SELECT string_agg(format('%s:%s:%s', tablespace, position, files), ' ' ORDER BY position)
+		  FROM iobench.run_tablespaces WHERE run_id = $run}),
+	'disk_a:1:2 ram_b:2:2', 'the files are spread one by one');
+is( $node->safe_psql('postgres', qq{
+		SELECT count(DISTINCT filesystem) = 2 AND bool_and(ops > 0 AND read_ops > 0 AND write_ops > 0)
+		  FROM iobench.run_tablespaces WHERE run_id = $run}),
+	't', 'two file systems, both read and written in the one measured period');
+is( $node->safe_psql('postgres', qq{
+		SELECT sum(t.ops) = r.ops AND sum(t.read_ops) = r.read_ops AND sum(t.write_ops) = r.write_ops
+		   AND sum(t.bytes) = r.bytes
+		   AND abs(sum(t.iops) - r.iops) < 0.001 * r.iops
+		   AND max(t.lat_max_us) = r.lat_max_us
+		   AND min(t.lat_p50_us) <= r.lat_p50_us AND max(t.lat_p50_us) >= r.lat_p50_us
+		  FROM iobench.run_tablespaces t JOIN iobench.runs r USING (run_id)
+		 WHERE run_id = $run GROUP BY r.run_id, r.ops, r.read_ops, r.write_ops, r.bytes,
+		       r.iops, r.lat_max_us, r.lat_p50_us}),
+	't', 'the tablespaces add up to the run, and its median lies between theirs');
+like($node->safe_psql('postgres', "SELECT string_agg(r, E'\\n') FROM iobench.report($run) r"),
+	qr/Tablespace group \(disk_a, ram_b\).*\n.*\n\s+disk_a .*\n\s+ram_b /,
+	'report() shows each tablespace');
+is( $node->safe_psql('postgres', q{
+		SELECT count(*) FROM pg_ls_dir('pg_tblspc') d
+		 WHERE EXISTS (SELECT FROM pg_ls_dir('pg_tblspc/' || d || '/PG_15_202209061/pgsql_tmp') f
+		                WHERE f LIKE '%iobench%')}),
+	'0', 'the files are gone from both');
+
+# A group is one contender of a suite, written 'disk_a+ram_b'
+$node->safe_psql('postgres', q{
+	INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
+	VALUES ('group test', 1, '8 kB random read', 'randread', '8kB', 2, 1, 1)});
+is( $node->safe_psql('postgres', q{
+		SELECT string_agg(format('%s:%s', tablespace, runs), ' ' ORDER BY tablespace_no)
+		  FROM iobench.suite('group test', ARRAY['disk_a', 'disk_a+ram_b'], duration => '1s',
+		                     file_size => '4MB', direct => false)}),
+	'disk_a:1 disk_a+ram_b:1', 'a suite runs a group as one contender');
+is( $node->safe_psql('postgres', q{
+		SELECT r.tablespaces = ARRAY['disk_a', 'ram_b']::name[] AND r.files = 2
+		   AND (SELECT count(*) FROM iobench.run_tablespaces t WHERE t.run_id = r.run_id) = 2
+		  FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+		 WHERE sr.tablespace = 'disk_a+ram_b'}),
+	't', 'its run spreads the files over the group, one file per tablespace at least');
+is( $node->safe_psql('postgres', q{
+		SELECT string_agg(format('%s/%s', tablespace, base_tablespace), ' ' ORDER BY tablespace)
+		  FROM iobench.compare((SELECT max(suite_id) FROM iobench.suites), baseline => 'disk_a+ram_b')}),
+	'disk_a/disk_a+ram_b disk_a+ram_b/disk_a+ram_b', 'compare() takes the group as baseline');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT * FROM iobench.suite('group test', ARRAY['disk_a+disk_a'])});
+like($err, qr/ERROR:  tablespace "disk_a" appears more than once in tablespace group "disk_a\+disk_a"/,
+	'a group with a tablespace twice is refused');
+
+# bad input, refused before anything is made
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT iobench.run(tablespaces => ARRAY['disk_a', 'ram_b'], files => 1)});
+like($err, qr/ERROR:  files 1 is fewer than the 2 tablespaces of argument "tablespaces"/,
+	'a group needs a file per tablespace');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT iobench.run(tablespace => 'disk_a', tablespaces => ARRAY['ram_b'])});
+like($err, qr/ERROR:  arguments "tablespace" and "tablespaces" cannot both be given/,
+	'tablespace or tablespaces, not both');
+
+$node->stop('fast');
+done_testing();

@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# debian_root.sh — a packaged PostgreSQL of a newer Debian release, in a
+# minimal root file system of that release, to build and test iobench on.
+#
+#   tools/debian_root.sh make RELEASE             make (or reuse) the cached root
+#   tools/debian_root.sh test RELEASE [VAR=value...] [test...]
+#                                                 `make test PG_CONFIG=...` inside,
+#                                                 on a copy of this checkout
+#   tools/debian_root.sh run RELEASE CMD [ARG...] run a command inside the root
+#   tools/debian_root.sh path RELEASE             print the cached root's path
+#   tools/debian_root.sh pg_config RELEASE        print pg_config's path inside it
+#   tools/debian_root.sh mirror                   print the Debian mirror it uses
+#
+# RELEASE is one of
+#   trixie        Debian 13 with postgresql-17
+#   sid           Debian unstable with postgresql-18
+#   experimental  sid with postgresql-19 and postgresql-server-dev-19 taken
+#                 from experimental by name (its Release file may be expired:
+#                 check-valid-until=no); everything else comes from sid
+#
+# A root holds debootstrap's minbase, PostgreSQL with its server headers, and
+# what building and testing needs (make, gcc, liburing-dev, libipc-run-perl
+# for TAP tests).  Roots are cached in $IOBENCH_ROOTS (default
+# /var/tmp/iobench-roots), one directory per release and recipe; a root is
+# built in a temporary directory and renamed into place only when complete,
+# so a cached root is never half made.  The mirror is the one this machine's
+# apt configuration uses for its own release (IOBENCH_MIRROR overrides it).
+#
+# "test" copies the checkout's files (tracked and untracked, not ignored ones)
+# into the root's /var/tmp and runs there `make test PG_CONFIG=...` with the
+# VAR=value arguments (for example WERROR=1), or `tools/run-tests.sh test...`
+# when tests are named.  On failure, regression.diffs, results/ and log/ are
+# copied back into the checkout as results.RELEASE/.
+#
+# Commands that enter a root run in a private mount namespace: /proc, /sys,
+# /dev, a tmpfs on /dev/shm and the root bound onto itself are mounted there,
+# seen by nobody else, and unmounted on exit and on error.  Each step prints
+# how long it took.  Needs root; debootstrap is installed when missing.
+#
+# Other scripts can reuse a root: `tools/debian_root.sh run sid CMD` runs CMD
+# with the root's PostgreSQL 18 (pg_config at `tools/debian_root.sh pg_config
+# sid`), and `tools/debian_root.sh test sid WERROR=1 name...` runs named tests.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOTS=${IOBENCH_ROOTS:-/var/tmp/iobench-roots}
+# Bump when what goes into a root changes: old caches are then left unused.
+RECIPE=1
+BUILD_PACKAGES="make gcc libc6-dev liburing-dev libipc-run-perl"
+MOUNTS=()
+TEMP_DIRS=()
+ROOT=
+
+# Print a progress line.
+say() { echo "debian_root: $*"; }
+
+# Print an error and exit.
+die() { echo "debian_root: ERROR: $*" >&2; exit 1; }
+
+# Print the usage text (the comment at the top of this file).
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
+
+# Print the major version of PostgreSQL packaged for RELEASE.
+release_pg_major() {
+	case $1 in
+	trixie) echo 17 ;;
+	sid) echo 18 ;;
+	experimental) echo 19 ;;
+	*) die "unknown release \"$1\": use trixie, sid or experimental" ;;
+	esac
+}
+
+# Print the cache directory of RELEASE's root.
+root_dir() { echo "$ROOTS/$1-r$RECIPE"; }
+
+# Run a step, then print how long it took; arguments: name, command...
+step() {
+	local name=$1 start end rc=0
+	shift
+	start=$(date +%s.%N)
+	"$@" || rc=$?
+	end=$(date +%s.%N)
+	say "$(printf 'step %-34s %6.1f s%s' "$name" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
+		"$([ "$rc" -eq 0 ] || echo " FAILED (status $rc)")")" >&2
+	return "$rc"
+}
+
+# Print the URI of the Debian mirror this machine's apt uses for its own
+# release: deb822 .sources files first, then one-line .list files.
+host_mirror() {
+	local codename uri
+	if [ -n "${IOBENCH_MIRROR:-}" ]; then
+		echo "$IOBENCH_MIRROR"
+		return 0
+	fi
+	# shellcheck disable=SC1091
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release: set IOBENCH_MIRROR"
+	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v cn="$codename" '
+		function flush() {
+			if (types ~ /(^| )deb( |$)/ && enabled != "no" && (" " suites " ") ~ (" " cn " ") && uri == "")
+				uri = uris
+			types = ""; suites = ""; uris = ""; enabled = ""
+		}
+		/^[ \t]*#/ { next }
+		/^[ \t]*$/ { flush(); next }
+		{ key = tolower($1); sub(/:.*/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val) }
+		key == "types" { types = val }
+		key == "suites" { suites = val }
+		key == "enabled" { enabled = tolower(val) }
+		key == "uris" { split(val, u, /[ \t]+/); uris = u[1] }
+		END { flush(); print uri }')
+	if [ -z "$uri" ]; then
+		uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			sed 's/\[[^]]*\]//' | awk -v cn="$codename" \
+			'$1 == "deb" && $3 == cn { print $2; exit }')
+	fi
+	[ -n "$uri" ] || die "no apt source for \"$codename\" in /etc/apt: set IOBENCH_MIRROR"
+	echo "${uri%/}"
+}
+
+# Mount what a root needs (in this private namespace); argument: the root.
+mount_root() {
+	local root=$1
+	mount --bind "$root" "$root" && MOUNTS+=("$root")
+	mount -t proc proc "$root/proc" && MOUNTS+=("$root/proc")
+	mount -t sysfs sysfs "$root/sys" && MOUNTS+=("$root/sys")
+	mount --bind /dev "$root/dev" && MOUNTS+=("$root/dev")
+	mount --bind /dev/pts "$root/dev/pts" && MOUNTS+=("$root/dev/pts")
+	mount -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm" && MOUNTS+=("$root/dev/shm")
+}
+
+# Unmount what mount_root mounted, last first.
+unmount_all() {
+	local i
+	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}" 2>/dev/null ||
+			echo "debian_root: could not unmount ${MOUNTS[i]}" >&2
+	done
+	MOUNTS=()
+}
+
+# EXIT trap: unmount, then remove temporary directories (never a mounted one).
+cleanup() {
+	local rc=$? d
+	unmount_all
+	for d in "${TEMP_DIRS[@]}"; do
+		if [ -d "$d" ] && ! findmnt -rno TARGET | grep -q "^$d"; then
+			rm -rf "$d"
+		fi
+	done
+	exit "$rc"
+}
+
+# Run a command inside a mounted root with a clean environment.
+in_root() {
+	local root=$1
+	shift
+	chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# Write the root's apt sources, and keep postgresql-common from creating and
+# starting a "main" cluster; arguments: root, release, mirror.
+configure_root() {
+	local root=$1 release=$2 mirror=$3 suite=$2 valid=
+	[ "$release" = experimental ] && suite=sid
+	# sid's and experimental's Release files are valid for a week only; a
+	# mirror that is a snapshot serves them expired.
+	[ "$suite" = sid ] && valid="Check-Valid-Until: no"
+	rm -f "$root/etc/apt/sources.list"
+	mkdir -p "$root/etc/apt/sources.list.d"
+	cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: $mirror
+Suites: $suite
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+$valid
+EOF
+	if [ "$release" = experimental ]; then
+		cat >>"$root/etc/apt/sources.list.d/debian.sources" <<EOF
+
+Types: deb
+URIs: $mirror
+Suites: experimental
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+Check-Valid-Until: no
+EOF
+	fi
+	mkdir -p "$root/etc/postgresql-common/createcluster.d"
+	echo "create_main_cluster = false" >"$root/etc/postgresql-common/createcluster.d/iobench.conf"
+	# No service starts inside the root.
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+}
+
+# Install PostgreSQL and the build tools inside a mounted root.
+install_packages() {
+	local root=$1 release=$2 major pkgs
+	major=$(release_pg_major "$release")
+	if [ "$release" = experimental ]; then
+		# By name, with the libpq they need: experimental is NotAutomatic, so
+		# apt takes nothing else from it.
+		pkgs="postgresql-$major/experimental postgresql-server-dev-$major/experimental"
+		pkgs+=" postgresql-client-$major/experimental libpq5/experimental libpq-dev/experimental"
+	else
+		pkgs="postgresql-$major postgresql-server-dev-$major"
+	fi
+	# Called through step (an || context, where set -e does not apply):
+	# each command checks its status.  apt-get update exits 0 when an index
+	# could not be used, so its warnings are errors here.
+	in_root "$root" apt-get update -q --error-on=any >/dev/null || return 1
+	# shellcheck disable=SC2086
+	in_root "$root" apt-get install -y -q --no-install-recommends $pkgs $BUILD_PACKAGES >/dev/null || return 1
+	in_root "$root" apt-get clean || return 1
+	[ -x "$root/usr/lib/postgresql/$major/bin/pg_config" ] ||
+		die "postgresql-server-dev-$major did not install pg_config in the $release root"
+}
+
+# Set ROOT to the path of RELEASE's root, making it first when it is not cached.
+ensure_root() {
+	local release=$1 root tmp mirror suite
+	root=$(root_dir "$release")
+	ROOT=$root
+	[ -d "$root" ] && return 0
+	command -v debootstrap >/dev/null || step "install debootstrap" \
+		env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >&2 ||
+		die "debootstrap is not installed and could not be installed"
+	mkdir -p "$ROOTS"
+	mirror=$(host_mirror)
+	suite=$release
+	[ "$release" = experimental ] && suite=sid
+	tmp=$(mktemp -d "$ROOTS/.tmp-$release.XXXXXX")
+	TEMP_DIRS+=("$tmp")
+	# mktemp makes it 0700: the root's own users (_apt, postgres) need to enter it.
+	chmod 755 "$tmp"
+	say "making the $release root from $mirror in $tmp" >&2
+	step "debootstrap $suite" debootstrap --variant=minbase "$suite" "$tmp" "$mirror" \
+		>"$tmp.log" 2>&1 || { tail -n 30 "$tmp.log" >&2; rm -f "$tmp.log"; die "debootstrap $suite failed"; }
+	rm -f "$tmp.log"
+	configure_root "$tmp" "$release" "$mirror"
+	mount_root "$tmp"
+	step "PostgreSQL $(release_pg_major "$release") + build tools" install_packages "$tmp" "$release" >&2 ||
+		die "installing packages into the $release root failed"
+	unmount_all
+	# Another run may have made the same root meanwhile: keep the first.
+	mv -T "$tmp" "$root" 2>/dev/null || say "$root appeared meanwhile; using it" >&2
+}
+
+# Copy the checkout (tracked and untracked files, not ignored ones) into DIR.
+copy_checkout() {
+	local dir=$1
+	if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+		(cd "$SRC" && git ls-files -z --cached --others --exclude-standard |
+			xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+			tar --null -T - -cf -) | tar -xf - -C "$dir"
+	else
+		tar -C "$SRC" --exclude='*.o' --exclude='*.so' --exclude='*.bc' -cf - . | tar -xf - -C "$dir"
+	fi
+}
+
+# "test": make test PG_CONFIG=... inside the root on a copy of the checkout.
+cmd_test() {
+	local release=$1 root major work rc=0 a vars=() tests=()
+	shift
+	for a in "$@"; do
+		if [[ $a == *=* ]]; then vars+=("$a"); else tests+=("$a"); fi
+	done
+	major=$(release_pg_major "$release")
+	step "root $release" ensure_root "$release"
+	root=$ROOT
+	mount_root "$root"
+	work=$(mktemp -d "$root/var/tmp/iobench-src.XXXXXX")
+	TEMP_DIRS+=("$work")
+	copy_checkout "$work"
+	local pgc=/usr/lib/postgresql/$major/bin/pg_config inner=${work#"$root"}
+	say "$(chroot "$root" "$pgc" --version) in $root"
+	if [ "${#tests[@]}" -eq 0 ]; then
+		step "make test ($release)" in_root "$root" make -C "$inner" test PG_CONFIG="$pgc" "${vars[@]}" || rc=$?
+	else
+		step "run-tests ($release)" in_root "$root" env PG_CONFIG="$pgc" "${vars[@]}" \
+			"$inner/tools/run-tests.sh" "${tests[@]}" || rc=$?
+	fi
+	if [ "$rc" -ne 0 ]; then
+		rm -rf "$SRC/results.$release"
+		mkdir -p "$SRC/results.$release"
+		for a in regression.diffs regression.out results log; do
+			[ -e "$work/$a" ] && cp -r "$work/$a" "$SRC/results.$release/"
+		done
+		say "FAILED on $release (PostgreSQL $major); outputs in $SRC/results.$release"
+	fi
+	return "$rc"
+}
+
+# "run": a command inside the mounted root.
+cmd_run() {
+	local release=$1 root
+	shift
+	[ $# -gt 0 ] || die "run: no command given"
+	ensure_root "$release"
+	root=$ROOT
+	mount_root "$root"
+	in_root "$root" "$@"
+}
+
+main() {
+	[ $# -ge 1 ] || { usage >&2; exit 2; }
+	case $1 in
+	-h | --help | help) usage; exit 0 ;;
+	mirror) host_mirror; exit 0 ;;
+	esac
+	[ $# -ge 2 ] || { usage >&2; exit 2; }
+	local cmd=$1 release=$2
+	shift 2
+	release_pg_major "$release" >/dev/null
+	case $cmd in
+	path) echo "$(root_dir "$release")"; return 0 ;;
+	pg_config) echo "/usr/lib/postgresql/$(release_pg_major "$release")/bin/pg_config"; return 0 ;;
+	make | test | run) ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot and mounts)"
+	# Enter a private mount namespace once: mounts made here are seen by no
+	# other process and vanish with it even if this script is killed.
+	if [ "${IOBENCH_ROOT_NS:-}" != "$$" ]; then
+		exec unshare --mount --propagation private env IOBENCH_ROOT_NS=$$ "${BASH_SOURCE[0]}" "$cmd" "$release" "$@"
+	fi
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
+	case $cmd in
+	make) step "root $release" ensure_root "$release" && echo "$ROOT" ;;
+	test) cmd_test "$release" "$@" ;;
+	run) cmd_run "$release" "$@" ;;
+	esac
+}
+
+main "$@"
