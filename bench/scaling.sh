@@ -64,7 +64,10 @@ pgbench_bg() {
 # wait until their sessions are gone.
 end_sessions() {
 	local p
-	for p in "${PGBENCH_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${PGBENCH_PIDS[@]}"; do
+		# runuser's child first: a client sleeping in \sleep would outlive it
+		kill $(ps -o pid= --ppid "$p") "$p" 2>/dev/null || true
+	done
 	for p in "${PGBENCH_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
 	PGBENCH_PIDS=()
 	q "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
