@@ -59,13 +59,17 @@ OBJS = \
 #   sql/install/upgrade/finish.sql  the last step of every upgrade (grants
 #                              of replaced functions carried over)
 # iobench--$(EXTVERSION).sql = schema + code; iobench--0.1--$(EXTVERSION).sql
-# = upgrade + code + finish.  C limits reach SQL from one place: a placeholder
+# = upgrade + the schema files new since 0.1 + code + finish.  C limits reach SQL from one place: a placeholder
 # @IOB_NAME@ in these sources is replaced by the value "#define IOB_NAME"
 # has in $(LIMIT_HEADERS) (tools/sql_limits.sh), so the CHECKs of
 # sql/install/schema/20_suites.sql are the limits the C code enforces.  Released install scripts (sql/iobench--0.1.sql) are
 # never edited.  sql/*.sql and expected/*.out are the pg_regress tests.
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" iobench.control)
 SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
+# schema files whose every object is new since 0.1: the upgrade from 0.1
+# runs them as they are, right after its own steps
+NEW_SCHEMA_0.1 = sql/install/schema/15_run_details.sql sql/install/schema/40_fleet.sql sql/install/schema/40_searches.sql \
+	sql/install/schema/50_live.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
 LIMIT_HEADERS = src/run_options.h src/iobench.h
 DATA = sql/iobench--0.1.sql
@@ -119,10 +123,10 @@ iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL) $(LIMIT_HEADERS)
 	  printf '%s\n' '\echo Use "CREATE EXTENSION iobench" to load this file. \quit'; \
 	  cat $(SCHEMA_SQL) $(CODE_SQL); } | tools/sql_limits.sh $(LIMIT_HEADERS) > $@
 
-iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) sql/install/upgrade/finish.sql $(LIMIT_HEADERS)
+iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(NEW_SCHEMA_0.1) $(CODE_SQL) sql/install/upgrade/finish.sql $(LIMIT_HEADERS)
 	{ echo '/* $@ — upgrade from 0.1 to $(EXTVERSION), built from sql/install/ */'; \
 	  printf '%s\n' '\echo Use "ALTER EXTENSION iobench UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
-	  cat sql/install/upgrade/0.1--$(EXTVERSION).sql $(CODE_SQL) sql/install/upgrade/finish.sql; } | \
+	  cat sql/install/upgrade/0.1--$(EXTVERSION).sql $(NEW_SCHEMA_0.1) $(CODE_SQL) sql/install/upgrade/finish.sql; } | \
 	  tools/sql_limits.sh $(LIMIT_HEADERS) > $@
 
 # A script that failed half-way is not left behind as if it were built.
