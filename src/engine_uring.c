@@ -44,10 +44,10 @@
  * and the fsync hold-back share UringState and run per I/O, so they stay
  * in one file.
  *
- * Registered files and buffers, other ring set-up flags and IOSQE_IO_DRAIN
- * were measured in 0.1 and did not help on the machine measured (see
- * doc/iobench.md, "I/O engines"), so the engine uses plain file descriptors
- * and user buffers, like fio's defaults.
+ * Registered files and buffers and IOSQE_IO_DRAIN were measured in 0.1 and
+ * did not help on the machine measured (see doc/iobench.md, "I/O engines"),
+ * so the engine uses plain file descriptors and user buffers, like fio's
+ * defaults; the ring set-up flags are fio's (URING_SETUP_FLAGS).
  *
  *-------------------------------------------------------------------------
  */
@@ -74,6 +74,25 @@
 
 /* How long shutdown waits for I/Os the kernel still holds */
 #define URING_SHUTDOWN_WAIT_NS	(5 * INT64CONST(1000000000))
+
+/*
+ * Ring set-up, as fio's io_uring engine does it: one process only submits
+ * to and reaps from its ring (SINGLE_ISSUER), so the kernel can leave the
+ * completion work of finished I/Os for that process to run when it next
+ * waits (DEFER_TASKRUN), waking it once for the completions it asked for
+ * rather than interrupting it for each (COOP_TASKRUN).  Deferred
+ * completions reach the completion queue only in an io_uring_enter() that
+ * waits; complete() makes one whenever it needs a completion, and shutdown
+ * waits the same way.  Kernels before 6.1 refuse the flags; the ring is
+ * then set up without them.
+ */
+#ifdef IORING_SETUP_DEFER_TASKRUN
+#define URING_SETUP_FLAGS	(IORING_SETUP_COOP_TASKRUN | \
+							 IORING_SETUP_SINGLE_ISSUER | \
+							 IORING_SETUP_DEFER_TASKRUN)
+#else
+#define URING_SETUP_FLAGS	0
+#endif
 
 
 /* One queued, held or submitted I/O; the CQE's user_data points here */
@@ -233,7 +252,14 @@ uring_init(IobEngine *engine, int depth)
 	}
 
 	memset(&params, 0, sizeof(params));
+	params.flags = URING_SETUP_FLAGS;
 	ret = io_uring_queue_init_params(depth, &st->ring, &params);
+	if (ret == -EINVAL)
+	{
+		/* a kernel before 6.1 knows neither flag: a plain ring */
+		memset(&params, 0, sizeof(params));
+		ret = io_uring_queue_init_params(depth, &st->ring, &params);
+	}
 	if (ret < 0)
 	{
 		uring_free_state(st);

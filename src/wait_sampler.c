@@ -26,7 +26,8 @@
  * wait when it is seen for the first time.
  *
  * Schedstat is read when a process's state changed since the previous tick,
- * and otherwise at least every IOB_SCHEDSTAT_MAX_DEFER_NS: while the state
+ * and otherwise at least every IOB_SCHEDSTAT_MAX_DEFER_NS (outside waits) or
+ * IOB_SCHEDSTAT_MAX_DEFER_WAIT_NS (in one wait): while the state
  * stays the same every interval belongs to it, so the increase can be read
  * later in one piece with the same result, for a fraction of the reads.
  * iob_wait_sampler_flush() reads what is pending at the end of a window;
@@ -60,9 +61,15 @@
 /*
  * Longest time a process's schedstat reading may be put off while its state
  * does not change: bounds how stale the signal time of the collector's
- * totals can be, and what is lost when a process exits in between.
+ * totals can be, and what is lost when a process exits in between.  A
+ * process outside any wait is on a CPU or runnable, and its preemption
+ * (CPU:Preempted) grows all the time: 50 ms.  A process that stays in one
+ * wait is asleep, and its run_delay grows only when it is woken, which
+ * nearly always changes its state and so reads it at once: one second,
+ * which keeps the reads of a thousand idle sessions at about one per tick.
  */
 #define IOB_SCHEDSTAT_MAX_DEFER_NS	(UINT64CONST(50) * 1000000)
+#define IOB_SCHEDSTAT_MAX_DEFER_WAIT_NS	(UINT64CONST(1000) * 1000000)
 
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
@@ -426,7 +433,7 @@ iob_emit_entry(IobWaitSampler *s, uint64 key)
  * later reading), or CPU:Preempted when it was runnable outside any wait.
  * The sampler's own wait event is never credited.
  */
-static void
+static pg_attribute_always_inline void
 iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
 				  uint64 rd, bool rd_known)
 {
@@ -504,7 +511,8 @@ iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
 	*rd_known = false;
 	if (slot->fd < 0 ||
 		(key == slot->key && !slot->read_always &&
-		 now - slot->read_ns < IOB_SCHEDSTAT_MAX_DEFER_NS))
+		 now - slot->read_ns < (key != 0 ? IOB_SCHEDSTAT_MAX_DEFER_WAIT_NS :
+								IOB_SCHEDSTAT_MAX_DEFER_NS)))
 		return true;
 
 	err = iob_read_run_delay(slot->fd, rd);
@@ -538,14 +546,24 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	uint64		dt = (s->last_ns != 0 && now > s->last_ns) ? now - s->last_ns : 0;
 	int			n = Min(s->nprocs, (int) ProcGlobal->allProcCount);
 	int			mine = (MyProc != NULL) ? GetNumberFromPGProc(MyProc) : -1;
+	PGPROC	   *procs = ProcGlobal->allProcs;
+	IobProcSlot *slots = s->slots;
+	bool	   *followed = s->followed;
+	const int  *pids = s->pids;
+	int			npids = s->npids;
 	int			i;
 
 	s->ndeltas = 0;
 
+	/*
+	 * Most slots of a large max_connections are empty: their test is kept to
+	 * one load of the pid and one of the "followed" flag, with everything
+	 * else in locals the stores below cannot alias.
+	 */
 	for (i = 0; i < n; i++)
 	{
-		PGPROC	   *proc = &ProcGlobal->allProcs[i];
-		IobProcSlot *slot = &s->slots[i];
+		PGPROC	   *proc = &procs[i];
+		IobProcSlot *slot;
 		int			pid;
 		uint32		info;
 		uint64		key;
@@ -555,16 +573,17 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 
 		pid = *(volatile int *) &proc->pid;
 		if (pid == 0 || i == mine ||
-			(s->pids != NULL && !iob_pid_in(s->pids, s->npids, pid)))
+			(pids != NULL && !iob_pid_in(pids, npids, pid)))
 		{
-			if (s->followed[i])
+			if (followed[i])
 			{
-				iob_slot_release(slot);
-				s->followed[i] = false;
+				iob_slot_release(&slots[i]);
+				followed[i] = false;
 			}
 			continue;
 		}
-		s->followed[i] = true;
+		followed[i] = true;
+		slot = &slots[i];
 
 		info = *(volatile uint32 *) &proc->wait_event_info;
 		btype = iob_wait_backend_type(proc, i, pid,

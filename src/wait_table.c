@@ -116,23 +116,33 @@ iob_wait_table_lookup(IobWaitTable *table, uint64 key)
 	return &entries[table->nentries++];
 }
 
-/* Add a tick's deltas to a table; keys that find no room go to overflow */
+/*
+ * Add a tick's deltas to a table; keys that find no room go to overflow.
+ * A tick lists processes in PGPROC order, and neighbours often share a
+ * state (idle sessions in ClientRead): a run of the same key is looked up
+ * once.
+ */
 void
 iob_wait_table_apply(IobWaitTable *table, const IobWaitDelta *deltas,
 					 int ndeltas)
 {
+	IobWaitEntry *e = NULL;
+	uint64		last_key = 0;
 	int			i;
 
 	for (i = 0; i < ndeltas; i++)
 	{
 		const IobWaitDelta *d = &deltas[i];
-		IobWaitEntry *e = iob_wait_table_lookup(table, d->key);
 
-		if (e == NULL)
+		if (e == NULL || d->key != last_key)
 		{
-			e = &table->overflow;
-			table->overflow_deltas++;
+			last_key = d->key;
+			e = iob_wait_table_lookup(table, d->key);
+			if (e == NULL)
+				e = &table->overflow;
 		}
+		if (e == &table->overflow)
+			table->overflow_deltas++;
 		e->wait_ns += d->wait_ns;
 		if (d->signal_known)
 			e->signal_ns += d->signal_ns;
