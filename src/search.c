@@ -32,6 +32,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "engine.h"
 #include "iobench.h"
