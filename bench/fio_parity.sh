@@ -20,6 +20,18 @@
 # at most fio's.  The last columns give the mean size of the device's reads
 # during each tool's run: a 1 MB read split by the device driver shows there.
 #
+# CPU is counted the same way for both tools: every thread of fio's job
+# processes and of iobench's worker processes, including the io_uring
+# worker threads (io-wq, "iou-wrk-N") that the kernel starts in a process to
+# run what a ring cannot issue without blocking, such as fsync.  iobench's
+# own figure (getrusage RUSAGE_SELF) covers them; fio's (RUSAGE_THREAD, its
+# usr_cpu/sys_cpu) leaves them out.  So fio's figure is scaled by the share
+# of its jobs' io-wq threads in their CPU time, read from
+# /proc/PID/task/*/schedstat between 1/5 of the run and 0.5 s before its end
+# (the same reading is taken of iobench's workers).  A second table gives
+# both tools counted fio's way, each job's or worker's own thread only, and
+# the io-wq share of each.
+#
 # An op kind of "read+write" compares IOPS and CPU per I/O over reads and
 # writes together, latency of the reads.
 #
@@ -34,8 +46,10 @@
 # Both tools use files of the same size in the same directory (the
 # throwaway cluster's pg_default temporary-file directory, under
 # $IOBENCH_TMPDIR, default /var/tmp), with direct I/O.  Needs root or sudo
-# to install fio/jq and iobench when missing.  iobench is installed into the
-# PostgreSQL that PG_CONFIG names (default: Debian's 15).
+# to install fio/jq when missing.  iobench is built and installed into a
+# private copy of the PostgreSQL that PG_CONFIG names (default: Debian's 15;
+# tools/private_install.sh), so the run cannot pick up another checkout's
+# build and leaves the system's PostgreSQL alone.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -65,6 +79,8 @@ WORKLOADS=(
 )
 
 . "$SRC/tools/cluster.sh"
+# shellcheck source=../tools/private_install.sh
+. "$SRC/tools/private_install.sh"
 . "$SRC/bench/ramdev.sh"
 
 # fio's fastest io_uring set-up on the RAM device: registered files and
@@ -102,7 +118,9 @@ dev_reads() { awk '{ print $1, $3 }' "/sys/block/$1/stat"; }
 # Run a command as root: directly when we are root, otherwise through sudo.
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Install fio and jq if missing, build and install iobench.
+# Install fio and jq if missing, build iobench and install it into a
+# private copy of PostgreSQL (INST, removed on exit).
+INST=
 prepare() {
 	"$SRC/tools/deps.sh"
 	if ! command -v fio >/dev/null || ! command -v jq >/dev/null; then
@@ -110,12 +128,15 @@ prepare() {
 	fi
 	pg_dirs
 	make -C "$SRC" -s -j2 PG_CONFIG="$PG_CONFIG"
-	as_root make -C "$SRC" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
-	CLUSTER_PGBIN=$PG_BIN
+	INST=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-bench-inst.XXXXXX")
+	private_install_tree "$SRC" "$INST"
+	chmod -R a+rX "$INST"
+	CLUSTER_PGBIN=$INST$PG_BIN
 }
 
 # Summarise fio's JSON for op kind "read", "write" or "read+write";
-# prints "iops p50_us p99_us cpu_us_per_io".
+# prints "iops p50_us p99_us cpu_us_per_io" (fio's own CPU figure: its job
+# threads, without their io-wq threads).
 fio_summary() {
 	jq -r --arg op "$1" '.jobs[0] as $j | ($op | split("+")) as $ks |
 		($ks | map($j[.].iops) | add) as $iops |
@@ -165,12 +186,99 @@ make_file_like_iobench() {
 	cluster_as_owner dd if="$file" iflag=nocache count=0 status=none
 }
 
-# Run fio for one workload; prints "iops p50_us p99_us cpu_us_per_io".
+# On-CPU nanoseconds (schedstat field 1) of the threads of the given
+# processes, summed; prints "main others": the processes' main threads, and
+# their other threads (the io_uring io-wq workers; neither tool starts threads
+# of its own in a job or worker process).  Shell builtins only, so that a
+# reading takes little time on a busy machine.
+threads_ns() {
+	local p t ns main=0 others=0
+	for p in "$@"; do
+		for t in /proc/"$p"/task/*; do
+			{ read -r ns _ <"$t/schedstat"; } 2>/dev/null || continue
+			if [ "${t##*/}" = "$p" ]; then main=$((main + ns)); else others=$((others + ns)); fi
+		done
+	done
+	echo "$main $others"
+}
+
+# fio's job processes below PID: fio processes whose parent is a fio process
+# below PID.
+fio_job_pids() {
+	ps -e -o pid=,ppid=,comm= | awk -v top="$1" '
+		{ parent[$1] = $2; comm[$1] = $3 }
+		END {
+			for (p in parent) {
+				if (comm[p] != "fio" || comm[parent[p]] != "fio")
+					continue
+				for (q = parent[p]; q in parent && q != top; q = parent[q])
+					;
+				if (q == top)
+					print p
+			}
+		}'
+}
+
+# This cluster's iobench worker processes (the argument is not used).
+iobench_worker_pids() {
+	local p title
+	for p in $(pgrep -P "$(head -1 "$CLUSTER_DATA/postmaster.pid")"); do
+		{ read -r -d '' title <"/proc/$p/cmdline"; } 2>/dev/null
+		[[ ${title:-} != "postgres: iobench worker"* ]] || echo "$p"
+	done
+	return 0
+}
+
+# Sleep until EPOCHREALTIME reaches the given time in seconds.
+sleep_until_time() {
+	local left
+	left=$(awk -v t="$1" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.3f", (t > now ? t - now : 0) }')
+	sleep "$left"
+}
+
+# While a tool runs in the background (PID): wait for its first I/O process
+# (FINDER PID prints them), then read the threads' CPU of all of them at 1/5
+# of the run and 0.5 s before its end, both times counted from that first
+# process; prints "main_ns others_ns" between the two, or "0 0" when the run
+# ended first.
+sample_threads() {
+	local finder=$1 pid=$2 procs="" t0 a b
+	while kill -0 "$pid" 2>/dev/null; do
+		procs=$($finder "$pid")
+		[ -z "$procs" ] || break
+		sleep 0.05
+	done
+	[ -n "$procs" ] || { echo "0 0"; return 0; }
+	t0=$EPOCHREALTIME
+	sleep_until_time "$(awk -v t="$t0" -v s="$SECONDS_EACH" 'BEGIN { printf "%.6f", t + (s / 5 > 0.5 ? s / 5 : 0.5) }')"
+	procs=$($finder "$pid")		# all of them have started by now
+	# shellcheck disable=SC2086
+	a=$(threads_ns $procs)
+	sleep_until_time "$(awk -v t="$t0" -v s="$SECONDS_EACH" 'BEGIN { printf "%.6f", t + (s - 0.5 > s / 5 + 0.2 ? s - 0.5 : s / 5 + 0.2) }')"
+	# shellcheck disable=SC2086
+	b=$(threads_ns $procs)
+	echo "$a $b" | awk '$3 + $4 >= $1 + $2 { print $3 - $1, $4 - $2; next } { print 0, 0 }'
+}
+
+# Both ways of counting CPU from a tool's own figure OWN_CPU, which covers
+# all threads (ALL=1) or the main threads only (ALL=0), and the threads'
+# share in the sample: prints "cpu_all cpu_main others_pct".
+cpu_both_ways() {
+	awk -v c="$1" -v all="$2" -v m="$3" -v o="$4" 'BEGIN {
+		if (m + o <= 0) { m = 1; o = 0 }
+		if (all) printf "%s %s %.1f\n", c, c * m / (m + o), 100 * o / (m + o)
+		else printf "%s %s %.1f\n", c * (m + o) / m, c, 100 * o / (m + o)
+	}'
+}
+
+# Run fio for one workload; prints "iops p50_us p99_us cpu_us_per_io
+# cpu_us_per_io_main_threads iowq_pct".
 run_fio() {
-	local opts=$1 op=$2 file=$3 json jobs read_pct logdir j jobargs=()
+	local opts=$1 op=$2 file=$3 out jobs read_pct logdir j jobargs=() bg threads figures
 	make_file_like_iobench "$file"
 	opts=${opts/HUGEMEM/--iomem=mmaphuge:$HUGE_DIR/fio_parity.mem}
 	opts=${opts/PEAK/$FIO_PEAK}
+	out=$(mktemp)
 	if [[ $opts == IOLOG* ]]; then
 		read -r _ jobs read_pct <<<"$opts"
 		logdir=$(cluster_as_owner mktemp -d -p "$CLUSTER_DIR")
@@ -179,29 +287,45 @@ run_fio() {
 		for j in $(seq 0 $((jobs - 1))); do
 			jobargs+=(--name="parity$j" --read_iolog="$logdir/parity.$j.iolog")
 		done
-		json=$(cd "$CLUSTER_DIR" && cluster_as_owner fio --direct=1 \
+		(cd "$CLUSTER_DIR" && cluster_as_owner fio --direct=1 \
 			--ioengine=io_uring --iodepth=1 --runtime="$SECONDS_EACH" \
-			--group_reporting --lat_percentiles=1 --output-format=json "${jobargs[@]}")
-		rm -rf "$logdir"
+			--group_reporting --lat_percentiles=1 --output-format=json "${jobargs[@]}" >"$out") &
 	else
-		json=$(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=parity --filename="$file" \
+		# shellcheck disable=SC2086
+		(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=parity --filename="$file" \
 			--size="$(numfmt --from=iec "${FILE_SIZE%B}")" --direct=1 --time_based \
 			--runtime="$SECONDS_EACH" --group_reporting --lat_percentiles=1 \
-			--randrepeat=0 --output-format=json $opts)
+			--randrepeat=0 --output-format=json $opts >"$out") &
 	fi
-	fio_summary "$op" <<<"$json"
+	bg=$!
+	threads=$(sample_threads fio_job_pids "$bg")
+	wait "$bg"
+	[ -z "${logdir:-}" ] || rm -rf "$logdir"
+	figures=$(fio_summary "$op" <"$out")
+	rm -f "$out"
+	# shellcheck disable=SC2086
+	echo "${figures% *} $(cpu_both_ways "${figures##* }" 0 $threads)"
 }
 
-# Run iobench for one workload; prints "iops p50_us p99_us cpu_us_per_io".
+# Run iobench for one workload; prints "iops p50_us p99_us cpu_us_per_io
+# cpu_us_per_io_main_threads iowq_pct".
 run_iobench() {
-	local args=$1 op=$2 first=${2%%+*} iops ops
+	local args=$1 op=$2 first=${2%%+*} iops ops out bg threads figures
 	iops="${op//+/_iops + }_iops"
 	ops="${op//+/_ops + }_ops"
+	out=$(mktemp)
 	cluster_psql -At -F ' ' -c "SET iobench.progress = off" -c "
 		SELECT $iops, ${first}_lat_p50_us, ${first}_lat_p99_us,
 		       (cpu_user_pct + cpu_sys_pct) / 100 * measured_s / ($ops) * 1e6
 		  FROM iobench.run($args, duration => '${SECONDS_EACH}s',
-		                   file_size => '$FILE_SIZE', label => 'fio_parity')"
+		                   file_size => '$FILE_SIZE', label => 'fio_parity')" >"$out" &
+	bg=$!
+	threads=$(sample_threads iobench_worker_pids "$bg")
+	wait "$bg"
+	figures=$(cat "$out")
+	rm -f "$out"
+	# shellcheck disable=SC2086
+	echo "${figures% *} $(cpu_both_ways "${figures##* }" 1 $threads)"
 }
 
 # Run a tool (run_fio or run_iobench and its arguments) with the device's
@@ -226,6 +350,7 @@ parity_exit() {
 	cluster_stop
 	huge_cleanup
 	ramdev_cleanup
+	[ -z "$INST" ] || rm -rf "$INST"
 	exit "$rc"
 }
 
@@ -309,8 +434,8 @@ main() {
 		"" "" "" "" "us" "us" "us" "us" "us" "us" "" "kB" "kB"
 	for i in "${rows[@]}"; do
 		IFS='|' read -r name fr ir <<<"$i"
-		read -r fi_iops fi_p50 fi_p99 fi_cpu fi_rq <<<"$fr"
-		read -r ib_iops ib_p50 ib_p99 ib_cpu ib_rq <<<"$ir"
+		read -r fi_iops fi_p50 fi_p99 fi_cpu _ _ fi_rq <<<"$fr"
+		read -r ib_iops ib_p50 ib_p99 ib_cpu _ _ ib_rq <<<"$ir"
 		awk -v n="$name" -v fi="$fi_iops" -v ii="$ib_iops" -v f50="$fi_p50" -v i50="$ib_p50" \
 			-v f99="$fi_p99" -v i99="$ib_p99" -v fc="$fi_cpu" -v ic="$ib_cpu" \
 			-v frq="$fi_rq" -v irq="$ib_rq" 'BEGIN {
@@ -320,6 +445,19 @@ main() {
 		}'
 	done
 	echo
+	echo "CPU per I/O counted fio's way (each job's or worker's own thread, without io-wq threads):"
+	printf '%-34s %9s %9s %6s  %9s %9s\n' workload "fio CPU/IO" "iob CPU/IO" ratio "fio io-wq" "iob io-wq"
+	printf '%-34s %9s %9s %6s  %9s %9s\n' "" us us "" "% of CPU" "% of CPU"
+	for i in "${rows[@]}"; do
+		IFS='|' read -r name fr ir <<<"$i"
+		read -r _ _ _ _ fi_own fi_wq _ <<<"$fr"
+		read -r _ _ _ _ ib_own ib_wq _ <<<"$ir"
+		awk -v n="$name" -v fc="$fi_own" -v ic="$ib_own" -v fw="$fi_wq" -v iw="$ib_wq" 'BEGIN {
+			printf "%-34s %9.2f %9.2f %6.3f  %9.1f %9.1f\n", n, fc, ic, ic / fc, fw, iw
+		}'
+	done
+	echo
+	echo "CPU/IO: user + system time of every thread of fio's jobs / iobench's workers, io_uring's io-wq threads included (see the header)"
 	echo "rd: mean size of the device's reads during the tool's run (other processes' reads included)"
 	echo "targets: iops ratio >= 0.98 and CPU/IO ratio <= 1.00 (ok / MISSED per row)"
 	echo "fio_parity: load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
