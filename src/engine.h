@@ -92,6 +92,16 @@ struct IobEngine
 	int			depth;			/* maximum I/Os in flight */
 	int			inflight;		/* queued or submitted, not yet returned */
 	void	   *private_data;	/* the engine's own state */
+
+	/*
+	 * Set by the worker before init(), for an engine that registers them
+	 * with the kernel (io_uring): the I/O memory every IobIo's buffer lies
+	 * in, and the run's open files, indexed by IobIo.file_index.
+	 */
+	char	   *buffers;
+	Size		buffers_len;
+	const int  *fds;
+	int			nfiles;
 };
 
 /* Engine names as the "engine" argument spells them */

@@ -648,6 +648,10 @@ prepare_worker(WorkerContext *wc)
 	if (wc->engine.ops == NULL)
 		elog(ERROR, "io_uring engine is not available in this build");
 	wc->engine.depth = depth;
+	wc->engine.buffers = buffers;
+	wc->engine.buffers_len = (Size) depth * p->block_size;
+	wc->engine.fds = wc->fds;
+	wc->engine.nfiles = p->files;
 	rc = wc->engine.ops->init(&wc->engine, depth);
 	if (rc != 0)
 	{
