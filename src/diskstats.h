@@ -26,8 +26,11 @@
 
 #include "lib/stringinfo.h"
 
-/* The device itself plus this many members (dm, md) at most */
-#define IOB_DISK_MAX_DEVICES	17
+/*
+ * Devices sampled at most: the disks of a group's tablespaces
+ * (IOB_MAX_GROUP) and their members (dm, md); members past it are left out.
+ */
+#define IOB_DISK_MAX_DEVICES	32
 
 /*
  * The counters of one /proc/diskstats line after the device name, in the
@@ -46,7 +49,7 @@ typedef struct IobDiskCounters
 typedef struct IobDiskDevice
 {
 	char		name[32];		/* kernel name, e.g. "vda", "dm-0" */
-	bool		member;			/* a member of the first device (slaves) */
+	bool		member;			/* a member of a tablespace's device (slaves) */
 	int			nfields;		/* counters the kernel has for it */
 } IobDiskDevice;
 
@@ -62,12 +65,15 @@ typedef struct IobDiskSampler
 } IobDiskSampler;
 
 /*
- * The sampler for the storage under directory "dir" (of tablespace
- * "spcname"), or NULL when no block device is found there (with a NOTICE
- * when "notice").
+ * The sampler for the storage under the run's tablespace, or under each
+ * tablespace of its group: every distinct block device found there (each
+ * a row per second, "member" false) and their members; NULL when none of
+ * them has a block device.  With "notice", a NOTICE names each tablespace
+ * without one.
  */
-extern IobDiskSampler *iob_disk_open(const char *dir, const char *spcname,
-									 bool notice);
+struct IobRunShared;
+extern IobDiskSampler *iob_disk_open_run(const struct IobRunShared *run,
+										 bool notice);
 
 /*
  * Take the samples due at "now": one at the start of the measured period
