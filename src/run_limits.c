@@ -66,13 +66,21 @@ slot_budget(void)
 	return Max(max_worker_processes - static_workers() - 1, 0);
 }
 
-/* A slot setting, -1 resolved to half of max_worker_processes; within the budget */
+/*
+ * A slot setting, -1 resolved to half of max_worker_processes for the
+ * workers plus a run's recorder
+ */
+static int
+default_slots(int setting)
+{
+	return setting >= 0 ? setting : max_worker_processes / 2 + IOB_RUN_HELPER_SLOTS;
+}
+
+/* The cap a slot setting stands for: within the budget */
 static int
 resolve_slots(int setting)
 {
-	int			slots = setting >= 0 ? setting : max_worker_processes / 2;
-
-	return Min(slots, slot_budget());
+	return Min(default_slots(setting), slot_budget());
 }
 
 /* See run_limits.h */
@@ -148,7 +156,7 @@ iob_run_limits_init(void)
 static void
 refuse_slots(int slots, uint32 held, int cap, int setting)
 {
-	int			asked = setting >= 0 ? setting : max_worker_processes / 2;
+	int			asked = default_slots(setting);
 
 	ereport(ERROR,
 			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),

@@ -17,7 +17,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $since = time();
-# max_worker_processes 16: by default 8 slots for iobench
+# max_worker_processes 16: by default 8 workers and a recorder, 9 slots
 my $node = iob_node('limits', "iobench.max_buffer_memory_total = '48MB'\n");
 is($node->safe_psql('postgres', "SELECT current_setting('iobench.max_workers_total')"),
 	'-1', 'max_workers_total defaults to half of max_worker_processes');
@@ -30,20 +30,20 @@ sub run_sql
 	          workers => $workers, engine => 'psync' $extra, label => '$label')};
 }
 
-# a run of 5 workers holds 6 slots and leaves 2 for others
+# a run of 6 workers holds 7 slots and leaves 2 for others
 my $a = $node->background_psql('postgres', on_error_stop => 0);
-$a->query_until(qr/start/, "\\echo start\n" . run_sql(5, '', 'five') . ";\n\\echo done\n");
-iob_wait_for_workers($node, 5);
+$a->query_until(qr/start/, "\\echo start\n" . run_sql(6, '', 'six') . ";\n\\echo done\n");
+iob_wait_for_workers($node, 6);
 my ($ret, $out, $err) = $node->psql('postgres', run_sql(2, '', 'two'));
 like($err, qr/ERROR:  the run's 3 background worker slots would exceed iobench.max_workers_total/,
-	'a second run that would pass the cap is refused');
-like($err, qr/DETAIL:  A run holds a slot per worker and one for its recorder. Runs in progress hold 6; the limit is 8, so 2 are free\.\n/,
+	'a second run that would pass the cap is refused: it needs a slot for its recorder too');
+like($err, qr/DETAIL:  A run holds a slot per worker and one for its recorder. Runs in progress hold 7; the limit is 9, so 2 are free\.\n/,
 	'the error says how many are free');
 ($ret, $out, $err) = $node->psql('postgres', run_sql(1, '', 'one'));
 is($out, 'completed', 'a run within what is free runs beside it') or diag($err);
 like($a->query_until(qr/done/, ''), qr/completed/, 'the first run completes');
 $a->quit;
-($ret, $out, $err) = $node->psql('postgres', run_sql(7, '', 'seven', '300ms'));
+($ret, $out, $err) = $node->psql('postgres', run_sql(8, '', 'eight', '300ms'));
 is($out, 'completed', 'once it ended, its slots are free again') or diag($err);
 
 # buffer memory: 2 workers of 16 MB blocks hold 32 MB of the 48 MB
@@ -72,8 +72,8 @@ $plain->append_conf('postgresql.conf', "max_worker_processes = 16\n");
 $plain->start;
 $plain->safe_psql('postgres', 'CREATE EXTENSION iobench');
 ($ret, $out, $err) = $plain->psql('postgres',
-	"\\set VERBOSITY default\nSET iobench.max_workers_per_run = 12;\n" . run_sql(8, '', 'eight', '300ms'));
-like($err, qr/ERROR:  8 is out of range for argument "workers"\nDETAIL:  Valid values are between 1 and 7/,
+	"\\set VERBOSITY default\nSET iobench.max_workers_per_run = 12;\n" . run_sql(9, '', 'nine', '300ms'));
+like($err, qr/ERROR:  9 is out of range for argument "workers"\nDETAIL:  Valid values are between 1 and 8/,
 	'without preload a run alone is held to the cap');
 $a = $plain->background_psql('postgres', on_error_stop => 0);
 $a->query_until(qr/start/, "\\echo start\n" . run_sql(6, '', 'six') . ";\n\\echo done\n");
@@ -87,8 +87,9 @@ $plain->stop;
 
 # Few slots: max_worker_processes 6, of which the logical replication
 # launcher and iobench's wait collector take 2 and one stays free, so runs
-# may hold 3 (the default, half of 6): 2 workers and a recorder.  Counting
-# only the I/O workers would let a run of 3 workers take the last slot.
+# may hold 3 (not the default 4, half of 6 and a recorder): 2 workers and a
+# recorder.  Counting only the I/O workers would let a run of 3 workers
+# (half of 6) take the last slot.
 $since = time();
 my $small = iob_node('limits_small', "max_worker_processes = 6\n");
 ($ret, $out, $err) = $small->psql('postgres', run_sql(3, '', 'three', '300ms'));
@@ -102,12 +103,12 @@ $a = $small->background_psql('postgres', on_error_stop => 0);
 $a->query_until(qr/start/, "\\echo start\n" . run_sql(2, '', 'two of few') . ";\n\\echo done\n");
 iob_wait_for_workers($small, 2);
 ($ret, $out, $err) = $small->psql('postgres', run_sql(1, '', 'one of few', '300ms'));
-like($err, qr/ERROR:  the run's 2 background worker slots would exceed iobench.max_workers_total\nDETAIL:  A run holds a slot per worker and one for its recorder. Runs in progress hold 3; the limit is 3, so 0 are free\.\n/,
+like($err, qr/ERROR:  the run's 2 background worker slots would exceed iobench.max_workers_total\nDETAIL:  A run holds a slot per worker and one for its recorder. Runs in progress hold 3; the limit is 3, so 0 are free\. The limit is what max_worker_processes \(6\) leaves after the 2 workers started with the server and one slot always left free\.\n/,
 	'a second run is refused: the first holds every slot iobench may take');
 ($ret, $out, $err) = $small->psql('postgres',
 	"SET iobench.max_workers_total = 6;\n" . run_sql(1, '', 'one more of few', '300ms'));
-like($err, qr/so 0 are free\. The limit is what max_worker_processes \(6\) leaves after the 2 workers started with the server and one slot always left free\./,
-	'a setting above what max_worker_processes leaves is held to it, and the error says so');
+like($err, qr/Runs in progress hold 3; the limit is 3, so 0 are free\./,
+	'a setting above what max_worker_processes leaves is held to it');
 like($small->safe_psql('postgres', q{
 		SET max_parallel_workers_per_gather = 1; SET parallel_setup_cost = 0;
 		SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
