@@ -4,8 +4,9 @@
  *	  What the block device saw during a run, second by second.
  *
  * The run's recorder (recorder.h) samples /proc/diskstats once a second
- * of the measured period for the block device under the run's tablespace:
- * the whole disk for a partition, the device itself for dm and md devices,
+ * of the measured period for the block device under the run's tablespace,
+ * or under each tablespace of its group (every distinct device once): the
+ * whole disk for a partition, the device itself for dm and md devices,
  * and their members where /sys/block/<dev>/slaves lists them.  The
  * difference of consecutive samples is a row of iobench.live_disk_seconds,
  * committed as the run goes; when the run is stored they move to
@@ -14,8 +15,9 @@
  * w_await, %util, d/s, f/s), and runs.disk_* sum them up.
  *
  * A tablespace on a file system without a block device (tmpfs, NFS,
- * overlay) has no sampler: the run says so in one NOTICE (the launcher
- * opens a sampler first to find out) and its device columns stay NULL.
+ * overlay) is not sampled: the run says so in a NOTICE (the launcher opens
+ * a sampler first to find out); when none of its tablespaces has one there
+ * is no sampler and its device columns stay NULL.
  *
  *-------------------------------------------------------------------------
  */
