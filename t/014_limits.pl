@@ -120,6 +120,56 @@ $a->quit;
 	"\\set VERBOSITY default\nSET iobench.max_workers_per_run = 1;\n" . run_sql(1, '', 'none fits', '300ms'));
 like($err, qr/ERROR:  too few background worker slots for a benchmark run\nDETAIL:  A run needs 2 slots at least, one per worker and one for its recorder; iobench may hold 1:/,
 	'a cap too small for one worker and its recorder says so');
+
+# Slots the caps cannot see, taken by parallel query: with n parallel
+# workers sleeping, a run finds fewer slots than its cap allows
+sub hold_parallel_workers
+{
+	my ($n) = @_;
+	my $h = $small->background_psql('postgres', on_error_stop => 0);
+	$h->query_until(qr/start/, qq{\\echo start
+SET max_parallel_workers_per_gather = $n; SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+SELECT count(*) FROM par WHERE pg_sleep(0.003) IS NOT NULL;
+});
+	$small->poll_query_until('postgres', qq{
+		SELECT count(*) = $n FROM pg_stat_activity WHERE backend_type = 'parallel worker'})
+	  or die "the parallel workers did not start";
+	return $h;
+}
+
+# Stop the parallel query of hold_parallel_workers()
+sub release_parallel_workers
+{
+	my ($h) = @_;
+	$small->safe_psql('postgres', q{
+		SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+		 WHERE query LIKE '%pg_sleep(0.003)%' AND backend_type = 'client backend'
+		   AND pid <> pg_backend_pid()});
+	iob_wait_stderr($h, qr/canceling statement/);
+	$h->quit;
+	$small->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'parallel worker'");
+}
+
+$small->safe_psql('postgres', 'ALTER TABLE par SET (parallel_workers = 4)');
+# 4 held: not even the recorder finds a slot, and the run is refused
+# before a file is made
+my $h = hold_parallel_workers(4);
+($ret, $out, $err) = $small->psql('postgres', run_sql(1, '', 'no slot for the recorder', '300ms'));
+like($err, qr/ERROR:  could not register the recorder of the benchmark run/,
+	'no slot for the recorder: refused');
+is(scalar(iob_leftover_files($small)), 0, 'no file is left');
+release_parallel_workers($h);
+# 3 held: the recorder takes the last slot, the worker finds none; the
+# run's files and its recorder go
+$h = hold_parallel_workers(3);
+($ret, $out, $err) = $small->psql('postgres', run_sql(1, '', 'no slot for the worker', '300ms'));
+like($err, qr/ERROR:  could not register background worker for the benchmark run\nDETAIL:  Only 0 background worker slots were free for the 1 workers of the run\./,
+	'no slot for the worker: refused, saying so');
+release_parallel_workers($h);
+($ret, $out, $err) = $small->psql('postgres', run_sql(2, '', 'after the parallel query', '300ms'));
+is($out, 'completed', 'then the slots are free again') or diag($err);
 is($small->safe_psql('postgres', 'SELECT count(*) FROM iobench.live_runs'), '0',
 	'refused runs leave no live row');
 iob_assert_clean($small, 'few slots', $since);
