@@ -273,6 +273,7 @@ SELECT p.oid::regprocedure AS not_called
                          'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',
                          'wait_table_by_backend', 'sample_waits_by_backend',
                          'wait_event_descriptions', 'wait_table_rounded', 'wait_table_top',
+                         'existing_run', 'check_run_ids', 'existing_fleet',
                          'export_runs', 'export_run_row', 'import_runs', 'import_fio', 'fio_size', 'latency_bucket',
                          'merged_latency', 'fleet_run', 'fleet_suite', 'fleet_execute', 'fleet_check',
                          'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',

@@ -41,21 +41,8 @@ RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    missing bigint;
 BEGIN
-    IF array_position(export_runs.run_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT u.id INTO missing
-      FROM unnest(export_runs.run_ids) u(id)
-     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', missing
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
+    PERFORM iobench.check_run_ids(export_runs.run_ids, false);
     RETURN jsonb_build_object(
         'format', 'iobench runs',
         'version', 1,
@@ -274,17 +261,9 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    missing bigint;
     ops_of text[];
 BEGIN
-    IF merged_latency.run_ids IS NULL OR cardinality(merged_latency.run_ids) = 0 THEN
-        RAISE EXCEPTION 'argument "run_ids" must name at least one run'
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF array_position(merged_latency.run_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
+    PERFORM iobench.check_run_ids(merged_latency.run_ids, true);
     ops_of := CASE merged_latency.op WHEN 'data' THEN ARRAY['read', 'write']
                                      WHEN 'read' THEN ARRAY['read']
                                      WHEN 'write' THEN ARRAY['write']
@@ -293,14 +272,6 @@ BEGIN
         RAISE EXCEPTION '"%" is not a valid value for argument "op"', merged_latency.op
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Valid values are "data", "read", "write" and "fsync".';
-    END IF;
-    SELECT u.id INTO missing
-      FROM unnest(merged_latency.run_ids) u(id)
-     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', missing
-            USING ERRCODE = 'invalid_parameter_value';
     END IF;
 
     RETURN QUERY
