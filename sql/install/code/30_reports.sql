@@ -95,11 +95,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'Valid values are greater than 0 seconds.';
     END IF;
-    SELECT r.measured_s INTO measured FROM iobench.runs r WHERE r.run_id = stalls.run_id;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', stalls.run_id
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
+    measured := (iobench.existing_run(stalls.run_id)).measured_s;
 
     RETURN QUERY
     WITH secs AS (
