@@ -229,8 +229,9 @@ uring_free_state(UringState *st)
 }
 
 /*
- * Register the worker's I/O memory and files with the ring, each where the
- * kernel accepts it; a refusal leaves plain buffers or descriptors in use.
+ * Register the worker's I/O memory, its files and the ring itself with the
+ * kernel, each where it accepts; a refusal leaves plain buffers or
+ * descriptors in use.
  * One fixed buffer can span at most 1 GB.
  */
 static void
@@ -248,6 +249,14 @@ uring_register(UringState *st, const IobEngine *engine)
 	if (engine->fds != NULL && engine->nfiles > 0)
 		st->fixed_files = (io_uring_register_files(&st->ring, engine->fds,
 												   (unsigned) engine->nfiles) == 0);
+
+	/*
+	 * And the ring's own descriptor (Linux 5.18+), which io_uring_enter()
+	 * would otherwise look up, with an atomic reference once the process has
+	 * io-wq threads sharing its descriptor table, on every call.  liburing
+	 * uses it from then on, and the plain descriptor where this fails.
+	 */
+	(void) io_uring_register_ring_fd(&st->ring);
 }
 
 /*
