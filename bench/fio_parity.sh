@@ -101,7 +101,15 @@ huge_setup() {
 	HUGE_PAGES_BEFORE=$(cat /proc/sys/vm/nr_hugepages)
 	as_root sh -c "echo $((HUGE_PAGES_BEFORE + 16)) > /proc/sys/vm/nr_hugepages"
 	HUGE_DIR=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-huge.XXXXXX")
-	as_root mount -t hugetlbfs -o pagesize=2M,mode=1777 none "$HUGE_DIR"
+	# min_size reserves the pages for this mount: a server started meanwhile
+	# with huge_pages = try (other clusters on the machine) cannot take them,
+	# which left fio's 1 MB reads failing with "Bad address".  Without 16
+	# free 2 MB pages (fragmented memory, or taken already) the mount is
+	# made without the reservation.
+	if ! as_root mount -t hugetlbfs -o pagesize=2M,min_size=32M,mode=1777 none "$HUGE_DIR" 2>/dev/null; then
+		echo "fio_parity: warning: could not reserve 16 huge pages; fio's 1 MB row on huge pages may fail" >&2
+		as_root mount -t hugetlbfs -o pagesize=2M,mode=1777 none "$HUGE_DIR"
+	fi
 }
 huge_cleanup() {
 	if [ -n "$HUGE_DIR" ]; then
