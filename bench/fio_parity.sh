@@ -98,8 +98,11 @@ FIO_PEAK="--registerfiles=1 --fixedbufs=1 --nonvectored=1"
 HUGE_DIR=
 HUGE_PAGES_BEFORE=
 huge_setup() {
+	# 16 pages more than the pool holds now: pages in use can be counted
+	# in HugePages_Total and not in nr_hugepages (left over from a smaller
+	# setting), so adding to nr_hugepages alone may add no free page
 	HUGE_PAGES_BEFORE=$(cat /proc/sys/vm/nr_hugepages)
-	as_root sh -c "echo $((HUGE_PAGES_BEFORE + 16)) > /proc/sys/vm/nr_hugepages"
+	as_root sh -c "echo $(($(awk '/^HugePages_Total/ { print $2 }' /proc/meminfo) + 16)) > /proc/sys/vm/nr_hugepages"
 	HUGE_DIR=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-huge.XXXXXX")
 	# min_size reserves the pages for this mount: a server started meanwhile
 	# with huge_pages = try (other clusters on the machine) cannot take them,
