@@ -33,6 +33,7 @@ OBJS = \
 	src/run_options.o \
 	src/results.o \
 	src/owner_spi.o \
+	src/subxact.o \
 	src/privileges.o \
 	src/pgiosim.o \
 	src/suite.o \

@@ -64,6 +64,7 @@
 #include "run_limits.h"
 #include "run_store.h"
 #include "steady_state.h"
+#include "subxact.h"
 #include "tablespace_group.h"
 #include "wait_run.h"
 
@@ -272,11 +273,9 @@ stop_workers(RunContext *ctx)
 static void
 carry_waits(RunContext *ctx)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		IobRunSummary summary;
@@ -291,17 +290,11 @@ carry_waits(RunContext *ctx)
 												  "run_id", &isnull));
 		ctx->carried_waits = iob_export_run_waits(run_id);
 		ctx->info->fixed_run_id = run_id;
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_rollback(&sx);
 	}
 	PG_CATCH();
 	{
-		MemoryContextSwitchTo(oldcxt);
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		(void) iob_subxact_catch(&sx, NULL);
 		ctx->carried_waits = NULL;
 		ctx->info->fixed_run_id = 0;
 	}
@@ -616,12 +609,9 @@ wait_for_workers(RunContext *ctx)
 static void
 run_phases(RunContext *ctx, const IobRunParams *params)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
-
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		ctx->files_created = true;
@@ -636,10 +626,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		start_wait_sampling(ctx);
 		give_go(ctx);
 		wait_for_workers(ctx);
-
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_commit(&sx);
 	}
 	PG_CATCH();
 	{
@@ -647,18 +634,8 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		const char *why;
 		int64		run_id;
 
-		/*
-		 * Leave the subtransaction before anything else, as PL/pgSQL does:
-		 * an error re-thrown from inside it would leave the caller's
-		 * implicit transaction block aborted.
-		 */
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-
+		/* out of the subtransaction before anything else (subxact.h) */
+		edata = iob_subxact_catch(&sx, sx.cxt);
 		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
 		failed_run_id = run_id;
 		if (run_id > 0)

@@ -39,7 +39,6 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
-#include "access/xact.h"
 #include "miscadmin.h"
 #include "tcop/utility.h"
 #include "utils/array.h"
@@ -57,6 +56,7 @@
 #include "run_options.h"
 #include "run_limits.h"
 #include "run_store.h"
+#include "subxact.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
 
@@ -639,27 +639,18 @@ run_suite_test(Suite *suite, int t, int r, int s)
 static bool
 run_suite_test_guarded(Suite *suite, int t, int r, int s)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 	volatile bool completed = true;	/* set in PG_CATCH, read after it */
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		(void) run_suite_test(suite, t, r, s);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_commit(&sx);
 	}
 	PG_CATCH();
 	{
-		MemoryContextSwitchTo(suite->cxt);
-		suite->error = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		suite->error = iob_subxact_catch(&sx, suite->cxt);
 		suite->failed_t = t;
 		suite->failed_r = r;
 		suite->failed_s = s;
@@ -773,8 +764,7 @@ Datum
 iobench_suite(PG_FUNCTION_ARGS)
 {
 	Suite		suite;
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
@@ -787,8 +777,7 @@ iobench_suite(PG_FUNCTION_ARGS)
 	check_suite_tests(&suite);
 	fit_tests_to_engine(&suite);
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		suite.suite_id = insert_suite(suite.name, suite.tablespaces, suite.ntablespaces,
@@ -802,14 +791,8 @@ iobench_suite(PG_FUNCTION_ARGS)
 	PG_CATCH();
 	{
 		/* an error outside the tests, or while keeping the suite */
-		ErrorData  *edata;
+		ErrorData  *edata = iob_subxact_catch(&sx, sx.cxt);
 
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
 		if (suite.error == NULL)
 			ReThrowError(edata);
 		rethrow_failed_suite(&suite, NULL);
@@ -818,14 +801,10 @@ iobench_suite(PG_FUNCTION_ARGS)
 
 	if (suite.error != NULL)
 	{
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_rollback(&sx);
 		rethrow_failed_suite(&suite, kept);
 	}
-	ReleaseCurrentSubTransaction();
-	MemoryContextSwitchTo(oldcxt);
-	CurrentResourceOwner = oldowner;
+	iob_subxact_commit(&sx);
 
 	return_suite_results(fcinfo, suite.suite_id);
 	return (Datum) 0;
