@@ -22,6 +22,7 @@ OBJS = \
 	src/files.o \
 	src/diskstats.o \
 	src/storage.o \
+	src/dynworker.o \
 	src/worker.o \
 	src/run_launcher.o \
 	src/run_store.o \

@@ -60,6 +60,7 @@
 #include "run_progress.h"
 #include "run_shared.h"
 #include "diskstats.h"
+#include "dynworker.h"
 #include "recorder.h"
 #include "run_limits.h"
 #include "run_store.h"
@@ -429,22 +430,13 @@ launch_workers(RunContext *ctx, const IobRunParams *params)
 	int			i;
 
 	ctx->handles = palloc0(sizeof(BackgroundWorkerHandle *) * params->workers);
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(worker.bgw_library_name, "iobench", BGW_MAXLEN);
-	strlcpy(worker.bgw_function_name, "iobench_worker_main", BGW_MAXLEN);
-	strlcpy(worker.bgw_type, "iobench worker", BGW_MAXLEN);
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(ctx->seg));
-	worker.bgw_notify_pid = MyProcPid;
-
+	iob_dynworker_prepare(&worker, "iobench_worker_main", "iobench worker", ctx->seg);
 	for (i = 0; i < params->workers; i++)
 	{
 		snprintf(worker.bgw_name, BGW_MAXLEN, "iobench worker %d of run by PID %d",
 				 i, MyProcPid);
-		memcpy(worker.bgw_extra, &i, sizeof(int));
-		memcpy(worker.bgw_extra + sizeof(int), &MyDatabaseId, sizeof(Oid));
+		/* the worker's index in the segment (worker.c) */
+		memcpy(worker.bgw_extra + IOB_DYNWORKER_EXTRA, &i, sizeof(int));
 		if (!RegisterDynamicBackgroundWorker(&worker, &ctx->handles[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),

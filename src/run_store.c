@@ -25,13 +25,13 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
-#include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/builtins.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
 #include "compat.h"
+#include "dynworker.h"
 #include "owner_spi.h"
 #include "run_store.h"
 
@@ -159,17 +159,8 @@ iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
 	int			waited_ms = 0;
 	pid_t		pid;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(worker.bgw_library_name, "iobench", BGW_MAXLEN);
-	strlcpy(worker.bgw_function_name, "iobench_store_main", BGW_MAXLEN);
-	strlcpy(worker.bgw_type, "iobench storer", BGW_MAXLEN);
+	iob_dynworker_prepare(&worker, "iobench_store_main", "iobench storer", seg);
 	snprintf(worker.bgw_name, BGW_MAXLEN, "iobench storer of run by PID %d", MyProcPid);
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
-	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
-	worker.bgw_notify_pid = MyProcPid;
 	info->launcher_procno = GetNumberFromPGProc(MyProc);
 
 	/* the run's workers just exited: their slots may take a moment to free */
@@ -416,28 +407,11 @@ iobench_store_main(Datum main_arg)
 	dsm_segment *seg;
 	shm_toc    *toc;
 	IobRunStoreInfo *info;
-	Oid			dboid;
 
-	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
-	pgstat_report_appname("iobench");
-
+	iob_dynworker_connect("iobench");
 	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench storer");
-	seg = dsm_attach(DatumGetUInt32(main_arg));
-	if (seg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
 	/* a run's segment, or one of iob_store_rows_detached() */
-	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		toc = shm_toc_attach(IOB_STORE_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("bad magic number in dynamic shared memory segment of the benchmark run")));
+	toc = iob_dynworker_attach(main_arg, IOB_SHM_MAGIC, IOB_STORE_MAGIC, &seg);
 	info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 
 	PG_TRY();
