@@ -104,15 +104,12 @@ iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run)
 static void
 exec_json(const char *sql, int64 run_id, const char *json)
 {
-	IobOwnerScope scope;
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		values[2];
 
 	values[0] = Int64GetDatum(run_id);
 	values[1] = CStringGetTextDatum(json);
-	iob_owner_begin(&scope);
-	iob_owner_exec(sql, 2, types, values, NULL, SPI_OK_INSERT);
-	iob_owner_end(&scope);
+	iob_owner_run(sql, 2, types, values, NULL, SPI_OK_INSERT);
 }
 
 /* The live_runs row: the run's settings, and who records it */

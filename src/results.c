@@ -316,16 +316,10 @@ store_disk_summary(int64 run_id)
 int64
 iob_reserve_run_id(void)
 {
-	IobOwnerScope scope;
 	bool		isnull;
-	int64		id;
 
-	iob_owner_begin(&scope);
-	iob_owner_exec("SELECT pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)",
-				   0, NULL, NULL, NULL, SPI_OK_SELECT);
-	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	iob_owner_end(&scope);
-	return id;
+	return DatumGetInt64(iob_owner_value("SELECT pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)",
+										 0, NULL, NULL, NULL, SPI_OK_SELECT, &isnull));
 }
 
 /*

@@ -243,27 +243,19 @@ iob_store_rows_detached(const char *json, const char **why)
 char *
 iob_export_run_waits(int64 run_id)
 {
-	IobOwnerScope scope;
+	const char *sql =
+		"SELECT pg_catalog.jsonb_build_object("
+		"'run_waits', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]') "
+		"  FROM iobench.run_waits w WHERE w.run_id = $1), "
+		"'run_wait_sampling', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s)), '[]') "
+		"  FROM iobench.run_wait_sampling s WHERE s.run_id = $1))::pg_catalog.text";
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
 	bool		isnull;
-	char	   *json;
-	MemoryContext cxt = CurrentMemoryContext;
 
 	values[0] = Int64GetDatum(run_id);
-	iob_owner_begin(&scope);
-	iob_owner_exec("SELECT pg_catalog.jsonb_build_object("
-				   "'run_waits', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]') "
-				   "  FROM iobench.run_waits w WHERE w.run_id = $1), "
-				   "'run_wait_sampling', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s)), '[]') "
-				   "  FROM iobench.run_wait_sampling s WHERE s.run_id = $1))::pg_catalog.text",
-				   1, types, values, NULL, SPI_OK_SELECT);
-	json = MemoryContextStrdup(cxt,
-							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
-																 SPI_tuptable->tupdesc,
-																 1, &isnull)));
-	iob_owner_end(&scope);
-	return json;
+	return TextDatumGetCString(iob_owner_value(sql, 1, types, values, NULL,
+											   SPI_OK_SELECT, &isnull));
 }
 
 /*
@@ -279,12 +271,9 @@ iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 		"run_seconds", "run_latency", "run_stalls", "run_waits", "run_wait_sampling"
 	};
 	StringInfoData sql;
-	IobOwnerScope scope;
 	Oid			types[2] = {INT8OID, INT8OID};
 	Datum		values[2];
 	bool		isnull;
-	char	   *json;
-	MemoryContext cxt = CurrentMemoryContext;
 	int			i;
 
 	initStringInfo(&sql);
@@ -307,14 +296,8 @@ iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 
 	values[0] = Int64GetDatum(suite_id);
 	values[1] = Int64GetDatum(failed_run_id);
-	iob_owner_begin(&scope);
-	iob_owner_exec(sql.data, 2, types, values, NULL, SPI_OK_SELECT);
-	json = MemoryContextStrdup(cxt,
-							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
-																 SPI_tuptable->tupdesc,
-																 1, &isnull)));
-	iob_owner_end(&scope);
-	return json;
+	return TextDatumGetCString(iob_owner_value(sql.data, 2, types, values, NULL,
+											   SPI_OK_SELECT, &isnull));
 }
 
 /*
