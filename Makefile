@@ -32,6 +32,7 @@ OBJS = \
 	src/steady_state.o \
 	src/tablespace_group.o \
 	src/run_options.o \
+	src/run_args.o \
 	src/results.o \
 	src/owner_spi.o \
 	src/subxact.o \

@@ -57,6 +57,7 @@
 #include "privileges.h"
 #include "results.h"
 #include "run.h"
+#include "run_args.h"
 #include "run_progress.h"
 #include "run_shared.h"
 #include "diskstats.h"

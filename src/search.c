@@ -39,6 +39,7 @@
 #include "privileges.h"
 #include "run.h"
 #include "run_limits.h"
+#include "run_args.h"
 #include "run_options.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
@@ -152,8 +153,7 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 						 max_worker_processes - 1)));
 	p->duration_us = iob_interval_arg(fcinfo, LS_ARG_STEP_DURATION, "step_duration", 0,
 									  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
-	p->warmup_us = iob_interval_arg(fcinfo, LS_ARG_WARMUP, "warmup", 0,
-									(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	p->warmup_us = iob_warmup_arg(fcinfo, LS_ARG_WARMUP);
 	p->file_size = iob_size_arg(fcinfo, LS_ARG_FILE_SIZE, "file_size",
 								p->block_size, IOB_MAX_FILE_SIZE);
 	p->files = iob_int_arg(fcinfo, LS_ARG_FILES, "files", 1, IOB_MAX_FILES);

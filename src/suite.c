@@ -52,6 +52,7 @@
 #include "owner_spi.h"
 #include "privileges.h"
 #include "run.h"
+#include "run_args.h"
 #include "run_options.h"
 #include "run_limits.h"
 #include "run_store.h"
@@ -426,12 +427,8 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 	suite->tablespaces = tablespaces_arg(fcinfo, &suite->ntablespaces);
 	suite->repeat = iob_int_arg(fcinfo, SU_ARG_REPEAT, "repeat", 1, SUITE_MAX_REPEAT);
 
-	common->duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration",
-											   IOB_MIN_DURATION_US,
-											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-											   false);
-	common->warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
-										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	common->duration_us = iob_duration_arg(fcinfo, SU_ARG_DURATION);
+	common->warmup_us = iob_warmup_arg(fcinfo, SU_ARG_WARMUP);
 	common->progress_interval_s = 1;
 
 	/*

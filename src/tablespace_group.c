@@ -12,6 +12,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
+#include "run_args.h"
 #include "tablespace_group.h"
 
 /* See tablespace_group.h */
