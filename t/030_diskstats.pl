@@ -7,6 +7,9 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -20,15 +23,7 @@ if (!$loop_dir || !$loop_dev)
 }
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 
-my $node = PostgreSQL::Test::Cluster->new('diskstats');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'iobench'
-max_worker_processes = 16
-iobench.progress = off
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+my $node = iob_base_node('diskstats');
 mkdir "$loop_dir/ts" or die "mkdir $loop_dir/ts: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE loopts LOCATION '$loop_dir/ts'");
 

@@ -10,6 +10,9 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -34,14 +37,8 @@ sub cg_write
 	close($fh) or die "close $cgroup/$file: $!";
 }
 
-my $node = PostgreSQL::Test::Cluster->new('latency_search');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'iobench'
-max_worker_processes = 16
-iobench.progress = off
-});
-$node->start;
+# the extension once the server is in the cgroup (below)
+my $node = iob_base_node('latency_search', undef, 1);
 
 # The server and every worker it starts from now on go in the group
 my $majmin = slurp_file("/sys/block/$loop_name/dev");

@@ -7,6 +7,9 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -19,15 +22,7 @@ if (!$loop_dir || !$tmpfs)
 	  'needs the loop-device and tmpfs rigs: run tools/run-tests.sh as root, where losetup and mount work';
 }
 
-my $node = PostgreSQL::Test::Cluster->new('tablespace_group');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'iobench'
-max_worker_processes = 16
-iobench.progress = off
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+my $node = iob_base_node('tablespace_group');
 mkdir "$loop_dir/ts_group" or die "mkdir: $!";
 mkdir "$tmpfs/ts_group" or die "mkdir: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE disk_a LOCATION '$loop_dir/ts_group'");
