@@ -128,6 +128,53 @@ iobench_run(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_RATES));
 }
 
+/* create_segment(): the run's own state, before any worker exists */
+static void
+init_run_shared(IobRunShared *run, const IobRunParams *params, const char *dir,
+				IobEngineKind engine)
+{
+	memset(run, 0, sizeof(IobRunShared));
+	run->params = *params;
+	run->engine = engine;
+	strlcpy(run->dir, dir, sizeof(run->dir));
+	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
+			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
+	run->launcher_procno = GetNumberFromPGProc(MyProc);
+	run->launcher_pid = MyProcPid;
+	run->nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
+	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
+	pg_atomic_init_u32(&run->nready, 0);
+	pg_atomic_init_u32(&run->nfinished, 0);
+	pg_atomic_init_u32(&run->seconds_drained, 0);
+	pg_atomic_init_u32(&run->recorder_stop, 0);
+	pg_atomic_init_u32(&run->seconds_checked, 0);
+}
+
+/* create_segment(): each worker's slot, and the empty ring of seconds */
+static void
+init_worker_slots(IobWorkerState *workers, int nworkers, IobSecondSlot *seconds)
+{
+	int			i;
+	int			k;
+
+	memset(workers, 0, mul_size(sizeof(IobWorkerState), nworkers));
+	for (i = 0; i < nworkers; i++)
+	{
+		workers[i].worker_index = i;
+		pg_atomic_init_u32(&workers[i].seconds_done, 0);
+		pg_atomic_init_u64(&workers[i].stall_head, 0);
+		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
+			iob_hist_reset(&workers[i].hist[k]);
+	}
+	for (i = 0; i < IOB_SECOND_RING * IOB_NUM_OP_KINDS; i++)
+	{
+		pg_atomic_init_u64(&seconds[i].ops, 0);
+		pg_atomic_init_u64(&seconds[i].bytes, 0);
+		pg_atomic_init_u64(&seconds[i].lat_sum_ns, 0);
+		pg_atomic_init_u64(&seconds[i].lat_max_ns, 0);
+	}
+}
+
 /* Create the DSM segment and lay out the run's shared state in it */
 static void
 create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
@@ -139,7 +186,6 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 	Size		workers_size = mul_size(sizeof(IobWorkerState), params->workers);
 	Size		group_size = mul_size(sizeof(IobGroupStats),
 									  mul_size(params->workers, Max(params->ngroup, 1)));
-	int			nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
 	Size		seconds_size = mul_size(sizeof(IobSecondSlot),
 										IOB_SECOND_RING * IOB_NUM_OP_KINDS);
 	shm_toc    *toc;
@@ -160,45 +206,13 @@ create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 						 shm_toc_estimate(&e));
 
 	run = shm_toc_allocate(toc, sizeof(IobRunShared));
-	memset(run, 0, sizeof(IobRunShared));
-	run->params = *params;
-	run->engine = engine;
-	strlcpy(run->dir, dir, sizeof(run->dir));
-	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
-			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
-	run->launcher_procno = GetNumberFromPGProc(MyProc);
-	run->launcher_pid = MyProcPid;
-	run->nseconds = nseconds;
-	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
-	pg_atomic_init_u32(&run->nready, 0);
-	pg_atomic_init_u32(&run->nfinished, 0);
-	pg_atomic_init_u32(&run->seconds_drained, 0);
-	pg_atomic_init_u32(&run->recorder_stop, 0);
-	pg_atomic_init_u32(&run->seconds_checked, 0);
+	init_run_shared(run, params, dir, engine);
 	shm_toc_insert(toc, IOB_KEY_RUN, run);
 
 	ctx->workers = shm_toc_allocate(toc, workers_size);
-	memset(ctx->workers, 0, workers_size);
-	for (i = 0; i < params->workers; i++)
-	{
-		int			k;
-
-		ctx->workers[i].worker_index = i;
-		pg_atomic_init_u32(&ctx->workers[i].seconds_done, 0);
-		pg_atomic_init_u64(&ctx->workers[i].stall_head, 0);
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-			iob_hist_reset(&ctx->workers[i].hist[k]);
-	}
-	shm_toc_insert(toc, IOB_KEY_WORKERS, ctx->workers);
-
 	ctx->seconds = shm_toc_allocate(toc, seconds_size);
-	for (i = 0; i < IOB_SECOND_RING * IOB_NUM_OP_KINDS; i++)
-	{
-		pg_atomic_init_u64(&ctx->seconds[i].ops, 0);
-		pg_atomic_init_u64(&ctx->seconds[i].bytes, 0);
-		pg_atomic_init_u64(&ctx->seconds[i].lat_sum_ns, 0);
-		pg_atomic_init_u64(&ctx->seconds[i].lat_max_ns, 0);
-	}
+	init_worker_slots(ctx->workers, params->workers, ctx->seconds);
+	shm_toc_insert(toc, IOB_KEY_WORKERS, ctx->workers);
 	shm_toc_insert(toc, IOB_KEY_SECONDS, ctx->seconds);
 
 	ctx->info = shm_toc_allocate(toc, info_size);

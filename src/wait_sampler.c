@@ -538,6 +538,11 @@ iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
  * since the previous tick into deltas (see iob_wait_sampler_deltas()).
  * The first tick sets baselines and counts the waits it finds.  Returns
  * the number of deltas.
+ *
+ * About 85 lines on purpose: this is the collector's hot loop over every
+ * PGPROC, which keeps what it reads in locals the stores cannot alias (see
+ * the comment at the loop); each step of one process is already a helper
+ * (iob_slot_read(), iob_emit_interval(), iob_emit_entry()).
  */
 int
 iob_wait_sampler_tick(IobWaitSampler *s)
