@@ -69,9 +69,10 @@ OBJS = \
 # never edited.  sql/*.sql and expected/*.out are the pg_regress tests.
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" iobench.control)
 SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
-# schema files whose every object is new since 0.1: the upgrade from 0.1
-# runs them as they are, right after its own steps
-NEW_SCHEMA_0.1 = sql/install/schema/15_run_details.sql sql/install/schema/40_fleet.sql sql/install/schema/40_searches.sql \
+# schema files whose every object (or comment) is new since 0.1: the
+# upgrade from 0.1 runs them as they are, right after its own steps
+NEW_SCHEMA_0.1 = sql/install/schema/11_runs_units.sql sql/install/schema/15_run_details.sql \
+	sql/install/schema/35_waits_by_backend.sql sql/install/schema/40_fleet.sql sql/install/schema/40_searches.sql \
 	sql/install/schema/50_live.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
 LIMIT_HEADERS = src/run_options.h src/iobench.h

@@ -257,22 +257,28 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT status FROM out_fleet_cancel) = 'cancelled' AS fleet_cancel;
 SELECT * FROM out_format;
 
--- every SQL and PL/pgSQL function of the extension was called above
-SELECT p.oid::regprocedure AS not_called
+-- the SQL and PL/pgSQL functions of the extension
+CREATE VIEW pg_temp.sql_functions AS
+SELECT p.*
   FROM pg_depend d
   JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
   JOIN pg_language l ON l.oid = p.prolang
  WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
    AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'iobench')
-   AND l.lanname <> 'c'
-   AND p.proname NOT IN ('run_json', 'report', 'stalls', 'latency_ranges', 'fio_latency',
+   AND l.lanname <> 'c';
+
+-- every one was called above
+SELECT p.oid::regprocedure AS not_called
+  FROM pg_temp.sql_functions p
+ WHERE p.proname NOT IN ('run_json', 'report', 'stalls', 'latency_ranges', 'fio_latency',
                          'fio_direction', 'compare', 'compare_runs', 'format_us',
                          'format_bytes', 'format_rate', 'summary', 'sparkline', 'bar', 'run_wait_stats',
                          'run_wait_stats_all', 'sample_waits', 'sample_waits_all',
                          'wait_table', 'wait_table_all', 'snapshot_waits',
                          'wait_snapshot_diff_raw', 'wait_stats_diff', 'wait_stats_diff_all',
                          'wait_table_by_backend', 'sample_waits_by_backend',
-                         'wait_event_descriptions',
+                         'wait_event_descriptions', 'wait_table_rounded', 'wait_table_top',
+                         'existing_run', 'check_run_ids', 'existing_fleet', 'runs_document',
                          'export_runs', 'export_run_row', 'import_runs', 'import_fio', 'fio_size', 'latency_bucket',
                          'merged_latency', 'fleet_run', 'fleet_suite', 'fleet_execute', 'fleet_check',
                          'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',
@@ -282,15 +288,10 @@ SELECT p.oid::regprocedure AS not_called
                          'disk_stats', 'latency_percentile')
  ORDER BY 1;
 
--- every SQL and PL/pgSQL function pins its search_path
+-- every one pins its search_path
 SELECT p.oid::regprocedure AS unpinned
-  FROM pg_depend d
-  JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
-  JOIN pg_language l ON l.oid = p.prolang
- WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
-   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'iobench')
-   AND l.lanname <> 'c'
-   AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false)
+  FROM pg_temp.sql_functions p
+ WHERE NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false)
  ORDER BY 1;
 
 DELETE FROM iobench.wait_snapshots WHERE snapshot_name LIKE 'search_path %';

@@ -157,22 +157,18 @@ RESET iobench.io_uring;
 -- every test of a suite is checked too: the CHECKs of iobench.suite_tests
 -- refuse a test that no run could do
 \set SHOW_CONTEXT errors
-INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('bad', 1, 'no block', 'randread', '0', 1, 1, 1);
-INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('bad', 1, 'part of a sector', 'randread', '1000', 1, 1, 1);
-INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('bad', 1, 'no unit pg_size_bytes knows', 'randread', '8k', 1, 1, 1);
-INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('bad', 1, 'huge blocks', 'randread', '32MB', 1, 1, 1);
-INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('bad', 1, '16 GB per worker', 'randread', '16MB', 1, 1024, 1);
-INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('bad', 1, '8 GB in all', 'randread', '128kB', 64, 1024, 1);
-INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files)
-VALUES ('bad', 1, 'too many files', 'randread', '8kB', 1, 1, 5000);
+PREPARE bad_test(text, text, integer, integer, integer, integer) AS
 INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers, iodepth, files, fsync_every)
-VALUES ('bad', 1, 'syncs without writes', 'randread', '8kB', 1, 1, 1, 16);
+VALUES ('bad', 1, $1, 'randread', $2, $3, $4, $5, $6);
+EXECUTE bad_test('no block', '0', 1, 1, 1, 0);
+EXECUTE bad_test('part of a sector', '1000', 1, 1, 1, 0);
+EXECUTE bad_test('no unit pg_size_bytes knows', '8k', 1, 1, 1, 0);
+EXECUTE bad_test('huge blocks', '32MB', 1, 1, 1, 0);
+EXECUTE bad_test('16 GB per worker', '16MB', 1, 1024, 1, 0);
+EXECUTE bad_test('8 GB in all', '128kB', 64, 1024, 1, 0);
+EXECUTE bad_test('too many files', '8kB', 1, 1, 5000, 0);
+EXECUTE bad_test('syncs without writes', '8kB', 1, 1, 1, 16);
+DEALLOCATE bad_test;
 
 -- and iobench.suite() checks each test as a run before it stores anything,
 -- naming the test (here with the CHECKs out of the way)

@@ -185,25 +185,9 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     base bigint;
-    missing bigint;
 BEGIN
     PERFORM iobench.require_grant('iobench.compare_runs(bigint[], bigint)');
-    IF compare_runs.run_ids IS NULL OR cardinality(compare_runs.run_ids) = 0 THEN
-        RAISE EXCEPTION 'argument "run_ids" must name at least one run'
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF array_position(compare_runs.run_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT u.id INTO missing
-      FROM unnest(compare_runs.run_ids) u(id)
-     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', missing
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
+    PERFORM iobench.check_run_ids(compare_runs.run_ids, true);
     base := coalesce(compare_runs.baseline, compare_runs.run_ids[1]);
     IF NOT base = ANY (compare_runs.run_ids) THEN
         RAISE EXCEPTION 'baseline run % is not one of the runs compared', base

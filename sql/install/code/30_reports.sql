@@ -1,6 +1,61 @@
 -- Reading stored results: stall hunting, formatting helpers, the text report
 -- for psql and a fio-shaped JSON export.
 
+-- The stored run run_id, for the functions that read one; the errors name
+-- their argument "run_id".
+CREATE OR REPLACE FUNCTION iobench.existing_run(run_id bigint)
+RETURNS iobench.runs
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r iobench.runs;
+BEGIN
+    IF existing_run.run_id IS NULL THEN
+        RAISE EXCEPTION 'argument "run_id" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT * INTO r FROM iobench.runs x WHERE x.run_id = existing_run.run_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'run % does not exist', existing_run.run_id
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN r;
+END
+$$;
+COMMENT ON FUNCTION iobench.existing_run(bigint) IS 'the stored run of that id; an error when there is none';
+
+-- Check an argument "run_ids" of the functions that read several runs: no
+-- nulls, every run stored, and (when required) at least one run.
+CREATE OR REPLACE FUNCTION iobench.check_run_ids(run_ids bigint[], required boolean)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    missing bigint;
+BEGIN
+    IF check_run_ids.required
+       AND (check_run_ids.run_ids IS NULL OR cardinality(check_run_ids.run_ids) = 0) THEN
+        RAISE EXCEPTION 'argument "run_ids" must name at least one run'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF array_position(check_run_ids.run_ids, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT u.id INTO missing
+      FROM unnest(check_run_ids.run_ids) u(id)
+     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'run % does not exist', missing
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.check_run_ids(bigint[], boolean) IS 'check an argument run_ids: no nulls, every run stored, at least one when required';
+
 -- Seconds of a run in which data-I/O throughput fell under min_fraction of
 -- the run's median second, or the longest I/O completed (any kind, syncs
 -- included) took longer than max_latency.  Seconds in which nothing
@@ -40,11 +95,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'Valid values are greater than 0 seconds.';
     END IF;
-    SELECT r.measured_s INTO measured FROM iobench.runs r WHERE r.run_id = stalls.run_id;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', stalls.run_id
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
+    measured := (iobench.existing_run(stalls.run_id)).measured_s;
 
     RETURN QUERY
     WITH secs AS (
@@ -318,15 +369,7 @@ DECLARE
     fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s %9s';
 BEGIN
     PERFORM iobench.require_grant('iobench.report(bigint)');
-    IF report.run_id IS NULL THEN
-        RAISE EXCEPTION 'argument "run_id" must not be null'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT * INTO r FROM iobench.runs x WHERE x.run_id = report.run_id;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', report.run_id
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
+    r := iobench.existing_run(report.run_id);
 
     -- what ran, where
     RETURN NEXT format('iobench run %s: %s%s', r.run_id, r.status,
@@ -668,15 +711,7 @@ DECLARE
     lat_buckets jsonb;
 BEGIN
     PERFORM iobench.require_grant('iobench.run_json(bigint)');
-    IF run_json.run_id IS NULL THEN
-        RAISE EXCEPTION 'argument "run_id" must not be null'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT * INTO r FROM iobench.runs x WHERE x.run_id = run_json.run_id;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', run_json.run_id
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
+    r := iobench.existing_run(run_json.run_id);
 
     -- fio's coarse latency distribution of data I/O: % of I/Os per range
     WITH ranges(unit, key, lo, hi) AS (

@@ -133,26 +133,51 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[]) IS 'all rows of a wait table, unrounded, with the benign and 95 % flags (sampling period unknown)';
 
--- The table people read: Paul Randal's columns, benign rows left out, cut
--- after the row that takes the running total past 95 %.
+-- One row of the table people read, from a row of wait_table_all(): Paul
+-- Randal's columns, rounded.
+CREATE OR REPLACE FUNCTION iobench.wait_table_rounded(t iobench.wait_stats_row)
+RETURNS iobench.wait_table_row
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ROW(t.wait_type,
+               t.wait_s::numeric(16, 2),
+               t.resource_s::numeric(16, 2),
+               t.signal_s::numeric(16, 2),
+               t.wait_count,
+               t.percentage::numeric(5, 2),
+               t.avg_wait_s::numeric(16, 4),
+               t.avg_res_s::numeric(16, 4),
+               t.avg_sig_s::numeric(16, 4))::iobench.wait_table_row
+$$;
+COMMENT ON FUNCTION iobench.wait_table_rounded IS 'a row of a wait table in SQL Server''s format (Paul Randal''s columns, rounded) from a row of wait_table_all()';
+
+-- The table people read, from the rows of a wait_table_all(): Paul
+-- Randal's columns, benign rows left out, cut after the row that takes the
+-- running total past 95 %.  Every wait table in that format (wait_table,
+-- wait_stats_diff, sample_waits) is this over the matching *_all rows.
+CREATE OR REPLACE FUNCTION iobench.wait_table_top(all_rows iobench.wait_stats_row[])
+RETURNS SETOF iobench.wait_table_row
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.*
+    FROM unnest(all_rows) AS t,
+         iobench.wait_table_rounded(t) AS r
+    WHERE t.in_top_95
+    ORDER BY t.wait_s DESC, t.wait_type
+$$;
+COMMENT ON FUNCTION iobench.wait_table_top IS 'the wait table in SQL Server''s format (Paul Randal''s columns, top 95 %) from the rows of wait_table_all()';
+
+-- The table people read, from raw rows.
 CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[],
                                               sample_period_s double precision)
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT t.wait_type,
-           t.wait_s::numeric(16, 2),
-           t.resource_s::numeric(16, 2),
-           t.signal_s::numeric(16, 2),
-           t.wait_count,
-           t.percentage::numeric(5, 2),
-           t.avg_wait_s::numeric(16, 4),
-           t.avg_res_s::numeric(16, 4),
-           t.avg_sig_s::numeric(16, 4)
-    FROM iobench.wait_table_all(raw, sample_period_s) AS t
-    WHERE t.in_top_95
-    ORDER BY t.wait_s DESC, t.wait_type
+    SELECT * FROM iobench.wait_table_top(ARRAY(
+        SELECT t FROM iobench.wait_table_all(raw, sample_period_s) AS t))
 $$;
 COMMENT ON FUNCTION iobench.wait_table(iobench.wait_raw[], double precision) IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows sampled every sample_period_s seconds';
 
@@ -384,17 +409,6 @@ END
 $$;
 COMMENT ON FUNCTION iobench.wait_snapshot_diff_raw IS 'raw wait statistics between two snapshots, or since one';
 
-CREATE OR REPLACE FUNCTION iobench.wait_stats_diff(from_snapshot text, to_snapshot text DEFAULT NULL)
-RETURNS SETOF iobench.wait_table_row
-LANGUAGE sql VOLATILE PARALLEL RESTRICTED
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM iobench.wait_table(ARRAY(
-        SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r),
-        (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
-$$;
-COMMENT ON FUNCTION iobench.wait_stats_diff IS 'the wait table of the interval between two snapshots, or since one';
-
 CREATE OR REPLACE FUNCTION iobench.wait_stats_diff_all(from_snapshot text, to_snapshot text DEFAULT NULL)
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
@@ -406,6 +420,16 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.wait_stats_diff_all IS 'every wait type of the interval between two snapshots, or since one, with flags';
 
+CREATE OR REPLACE FUNCTION iobench.wait_stats_diff(from_snapshot text, to_snapshot text DEFAULT NULL)
+RETURNS SETOF iobench.wait_table_row
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_top(ARRAY(
+        SELECT t FROM iobench.wait_stats_diff_all(from_snapshot, to_snapshot) AS t))
+$$;
+COMMENT ON FUNCTION iobench.wait_stats_diff IS 'the wait table of the interval between two snapshots, or since one';
+
 -- A window sampled from the calling backend (no preloading needed)
 
 CREATE OR REPLACE FUNCTION iobench.sample_waits_raw(
@@ -416,21 +440,6 @@ RETURNS SETOF iobench.wait_raw
 AS 'MODULE_PATHNAME', 'iobench_sample_waits_raw'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION iobench.sample_waits_raw IS 'sample wait events from this backend for a window; raw rows';
-
-CREATE OR REPLACE FUNCTION iobench.sample_waits(
-    duration      interval,
-    sample_period interval  DEFAULT NULL,
-    pids          integer[] DEFAULT NULL)
-RETURNS SETOF iobench.wait_table_row
-LANGUAGE sql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM iobench.wait_table(ARRAY(
-        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r),
-        coalesce(extract(epoch FROM sample_period)::double precision,
-                 extract(epoch FROM current_setting('iobench.sample_period')::interval)::double precision))
-$$;
-COMMENT ON FUNCTION iobench.sample_waits IS 'sample wait events for a window and return the wait table in SQL Server''s format';
 
 CREATE OR REPLACE FUNCTION iobench.sample_waits_all(
     duration      interval,
@@ -447,6 +456,19 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.sample_waits_all IS 'sample wait events for a window and return every wait type with flags';
 
+CREATE OR REPLACE FUNCTION iobench.sample_waits(
+    duration      interval,
+    sample_period interval  DEFAULT NULL,
+    pids          integer[] DEFAULT NULL)
+RETURNS SETOF iobench.wait_table_row
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_top(ARRAY(
+        SELECT t FROM iobench.sample_waits_all(duration, sample_period, pids) AS t))
+$$;
+COMMENT ON FUNCTION iobench.sample_waits IS 'sample wait events for a window and return the wait table in SQL Server''s format';
+
 CREATE OR REPLACE FUNCTION iobench.sample_waits_by_backend(
     duration      interval,
     sample_period interval  DEFAULT NULL,
@@ -459,6 +481,21 @@ AS $$
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
 $$;
 COMMENT ON FUNCTION iobench.sample_waits_by_backend IS 'sample wait events for a window and return them per backend type';
+
+CREATE OR REPLACE FUNCTION iobench.run_wait_stats_all(run_id bigint)
+RETURNS SETOF iobench.wait_stats_row
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT * FROM iobench.wait_table_all(ARRAY(
+        SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
+                   w.exact_count, w.exact_wait_s, NULL::text)::iobench.wait_raw
+        FROM iobench.run_waits w
+        WHERE w.run_id = run_wait_stats_all.run_id),
+        (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s
+         WHERE s.run_id = run_wait_stats_all.run_id))
+$$;
+COMMENT ON FUNCTION iobench.run_wait_stats_all IS 'every wait type of one run, unrounded, with flags';
 
 CREATE OR REPLACE FUNCTION iobench.run_wait_stats(run_id bigint)
 RETURNS TABLE (
@@ -476,42 +513,12 @@ RETURNS TABLE (
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT t.wait_type,
-           t.wait_s::numeric(16, 2),
-           t.resource_s::numeric(16, 2),
-           t.signal_s::numeric(16, 2),
-           t.wait_count,
-           t.percentage::numeric(5, 2),
-           t.avg_wait_s::numeric(16, 4),
-           t.avg_res_s::numeric(16, 4),
-           t.avg_sig_s::numeric(16, 4),
-           t.exact_count,
-           t.exact_wait_s::numeric(16, 2)
-    FROM iobench.wait_table_all(ARRAY(
-             SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
-                        w.exact_count, w.exact_wait_s, NULL::text)::iobench.wait_raw
-             FROM iobench.run_waits w
-             WHERE w.run_id = run_wait_stats.run_id),
-             (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s
-              WHERE s.run_id = run_wait_stats.run_id)) AS t
+    SELECT r.*, t.exact_count, t.exact_wait_s::numeric(16, 2)
+    FROM iobench.run_wait_stats_all(run_wait_stats.run_id) AS t,
+         iobench.wait_table_rounded(t) AS r
     WHERE t.in_top_95
     ORDER BY t.wait_s DESC, t.wait_type
 $$;
 COMMENT ON FUNCTION iobench.run_wait_stats IS 'the wait table of one run, with the workers'' exact I/O figures beside the sampled ones';
-
-CREATE OR REPLACE FUNCTION iobench.run_wait_stats_all(run_id bigint)
-RETURNS SETOF iobench.wait_stats_row
-LANGUAGE sql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM iobench.wait_table_all(ARRAY(
-        SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
-                   w.exact_count, w.exact_wait_s, NULL::text)::iobench.wait_raw
-        FROM iobench.run_waits w
-        WHERE w.run_id = run_wait_stats_all.run_id),
-        (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s
-         WHERE s.run_id = run_wait_stats_all.run_id))
-$$;
-COMMENT ON FUNCTION iobench.run_wait_stats_all IS 'every wait type of one run, unrounded, with flags';
 
 -- Privileges: readers are pg_monitor; reset, snapshots and

@@ -7,6 +7,23 @@
 -- (server).  Importing a run that is already stored changes nothing, so
 -- gathering twice stores once.
 
+-- A document of iobench runs (version 1) around the runs given, each
+-- {"run": ..., "seconds": ..., ...}, as import_runs() reads it.
+CREATE OR REPLACE FUNCTION iobench.runs_document(runs jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object(
+        'format', 'iobench runs',
+        'version', 1,
+        'exported_at', now(),
+        'exported_by', (SELECT 'iobench ' || e.extversion FROM pg_extension e
+                         WHERE e.extname = 'iobench'),
+        'runs', runs_document.runs)
+$$;
+COMMENT ON FUNCTION iobench.runs_document(jsonb) IS 'a document of iobench runs for import_runs() around the runs given';
+
 -- A run's row that was not stored (a run on a hot standby or in a
 -- read-only transaction returns it with run_id NULL) as a document for
 -- iobench.import_runs() on the primary: the row alone, without seconds,
@@ -21,13 +38,7 @@ BEGIN
         RAISE EXCEPTION 'argument "r" must be a row of iobench.run() with a run_uuid'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    RETURN jsonb_build_object(
-        'format', 'iobench runs',
-        'version', 1,
-        'exported_at', now(),
-        'exported_by', (SELECT 'iobench ' || e.extversion FROM pg_extension e
-                         WHERE e.extname = 'iobench'),
-        'runs', jsonb_build_array(jsonb_build_object('run', to_jsonb(export_run_row.r))));
+    RETURN iobench.runs_document(jsonb_build_array(jsonb_build_object('run', to_jsonb(export_run_row.r))));
 END
 $$;
 COMMENT ON FUNCTION iobench.export_run_row(iobench.runs) IS 'a row iobench.run() returned without storing it, as a document for iobench.import_runs()';
@@ -41,28 +52,9 @@ RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    missing bigint;
 BEGIN
-    IF array_position(export_runs.run_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT u.id INTO missing
-      FROM unnest(export_runs.run_ids) u(id)
-     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', missing
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    RETURN jsonb_build_object(
-        'format', 'iobench runs',
-        'version', 1,
-        'exported_at', now(),
-        'exported_by', (SELECT 'iobench ' || e.extversion FROM pg_extension e
-                         WHERE e.extname = 'iobench'),
-        'runs', coalesce((
+    PERFORM iobench.check_run_ids(export_runs.run_ids, false);
+    RETURN iobench.runs_document(coalesce((
             SELECT jsonb_agg(jsonb_build_object(
                        'run', to_jsonb(r),
                        'seconds', coalesce((
@@ -274,17 +266,9 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    missing bigint;
     ops_of text[];
 BEGIN
-    IF merged_latency.run_ids IS NULL OR cardinality(merged_latency.run_ids) = 0 THEN
-        RAISE EXCEPTION 'argument "run_ids" must name at least one run'
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF array_position(merged_latency.run_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
+    PERFORM iobench.check_run_ids(merged_latency.run_ids, true);
     ops_of := CASE merged_latency.op WHEN 'data' THEN ARRAY['read', 'write']
                                      WHEN 'read' THEN ARRAY['read']
                                      WHEN 'write' THEN ARRAY['write']
@@ -293,14 +277,6 @@ BEGIN
         RAISE EXCEPTION '"%" is not a valid value for argument "op"', merged_latency.op
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Valid values are "data", "read", "write" and "fsync".';
-    END IF;
-    SELECT u.id INTO missing
-      FROM unnest(merged_latency.run_ids) u(id)
-     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', missing
-            USING ERRCODE = 'invalid_parameter_value';
     END IF;
 
     RETURN QUERY

@@ -282,9 +282,7 @@ BEGIN
                             IF cancel_at IS NULL THEN
                                 cancel_at := clock_timestamp();
                                 cancelled := true;
-                                PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
-                            'conn', conn[x.k], 'server', fleet_execute.servers[x.k], 'pid', pid[x.k]))
-                            FROM unnest(batch) x(k) WHERE pending[x.k]));
+                                PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
                             END IF;
                             CONTINUE;
                         END IF;
@@ -326,9 +324,7 @@ BEGIN
                     IF cancel_at IS NULL THEN
                         cancel_at := clock_timestamp();
                         cancelled := true;
-                        PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
-                            'conn', conn[x.k], 'server', fleet_execute.servers[x.k], 'pid', pid[x.k]))
-                            FROM unnest(batch) x(k) WHERE pending[x.k]));
+                        PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
                     END IF;
                 END;
             END LOOP;
@@ -358,9 +354,7 @@ BEGIN
         -- cancelled outside the wait (connecting, sending, gathering): stop
         -- every server still running (once), then give up
         IF cancel_at IS NULL THEN
-            PERFORM iobench.fleet_cancel(dbl, (SELECT jsonb_agg(jsonb_build_object(
-                'conn', conn[k], 'server', fleet_execute.servers[k], 'pid', pid[k]))
-                FROM generate_series(1, n) k WHERE pending[k]));
+            PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
         END IF;
         FOR i IN 1 .. n LOOP
             PERFORM iobench.fleet_drop(dbl, conn[i]);
@@ -469,15 +463,17 @@ END
 $$;
 COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection of a fleet call if it is open';
 
--- Cancel the statements running on some dblink connections of a fleet
--- call: each a JSON object {conn, server, pid}.  The cancel goes through a
+-- Cancel the statements running on the dblink connections of a fleet call
+-- that are pending: conn, servers, pid and pending are fleet_execute()'s
+-- arrays, one element per server.  The cancel goes through a
 -- second connection to the server as pg_cancel_backend(pid), which sends
 -- one SIGINT: a protocol cancel request (dblink_cancel_query(), like
 -- psql's Ctrl-C) arrives as two, since the postmaster signals the backend
 -- and its process group, and the second can land while run() is handing
 -- its partial run over to be stored.  Where that connection fails,
 -- dblink_cancel_query() is the fallback.
-CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, sessions jsonb)
+CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, conn text[], servers text[],
+                                                pid integer[], pending boolean[])
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -487,7 +483,9 @@ DECLARE
     v text;
 BEGIN
     FOR c IN SELECT x.conn, x.server, x.pid
-               FROM jsonb_to_recordset(coalesce(fleet_cancel.sessions, '[]')) AS x(conn text, server text, pid integer)
+               FROM unnest(fleet_cancel.conn, fleet_cancel.servers, fleet_cancel.pid,
+                           fleet_cancel.pending) AS x(conn, server, pid, pending)
+              WHERE x.pending
     LOOP
         BEGIN
             PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
@@ -503,7 +501,7 @@ BEGIN
     END LOOP;
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_cancel(name, jsonb) IS 'cancel the statements running on dblink connections of a fleet call';
+COMMENT ON FUNCTION iobench.fleet_cancel(name, text[], text[], integer[], boolean[]) IS 'cancel the statements pending on the dblink connections of a fleet call';
 
 -- The names of this session's open dblink connections.
 CREATE OR REPLACE FUNCTION iobench.dblink_connections(dbl name)

@@ -1,6 +1,31 @@
 -- Reading the runs of a fleet call: servers side by side per test, and a
 -- table of them as the four-systems comparisons of SQLIO days print it.
 
+-- The stored fleet call fleet_id, for the functions that read one; the
+-- errors name their argument "fleet_id".
+CREATE OR REPLACE FUNCTION iobench.existing_fleet(fleet_id bigint)
+RETURNS iobench.fleets
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    f iobench.fleets;
+BEGIN
+    IF existing_fleet.fleet_id IS NULL THEN
+        RAISE EXCEPTION 'argument "fleet_id" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT * INTO f FROM iobench.fleets x WHERE x.fleet_id = existing_fleet.fleet_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'fleet call % does not exist', existing_fleet.fleet_id
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Stored fleet calls are listed in iobench.fleets.';
+    END IF;
+    RETURN f;
+END
+$$;
+COMMENT ON FUNCTION iobench.existing_fleet(bigint) IS 'the stored fleet call of that id; an error when there is none';
+
 -- The servers of a fleet call side by side per test, with ratios to a
 -- baseline server (the first given when NULL) and to the median server.
 -- A concurrent call adds a row "(all servers)" per test: their IOPS and
@@ -28,16 +53,7 @@ DECLARE
     f iobench.fleets;
     base text;
 BEGIN
-    IF fleet_compare.fleet_id IS NULL THEN
-        RAISE EXCEPTION 'argument "fleet_id" must not be null'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT * INTO f FROM iobench.fleets x WHERE x.fleet_id = fleet_compare.fleet_id;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'fleet call % does not exist', fleet_compare.fleet_id
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Stored fleet calls are listed in iobench.fleets.';
-    END IF;
+    f := iobench.existing_fleet(fleet_compare.fleet_id);
     base := coalesce(fleet_compare.baseline, f.servers[1]);
     IF NOT base = ANY (f.servers) THEN
         RAISE EXCEPTION 'server "%" is not part of fleet call %', base, fleet_compare.fleet_id
@@ -100,16 +116,7 @@ DECLARE
     w integer;
     tw integer;
 BEGIN
-    IF fleet_report.fleet_id IS NULL THEN
-        RAISE EXCEPTION 'argument "fleet_id" must not be null'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT * INTO f FROM iobench.fleets x WHERE x.fleet_id = fleet_report.fleet_id;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'fleet call % does not exist', fleet_report.fleet_id
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Stored fleet calls are listed in iobench.fleets.';
-    END IF;
+    f := iobench.existing_fleet(fleet_report.fleet_id);
     SELECT greatest(max(length(x.test)), 4) INTO tw FROM iobench.fleet_runs x WHERE x.fleet_id = f.fleet_id;
     w := greatest(19, (SELECT max(length(u.n)) FROM unnest(f.servers) u(n)));
     RETURN NEXT format('fleet call %s: %s on %s server%s, %s%s', f.fleet_id,

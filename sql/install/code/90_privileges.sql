@@ -45,97 +45,97 @@ $$;
 -- own privileges.
 GRANT USAGE ON SCHEMA iobench TO PUBLIC, iobench_user;
 
--- Running benchmarks is for the roles the owner grants it to; reading
--- results is for pg_monitor; resetting, snapshots and the benign list are
--- for the owner (and whoever the owner grants them to).  This file runs
--- last in the install script and again at the end of every upgrade.
-------------------------------------------------------------------------
-
 -- The grant check of the entry points
 GRANT EXECUTE ON FUNCTION iobench.require_grant(regprocedure) TO PUBLIC;
 
--- Running benchmarks (PUBLIC revoked first, so that the ACL reads the same
--- after an upgrade from 0.1 as after a fresh install)
-REVOKE ALL ON FUNCTION
-    iobench.run,
-    iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
-                    interval, text, interval, bigint, text),
-    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text),
-    iobench.latency_search(name, interval, double precision, text, text, integer, integer,
-                           interval, interval, text, integer, boolean, text, bigint, text)
-FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION
-    iobench.run,
-    iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
-                    interval, text, interval, bigint, text),
-    iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text),
-    iobench.latency_search(name, interval, double precision, text, text, integer, integer,
-                           interval, interval, text, integer, boolean, text, bigint, text)
-TO PUBLIC, iobench_user;
-
--- Runs on many servers, and storing runs made elsewhere: the definer
--- functions (import_runs, import_fio, fleet_store) write the result
--- tables; fleet_run and fleet_suite run on other servers with the rights
--- the caller's user mappings give there.  The helpers they call check or
--- do nothing a caller could not do with dblink itself.
-REVOKE ALL ON FUNCTION
-    iobench.import_runs(jsonb, text),
-    iobench.import_fio(jsonb, text, text),
-    iobench.insert_run(jsonb),
-    iobench.import_children(bigint, jsonb),
-    iobench.fleet_store(jsonb, jsonb),
-    iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
-    iobench.fleet_run(text[], jsonb, boolean, interval, text),
-    iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint,
-                        boolean, interval, text)
-FROM PUBLIC;
+-- EXECUTE on the functions: for each, PUBLIC's default right is revoked
+-- (so that the ACL reads the same after an upgrade from 0.1 as after a
+-- fresh install), then EXECUTE is granted to the roles named, in that
+-- order; none names the functions only the owner (and whoever the owner
+-- grants them to) may call.
+DO $$
+DECLARE
+    f record;
+BEGIN
+    FOR f IN SELECT * FROM (VALUES
+        -- Running benchmarks
+        ('iobench.run', 'PUBLIC, iobench_user'),
+        ('iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
+                          interval, text, interval, bigint, text)', 'PUBLIC, iobench_user'),
+        ('iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint,
+                        text, text)', 'PUBLIC, iobench_user'),
+        ('iobench.latency_search(name, interval, double precision, text, text, integer, integer,
+                                 interval, interval, text, integer, boolean, text, bigint, text)',
+         'PUBLIC, iobench_user'),
+        -- Runs on many servers, and storing runs made elsewhere: the
+        -- definer functions (import_runs, import_fio, fleet_store) write
+        -- the result tables; fleet_run and fleet_suite run on other servers
+        -- with the rights the caller's user mappings give there.  The
+        -- helpers they call check or do nothing a caller could not do with
+        -- dblink itself.
+        ('iobench.import_runs(jsonb, text)', NULL),
+        ('iobench.import_fio(jsonb, text, text)', NULL),
+        ('iobench.insert_run(jsonb)', NULL),
+        ('iobench.import_children(bigint, jsonb)', NULL),
+        ('iobench.fleet_store(jsonb, jsonb)', NULL),
+        ('iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)', NULL),
+        ('iobench.fleet_run(text[], jsonb, boolean, interval, text)', NULL),
+        ('iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint,
+                              boolean, interval, text)', NULL),
+        -- Reading results; the entry points among them (PUBLIC too) check
+        -- the grant themselves (see above)
+        ('iobench.compare(bigint, name)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.compare_runs(bigint[], bigint)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.stalls(bigint, double precision, interval)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.latency_ranges(bigint, text)', 'pg_monitor, iobench_user'),
+        ('iobench.report(bigint)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.fio_latency(bigint, text, double precision, double precision, boolean)',
+         'pg_monitor, iobench_user'),
+        ('iobench.fio_direction(iobench.runs, text)', 'pg_monitor, iobench_user'),
+        ('iobench.run_json(bigint)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.export_runs(bigint[], timestamptz)', 'pg_monitor, iobench_user'),
+        ('iobench.export_run_row(iobench.runs)', 'pg_monitor, iobench_user'),
+        ('iobench.merged_latency(bigint[], text)', 'pg_monitor, iobench_user'),
+        ('iobench.fleet_compare(bigint, text)', 'pg_monitor, iobench_user'),
+        ('iobench.fleet_report(bigint)', 'pg_monitor, iobench_user'),
+        ('iobench.disk_stats(bigint)', 'pg_monitor, iobench_user'),
+        ('iobench.latency_percentile(bigint, double precision, text)', 'pg_monitor, iobench_user'),
+        -- Wait statistics: for pg_monitor; the wait tables of runs, which
+        -- report() shows (with the server's descriptions they read), for
+        -- iobench_user too
+        ('iobench.wait_table_all(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
+        ('iobench.wait_table(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
+        ('iobench.wait_table_all(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user'),
+        ('iobench.wait_table(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user'),
+        ('iobench.wait_table_by_backend(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
+        ('iobench.wait_event_descriptions()', 'pg_monitor, iobench_user'),
+        ('iobench.waits_raw()', 'pg_monitor'),
+        ('iobench.reset_waits()', NULL),
+        ('iobench.wait_collector_status()', 'pg_monitor'),
+        ('iobench.snapshot_waits(text)', NULL),
+        ('iobench.wait_snapshot_diff_raw(text, text)', 'pg_monitor'),
+        ('iobench.wait_stats_diff(text, text)', 'pg_monitor'),
+        ('iobench.wait_stats_diff_all(text, text)', 'pg_monitor'),
+        ('iobench.sample_waits_raw(interval, interval, integer[])', 'pg_monitor'),
+        ('iobench.sample_waits(interval, interval, integer[])', 'pg_monitor'),
+        ('iobench.sample_waits_all(interval, interval, integer[])', 'pg_monitor'),
+        ('iobench.sample_waits_by_backend(interval, interval, integer[])', 'pg_monitor'),
+        ('iobench.run_wait_stats(bigint)', 'pg_monitor, iobench_user'),
+        ('iobench.run_wait_stats_all(bigint)', 'pg_monitor, iobench_user')
+    ) AS t(signature, grantees)
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f.signature);
+        IF f.grantees IS NOT NULL THEN
+            EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %s', f.signature, f.grantees);
+        END IF;
+    END LOOP;
+END
+$$;
 
 -- Reading results
 GRANT USAGE ON SCHEMA iobench TO pg_monitor;
 GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency,
     iobench.run_disk_seconds, iobench.run_tablespaces TO pg_monitor, iobench_user;
-REVOKE ALL ON FUNCTION
-    iobench.compare(bigint, name),
-    iobench.compare_runs(bigint[], bigint),
-    iobench.stalls(bigint, double precision, interval),
-    iobench.latency_ranges(bigint, text),
-    iobench.report(bigint),
-    iobench.fio_latency(bigint, text, double precision, double precision, boolean),
-    iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint),
-    iobench.export_runs(bigint[], timestamptz),
-    iobench.export_run_row(iobench.runs),
-    iobench.merged_latency(bigint[], text),
-    iobench.fleet_compare(bigint, text),
-    iobench.fleet_report(bigint),
-    iobench.disk_stats(bigint),
-    iobench.latency_percentile(bigint, double precision, text)
-FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION
-    iobench.compare(bigint, name),
-    iobench.compare_runs(bigint[], bigint),
-    iobench.stalls(bigint, double precision, interval),
-    iobench.latency_ranges(bigint, text),
-    iobench.report(bigint),
-    iobench.fio_latency(bigint, text, double precision, double precision, boolean),
-    iobench.fio_direction(iobench.runs, text),
-    iobench.run_json(bigint),
-    iobench.export_runs(bigint[], timestamptz),
-    iobench.export_run_row(iobench.runs),
-    iobench.merged_latency(bigint[], text),
-    iobench.fleet_compare(bigint, text),
-    iobench.fleet_report(bigint),
-    iobench.disk_stats(bigint),
-    iobench.latency_percentile(bigint, double precision, text)
-TO pg_monitor, iobench_user;
--- the entry points among them check the grant themselves (see above)
-GRANT EXECUTE ON FUNCTION
-    iobench.compare(bigint, name),
-    iobench.compare_runs(bigint[], bigint),
-    iobench.stalls(bigint, double precision, interval),
-    iobench.report(bigint),
-    iobench.run_json(bigint)
-TO PUBLIC;
 GRANT SELECT ON
     iobench.run_stalls,
     iobench.suite_tests,
@@ -157,46 +157,6 @@ GRANT SELECT ON
 TO pg_monitor, iobench_user;
 
 -- Wait statistics
-REVOKE ALL ON FUNCTION
-    iobench.wait_table_all(iobench.wait_raw[]),
-    iobench.wait_table(iobench.wait_raw[]),
-    iobench.wait_table_all(iobench.wait_raw[], double precision),
-    iobench.wait_table(iobench.wait_raw[], double precision),
-    iobench.wait_table_by_backend(iobench.wait_raw[]),
-    iobench.wait_event_descriptions(),
-    iobench.waits_raw(),
-    iobench.reset_waits(),
-    iobench.wait_collector_status(),
-    iobench.snapshot_waits(text),
-    iobench.wait_snapshot_diff_raw(text, text),
-    iobench.wait_stats_diff(text, text),
-    iobench.wait_stats_diff_all(text, text),
-    iobench.sample_waits_raw(interval, interval, integer[]),
-    iobench.sample_waits(interval, interval, integer[]),
-    iobench.sample_waits_all(interval, interval, integer[]),
-    iobench.sample_waits_by_backend(interval, interval, integer[]),
-    iobench.run_wait_stats(bigint),
-    iobench.run_wait_stats_all(bigint)
-FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION
-    iobench.wait_table_all(iobench.wait_raw[]),
-    iobench.wait_table(iobench.wait_raw[]),
-    iobench.wait_table_all(iobench.wait_raw[], double precision),
-    iobench.wait_table(iobench.wait_raw[], double precision),
-    iobench.wait_table_by_backend(iobench.wait_raw[]),
-    iobench.wait_event_descriptions(),
-    iobench.waits_raw(),
-    iobench.wait_collector_status(),
-    iobench.wait_snapshot_diff_raw(text, text),
-    iobench.wait_stats_diff(text, text),
-    iobench.wait_stats_diff_all(text, text),
-    iobench.sample_waits_raw(interval, interval, integer[]),
-    iobench.sample_waits(interval, interval, integer[]),
-    iobench.sample_waits_all(interval, interval, integer[]),
-    iobench.sample_waits_by_backend(interval, interval, integer[]),
-    iobench.run_wait_stats(bigint),
-    iobench.run_wait_stats_all(bigint)
-TO pg_monitor;
 GRANT SELECT ON
     iobench.benign_waits,
     iobench.wait_stats,
@@ -208,18 +168,6 @@ GRANT SELECT ON
     iobench.run_waits,
     iobench.run_wait_sampling
 TO pg_monitor;
--- the wait tables of runs, which report() shows (with the server's
--- descriptions they read)
-GRANT EXECUTE ON FUNCTION
-    iobench.wait_table_all(iobench.wait_raw[]),
-    iobench.wait_table_all(iobench.wait_raw[], double precision),
-    iobench.wait_table(iobench.wait_raw[]),
-    iobench.wait_table(iobench.wait_raw[], double precision),
-    iobench.wait_table_by_backend(iobench.wait_raw[]),
-    iobench.wait_event_descriptions(),
-    iobench.run_wait_stats(bigint),
-    iobench.run_wait_stats_all(bigint)
-TO iobench_user;
 GRANT SELECT ON iobench.benign_waits, iobench.run_waits, iobench.run_wait_sampling TO iobench_user;
 
 -- the summary of runs: the view reads the tables as its owner

@@ -34,18 +34,6 @@ CREATE TYPE iobench.wait_stats_row AS (
     description  text,              -- the server's (pg_wait_events, 17+; else NULL)
     backend_types text[]);          -- backend types that had the wait, sorted
 
--- The waits of each backend type (iobench.wait_table_by_backend()).
-CREATE TYPE iobench.wait_backend_row AS (
-    backend_type text,              -- NULL: unknown
-    wait_type    text,
-    wait_s       double precision,
-    resource_s   double precision,
-    signal_s     double precision,
-    wait_count   bigint,            -- sampled entries (a lower bound)
-    percentage   double precision,  -- of all non-benign wait time
-    benign       boolean,
-    description  text);
-
 CREATE TYPE iobench.wait_table_row AS (
     "WaitType"   text,
     "Wait_S"     numeric(16, 2),

@@ -20,15 +20,13 @@ CREATE TABLE iobench.live_runs (
 );
 COMMENT ON TABLE iobench.live_runs IS 'runs going on (or interrupted), as their recorder stored them';
 
+-- The rows that move to iobench.run_seconds: its columns, keyed to the
+-- live run.
 CREATE TABLE iobench.live_seconds (
-    run_id       bigint NOT NULL REFERENCES iobench.live_runs ON DELETE CASCADE,
-    second       integer NOT NULL,
-    op           text NOT NULL CHECK (op IN ('read', 'write', 'fsync')),
-    ops          bigint NOT NULL,
-    bytes        bigint NOT NULL,
-    lat_mean_us  double precision,
-    lat_max_us   double precision,
-    PRIMARY KEY (run_id, second, op)
+    LIKE iobench.run_seconds,
+    CHECK (op IN ('read', 'write', 'fsync')),
+    PRIMARY KEY (run_id, second, op),
+    FOREIGN KEY (run_id) REFERENCES iobench.live_runs ON DELETE CASCADE
 );
 COMMENT ON TABLE iobench.live_seconds IS 'the seconds of runs going on, stored as they end';
 

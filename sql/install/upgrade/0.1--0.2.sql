@@ -99,28 +99,20 @@ ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
 
 -- Wait statistics that know the newer servers: raw rows carry the backend
 -- type of the processes that waited, the unrounded rows the server's
--- description and the backend types, a per-backend-type shape; the idle
--- loop of 18's I/O workers is benign.
+-- description and the backend types (the per-backend-type shape is
+-- schema/35_waits_by_backend.sql); the idle loop of 18's I/O workers is
+-- benign.
 ALTER TYPE iobench.wait_raw ADD ATTRIBUTE backend_type text;
 ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE description text,
     ADD ATTRIBUTE backend_types text[];
-CREATE TYPE iobench.wait_backend_row AS (
-    backend_type text,
-    wait_type    text,
-    wait_s       double precision,
-    resource_s   double precision,
-    signal_s     double precision,
-    wait_count   bigint,
-    percentage   double precision,
-    benign       boolean,
-    description  text);
 INSERT INTO iobench.benign_waits (wait_type, reason, builtin) VALUES
     ('Activity:IoWorkerMain', 'I/O worker waiting for I/O to do (PostgreSQL 18+)', true)
 ON CONFLICT (wait_type) DO NOTHING;
 
 -- 0.2 names binary throughput as binary: runs gains *_mib_per_s (2^20
 -- bytes per second) beside the decimal *_mb_per_s of 0.1, which keep their
--- names and meaning; 0.1's rows get theirs from the stored bytes.
+-- names and meaning; 0.1's rows get theirs from the stored bytes (the
+-- column comments with the units: schema/11_runs_units.sql).
 ALTER TABLE iobench.runs
     ADD COLUMN mib_per_s double precision,
     ADD COLUMN read_mib_per_s double precision,
@@ -129,15 +121,6 @@ UPDATE iobench.runs
    SET mib_per_s = mb_per_s * 1e6 / 1048576,
        read_mib_per_s = read_mb_per_s * 1e6 / 1048576,
        write_mib_per_s = write_mb_per_s * 1e6 / 1048576;
-COMMENT ON COLUMN iobench.runs.block_size IS 'bytes';
-COMMENT ON COLUMN iobench.runs.file_size IS 'bytes per file (file_size => ''256MB'' is 256 MiB, 268435456 bytes)';
-COMMENT ON COLUMN iobench.runs.bytes IS 'bytes of data I/O (reads and writes) in the measured period';
-COMMENT ON COLUMN iobench.runs.mb_per_s IS 'data I/O throughput in MB/s: 10^6 bytes per second (decimal)';
-COMMENT ON COLUMN iobench.runs.read_mb_per_s IS 'read throughput in MB/s: 10^6 bytes per second (decimal)';
-COMMENT ON COLUMN iobench.runs.write_mb_per_s IS 'write throughput in MB/s: 10^6 bytes per second (decimal)';
-COMMENT ON COLUMN iobench.runs.mib_per_s IS 'data I/O throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
-COMMENT ON COLUMN iobench.runs.read_mib_per_s IS 'read throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
-COMMENT ON COLUMN iobench.runs.write_mib_per_s IS 'write throughput in MiB/s: 2^20 bytes per second (binary, as PostgreSQL''s MB)';
 
 -- 0.2 spells kilobytes as PostgreSQL does ("8 kB"), also in the names of
 -- the built-in suite tests; suites stored before keep the names they ran
