@@ -24,6 +24,7 @@ OBJS = \
 	src/storage.o \
 	src/dynworker.o \
 	src/worker.o \
+	src/run_shared.o \
 	src/run_launcher.o \
 	src/run_store.o \
 	src/run_limits.o \

@@ -87,9 +87,6 @@ PG_FUNCTION_INFO_V1(iobench_run);
 /* What iob_failed_run_id() returns */
 static int64 failed_run_id = 0;
 
-/* Counter that makes file names unique across runs of one backend */
-static uint32 run_counter = 0;
-
 /* The launcher's state for one run */
 typedef struct RunContext
 {
@@ -128,119 +125,16 @@ iobench_run(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_RATES));
 }
 
-/* create_segment(): the run's own state, before any worker exists */
-static void
-init_run_shared(IobRunShared *run, const IobRunParams *params, const char *dir,
-				IobEngineKind engine)
-{
-	memset(run, 0, sizeof(IobRunShared));
-	run->params = *params;
-	run->engine = engine;
-	strlcpy(run->dir, dir, sizeof(run->dir));
-	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
-			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
-	run->launcher_procno = GetNumberFromPGProc(MyProc);
-	run->launcher_pid = MyProcPid;
-	run->nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
-	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
-	pg_atomic_init_u32(&run->nready, 0);
-	pg_atomic_init_u32(&run->nfinished, 0);
-	pg_atomic_init_u32(&run->seconds_drained, 0);
-	pg_atomic_init_u32(&run->recorder_stop, 0);
-	pg_atomic_init_u32(&run->seconds_checked, 0);
-}
-
-/* create_segment(): each worker's slot, and the empty ring of seconds */
-static void
-init_worker_slots(IobWorkerState *workers, int nworkers, IobSecondSlot *seconds)
-{
-	int			i;
-	int			k;
-
-	memset(workers, 0, mul_size(sizeof(IobWorkerState), nworkers));
-	for (i = 0; i < nworkers; i++)
-	{
-		workers[i].worker_index = i;
-		pg_atomic_init_u32(&workers[i].seconds_done, 0);
-		pg_atomic_init_u64(&workers[i].stall_head, 0);
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-			iob_hist_reset(&workers[i].hist[k]);
-	}
-	for (i = 0; i < IOB_SECOND_RING * IOB_NUM_OP_KINDS; i++)
-	{
-		pg_atomic_init_u64(&seconds[i].ops, 0);
-		pg_atomic_init_u64(&seconds[i].bytes, 0);
-		pg_atomic_init_u64(&seconds[i].lat_sum_ns, 0);
-		pg_atomic_init_u64(&seconds[i].lat_max_ns, 0);
-	}
-}
-
-/* Create the DSM segment and lay out the run's shared state in it */
+/* Create the run's DSM segment (run_shared.c) and find its parts */
 static void
 create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 			   IobEngineKind engine, const char *label)
 {
-	shm_toc_estimator e;
-	Size		info_size = add_size(offsetof(IobRunStoreInfo, label),
-									 label ? strlen(label) + 1 : 1);
-	Size		workers_size = mul_size(sizeof(IobWorkerState), params->workers);
-	Size		group_size = mul_size(sizeof(IobGroupStats),
-									  mul_size(params->workers, Max(params->ngroup, 1)));
-	Size		seconds_size = mul_size(sizeof(IobSecondSlot),
-										IOB_SECOND_RING * IOB_NUM_OP_KINDS);
-	shm_toc    *toc;
-	IobRunShared *run;
-	int			i;
-
-	shm_toc_initialize_estimator(&e);
-	shm_toc_estimate_chunk(&e, sizeof(IobRunShared));
-	shm_toc_estimate_chunk(&e, workers_size);
-	shm_toc_estimate_chunk(&e, seconds_size);
-	shm_toc_estimate_chunk(&e, info_size);
-	if (params->ngroup > 0)
-		shm_toc_estimate_chunk(&e, group_size);
-	shm_toc_estimate_keys(&e, 5);
-
-	ctx->seg = dsm_create(shm_toc_estimate(&e), 0);
-	toc = shm_toc_create(IOB_SHM_MAGIC, dsm_segment_address(ctx->seg),
-						 shm_toc_estimate(&e));
-
-	run = shm_toc_allocate(toc, sizeof(IobRunShared));
-	init_run_shared(run, params, dir, engine);
-	shm_toc_insert(toc, IOB_KEY_RUN, run);
-
-	ctx->workers = shm_toc_allocate(toc, workers_size);
-	ctx->seconds = shm_toc_allocate(toc, seconds_size);
-	init_worker_slots(ctx->workers, params->workers, ctx->seconds);
-	shm_toc_insert(toc, IOB_KEY_WORKERS, ctx->workers);
-	shm_toc_insert(toc, IOB_KEY_SECONDS, ctx->seconds);
-
-	ctx->info = shm_toc_allocate(toc, info_size);
-	memset(ctx->info, 0, info_size);
-	ctx->info->has_label = (label != NULL);
-	if (label)
-		strcpy(ctx->info->label, label);
-	ctx->info->rows_handle = DSM_HANDLE_INVALID;
-	pg_atomic_init_u32(&ctx->info->done, 0);
-	shm_toc_insert(toc, IOB_KEY_STORE, ctx->info);
-
-	/* a group: the tablespaces' directories and figures */
-	for (i = 0; i < params->ngroup; i++)
-		iob_temp_dir_for_tablespace(params->group_oids[i], run->group_dirs[i]);
-	if (params->ngroup > 0)
-	{
-		IobGroupStats *g = shm_toc_allocate(toc, group_size);
-		int			k;
-
-		memset(g, 0, group_size);
-		for (i = 0; i < params->workers * params->ngroup; i++)
-			for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-				iob_hist_reset(&g[i].hist[k]);
-		shm_toc_insert(toc, IOB_KEY_GROUP, g);
-	}
-
-	ctx->toc = toc;
-	ctx->run = run;
+	ctx->toc = iob_run_segment_create(params, dir, engine, label, &ctx->seg);
+	ctx->run = shm_toc_lookup(ctx->toc, IOB_KEY_RUN, false);
+	ctx->workers = shm_toc_lookup(ctx->toc, IOB_KEY_WORKERS, false);
+	ctx->seconds = shm_toc_lookup(ctx->toc, IOB_KEY_SECONDS, false);
+	ctx->info = shm_toc_lookup(ctx->toc, IOB_KEY_STORE, false);
 }
 
 /*

@@ -22,7 +22,7 @@
  * transaction of its own, so a long suite cancelled near its end keeps
  * what it measured.
  *
- * The file is about 790 lines: the flow of one call (arguments, tests,
+ * The file is about 750 lines: the flow of one call (arguments, tests,
  * the rows it stores, keeping a cancelled suite) reads top to bottom as
  * one story over the private Suite struct; a split would need a header
  * for that struct alone.
@@ -336,6 +336,7 @@ typedef struct SuiteTestContext
 	const SuiteTest *test;
 } SuiteTestContext;
 
+/* Error context callback of suite_test_params(): which test, which suite */
 static void
 suite_test_error_context(void *arg)
 {

@@ -16,7 +16,7 @@
  * there, and a log hook keeps the error's SQLSTATE and message for the
  * launcher, so the caller fails with the worker's real error.
  *
- * The file is a little over 700 lines: the loop and the per-I/O accounting
+ * The file is about 800 lines: the loop and the per-I/O accounting
  * it calls (stalls, cold reads, the per-second series) stay in one file so
  * that those static helpers inline into the hot path.
  *
