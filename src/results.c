@@ -26,6 +26,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -540,4 +541,22 @@ iob_unstored_run(const IobRunSummary *s)
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
+}
+
+/* See results.h */
+int64
+iob_run_row_id(Datum row, bool *completed)
+{
+	HeapTupleHeader tup = DatumGetHeapTupleHeader(row);
+	bool		isnull;
+	Datum		id = GetAttributeByName(tup, "run_id", &isnull);
+
+	if (completed)
+	{
+		Datum		status = GetAttributeByName(tup, "status", completed);
+
+		*completed = !*completed &&
+			strcmp(TextDatumGetCString(status), "completed") == 0;
+	}
+	return isnull ? 0 : DatumGetInt64(id);
 }

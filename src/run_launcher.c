@@ -32,7 +32,6 @@
 
 #include "access/xact.h"
 #include "access/xlog.h"
-#include "executor/executor.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -190,14 +189,12 @@ carry_waits(RunContext *ctx)
 	{
 		IobRunSummary summary;
 		Datum		row;
-		bool		isnull;
 		int64		run_id;
 
 		iob_summarize_run(&summary, ctx->toc);
 		row = iob_store_run(&summary);
 		iob_wait_run_store(ctx->waits, row, &summary);
-		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
-												  "run_id", &isnull));
+		run_id = iob_run_row_id(row, NULL);
 		ctx->carried_waits = iob_export_run_waits(run_id);
 		ctx->info->fixed_run_id = run_id;
 		iob_subxact_rollback(&sx);

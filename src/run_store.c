@@ -15,7 +15,6 @@
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
-#include "executor/executor.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -354,7 +353,6 @@ store_in_own_transaction(shm_toc *toc)
 	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 	IobRunSummary summary;
 	Datum		row;
-	bool		isnull;
 	int64		run_id;
 
 	SetCurrentStatementStartTimestamp();
@@ -369,8 +367,7 @@ store_in_own_transaction(shm_toc *toc)
 		if (info->fixed_run_id > 0)
 			summary.run_id = info->fixed_run_id;
 		row = iob_store_run(&summary);
-		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
-												  "run_id", &isnull));
+		run_id = iob_run_row_id(row, NULL);
 	}
 	else
 		run_id = 0;

@@ -37,6 +37,7 @@
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
+#include "results.h"
 #include "run.h"
 #include "run_limits.h"
 #include "run_args.h"
@@ -285,8 +286,7 @@ take_steps(Search *s)
 	{
 		MemoryContext oldcxt = MemoryContextSwitchTo(stepcxt);
 		IobRunParams params = s->base;
-		HeapTupleHeader row;
-		bool		isnull;
+		Datum		row;
 		int64		run_id;
 		bool		met;
 
@@ -294,14 +294,11 @@ take_steps(Search *s)
 		params.iodepth = s->step_iodepth[i];
 		if (!s->seed_given)
 			params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-		row = DatumGetHeapTupleHeader(iob_execute_run(&params,
-													  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
-															   s->search_id, params.workers,
-															   params.iodepth),
-													  IOB_PROGRESS_RATES));
-		run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
-		completed = strcmp(TextDatumGetCString(GetAttributeByName(row, "status", &isnull)),
-						   "completed") == 0;
+		row = iob_execute_run(&params,
+							  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
+									   s->search_id, params.workers, params.iodepth),
+							  IOB_PROGRESS_RATES);
+		run_id = iob_run_row_id(row, &completed);
 		met = record_step(s, i + 1, run_id);
 		MemoryContextSwitchTo(oldcxt);
 		MemoryContextReset(stepcxt);

@@ -51,6 +51,7 @@
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
+#include "results.h"
 #include "run.h"
 #include "run_args.h"
 #include "run_options.h"
@@ -542,11 +543,10 @@ run_suite_test(Suite *suite, int t, int r, int s)
 {
 	const SuiteTest *test = &suite->tests[t];
 	IobRunParams *params = &suite->test_params[t];
-	HeapTupleHeader row;
+	Datum		row;
 	char	   *run_label;
 	int64		run_id;
-	bool		isnull;
-	char	   *status;
+	bool		completed;
 
 	/* a tablespace, or a group 'a+b' (tablespace_group.h) */
 	params->files = test->files;
@@ -563,14 +563,11 @@ run_suite_test(Suite *suite, int t, int r, int s)
 						test->test, NameStr(suite->tablespaces[s]), r,
 						suite->repeat)));
 
-	row = DatumGetHeapTupleHeader(iob_execute_run(params, run_label,
-												  IOB_PROGRESS_RATES));
-	run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
-	status = TextDatumGetCString(GetAttributeByName(row, "status", &isnull));
-
+	row = iob_execute_run(params, run_label, IOB_PROGRESS_RATES);
+	run_id = iob_run_row_id(row, &completed);
 	insert_suite_run(suite->suite_id, test, NameStr(suite->tablespaces[s]), r,
 					 run_id, suite->notes[t]);
-	return strcmp(status, "completed") == 0;
+	return completed;
 }
 
 /*
