@@ -95,7 +95,9 @@ SELECT run_id FROM iobench.run(tablespace => NULL);
 \set VERBOSITY terse
 SELECT run_id FROM iobench.run(file_size => '512TB', files => 2);
 
--- more workers than background worker slots (max_worker_processes = 32)
+-- more workers than background worker slots (max_worker_processes = 32):
+-- held to what it leaves after the 2 workers started with the server, one
+-- slot kept free and the run's recorder (28), refused before anything starts
 SET iobench.max_workers_per_run = 60;
 SET iobench.max_workers_total = 60;
 SELECT run_id FROM iobench.run(workers => 60, duration => '1s', file_size => '1MB');

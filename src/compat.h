@@ -106,6 +106,22 @@
 #endif
 
 /*
+ * The postmaster's list of registered background workers became a dlist in
+ * 18 (an slist before); run_limits.c only counts its entries, in the
+ * postmaster.
+ */
+#include "postmaster/bgworker_internals.h"
+#if PG_VERSION_NUM >= 180000
+typedef dlist_iter iob_bgworker_iter;
+#define iob_foreach_registered_bgworker(iter) \
+	dlist_foreach(iter, &BackgroundWorkerList)
+#else
+typedef slist_iter iob_bgworker_iter;
+#define iob_foreach_registered_bgworker(iter) \
+	slist_foreach(iter, &BackgroundWorkerList)
+#endif
+
+/*
  * PG_TEMP_FILE_PREFIX moved from storage/fd.h to common/file_utils.h; both
  * are included above, so it is found either way.
  */

@@ -36,6 +36,8 @@
 
 #include "clock.h"
 #include "diskstats.h"
+#include "run_shared.h"
+#include "tablespace_group.h"
 
 /* Samples are taken this often during the measured period */
 #define SAMPLE_EVERY_NS		IOB_NS_PER_SEC
@@ -179,39 +181,69 @@ read_counters(IobDiskSampler *s, IobDiskCounters *out)
 	FreeFile(f);
 }
 
-/* See diskstats.h */
-IobDiskSampler *
-iob_disk_open(const char *dir, const char *spcname, bool notice)
+/*
+ * Add the disk under "dir" (of tablespace "spcname") to the sampler, if
+ * there is one the kernel lists; a NOTICE when not and "notice".  True
+ * when the tablespace has a device to sample.
+ */
+static bool
+add_tablespace_disk(IobDiskSampler *s, const char *dir, const char *spcname,
+					bool notice)
 {
-	IobDiskSampler *s;
 	char		disk[32];
-	IobDiskCounters *probe;
+	IobDiskSampler probe;
 
 	if (!find_disk(dir, disk, sizeof(disk)))
 	{
 		ereport(notice ? NOTICE : DEBUG1,
-				(errmsg("no block device under tablespace \"%s\": the device statistics of this run are not collected",
+				(errmsg("no block device under tablespace \"%s\": the device statistics of this run are not collected there",
 						spcname),
 				 errdetail("Directory \"%s\" is on a file system without a block device of its own (such as tmpfs or a network file system).",
 						   dir)));
-		return NULL;
+		return false;
 	}
-	s = palloc0(sizeof(IobDiskSampler));
-	add_device(s, disk, false);
-	add_members(s, disk);
 
 	/* the kernel must list the device, or there is nothing to sample */
-	probe = palloc(sizeof(IobDiskCounters) * s->ndevices);
-	read_counters(s, probe);
-	pfree(probe);
-	if (s->devices[0].nfields < F_DISCARDS)
+	memset(&probe, 0, sizeof(probe));
+	add_device(&probe, disk, false);
+	read_counters(&probe, probe.counters[0]);
+	if (probe.devices[0].nfields < F_DISCARDS)
 	{
 		ereport(notice ? NOTICE : DEBUG1,
-				(errmsg("block device \"%s\" under tablespace \"%s\" is not in /proc/diskstats: the device statistics of this run are not collected",
+				(errmsg("block device \"%s\" under tablespace \"%s\" is not in /proc/diskstats: the device statistics of this run are not collected there",
 						disk, spcname)));
+		return false;
+	}
+	add_device(s, disk, false);
+	return true;
+}
+
+/*
+ * See diskstats.h.  The tablespaces' disks come first, so that their
+ * members never crowd one of them out.
+ */
+IobDiskSampler *
+iob_disk_open_run(const IobRunShared *run, bool notice)
+{
+	const IobRunParams *p = &run->params;
+	int			n = iob_group_size(p);
+	IobDiskSampler *s = palloc0(sizeof(IobDiskSampler));
+	int			ndisks;
+	int			g;
+	int			d;
+
+	for (g = 0; g < n; g++)
+		(void) add_tablespace_disk(s, p->ngroup > 0 ? run->group_dirs[g] : run->dir,
+								   NameStr(p->ngroup > 0 ? p->group_names[g] : p->tablespace),
+								   notice);
+	if (s->ndevices == 0)
+	{
 		pfree(s);
 		return NULL;
 	}
+	ndisks = s->ndevices;
+	for (d = 0; d < ndisks; d++)
+		add_members(s, s->devices[d].name);
 	initStringInfo(&s->pending);
 	appendStringInfoChar(&s->pending, '[');
 	return s;

@@ -4,8 +4,9 @@
  *	  What the block device saw during a run, second by second.
  *
  * The run's recorder (recorder.h) samples /proc/diskstats once a second
- * of the measured period for the block device under the run's tablespace:
- * the whole disk for a partition, the device itself for dm and md devices,
+ * of the measured period for the block device under the run's tablespace,
+ * or under each tablespace of its group (every distinct device once): the
+ * whole disk for a partition, the device itself for dm and md devices,
  * and their members where /sys/block/<dev>/slaves lists them.  The
  * difference of consecutive samples is a row of iobench.live_disk_seconds,
  * committed as the run goes; when the run is stored they move to
@@ -14,8 +15,9 @@
  * w_await, %util, d/s, f/s), and runs.disk_* sum them up.
  *
  * A tablespace on a file system without a block device (tmpfs, NFS,
- * overlay) has no sampler: the run says so in one NOTICE (the launcher
- * opens a sampler first to find out) and its device columns stay NULL.
+ * overlay) is not sampled: the run says so in a NOTICE (the launcher opens
+ * a sampler first to find out); when none of its tablespaces has one there
+ * is no sampler and its device columns stay NULL.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,8 +28,11 @@
 
 #include "lib/stringinfo.h"
 
-/* The device itself plus this many members (dm, md) at most */
-#define IOB_DISK_MAX_DEVICES	17
+/*
+ * Devices sampled at most: the disks of a group's tablespaces
+ * (IOB_MAX_GROUP) and their members (dm, md); members past it are left out.
+ */
+#define IOB_DISK_MAX_DEVICES	32
 
 /*
  * The counters of one /proc/diskstats line after the device name, in the
@@ -46,7 +51,7 @@ typedef struct IobDiskCounters
 typedef struct IobDiskDevice
 {
 	char		name[32];		/* kernel name, e.g. "vda", "dm-0" */
-	bool		member;			/* a member of the first device (slaves) */
+	bool		member;			/* a member of a tablespace's device (slaves) */
 	int			nfields;		/* counters the kernel has for it */
 } IobDiskDevice;
 
@@ -62,12 +67,15 @@ typedef struct IobDiskSampler
 } IobDiskSampler;
 
 /*
- * The sampler for the storage under directory "dir" (of tablespace
- * "spcname"), or NULL when no block device is found there (with a NOTICE
- * when "notice").
+ * The sampler for the storage under the run's tablespace, or under each
+ * tablespace of its group: every distinct block device found there (each
+ * a row per second, "member" false) and their members; NULL when none of
+ * them has a block device.  With "notice", a NOTICE names each tablespace
+ * without one.
  */
-extern IobDiskSampler *iob_disk_open(const char *dir, const char *spcname,
-									 bool notice);
+struct IobRunShared;
+extern IobDiskSampler *iob_disk_open_run(const struct IobRunShared *run,
+										 bool notice);
 
 /*
  * Take the samples due at "now": one at the start of the measured period

@@ -66,8 +66,8 @@ define_run_settings(void)
 							 NULL, NULL, NULL);
 
 	DefineCustomIntVariable("iobench.max_workers_per_run",
-							"Upper bound for the workers argument of a benchmark run.",
-							"-1 means half of max_worker_processes, leaving the other half to the server's own workers (parallel query, logical replication).",
+							"Upper bound for the background worker slots of one benchmark run: one per worker and one for its recorder.",
+							"-1 means half of max_worker_processes, leaving the other half to the server's own workers (parallel query, logical replication). Never more than max_worker_processes leaves after the workers started with the server and one slot always left free.",
 							&iobench_max_workers_per_run,
 							-1, -1, IOB_MAX_WORKERS_PER_RUN,
 							PGC_SUSET,
@@ -75,8 +75,8 @@ define_run_settings(void)
 							NULL, NULL, NULL);
 
 	DefineCustomIntVariable("iobench.max_workers_total",
-							"Upper bound for the workers of all benchmark runs in progress together.",
-							"-1 means half of max_worker_processes.  Counted across runs only when iobench is preloaded; otherwise it bounds each run alone.",
+							"Upper bound for the background worker slots of all benchmark runs in progress together: one per worker and one per run for its recorder.",
+							"-1 means half of max_worker_processes; never more than max_worker_processes leaves after the workers started with the server and one slot always left free. Counted across runs only when iobench is preloaded; otherwise it bounds each run alone.",
 							&iobench_max_workers_total,
 							-1, -1, IOB_MAX_WORKERS_PER_RUN,
 							PGC_SUSET,

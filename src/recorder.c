@@ -44,6 +44,9 @@
 /* How often the recorder looks at the run */
 #define RECORDER_TICK_MS	200
 
+/* How often the recorder looks for the "go" before it (the first second is 1 s long) */
+#define RECORDER_GO_POLL_MS	20
+
 /* How long the launcher waits for the recorder to store the rest */
 #define RECORDER_FINISH_WAIT_MS	30000
 
@@ -98,6 +101,9 @@ iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run)
 		pg_usleep(10 * 1000L);
 		waited_ms += 10;
 	}
+	/* stuck: its slot is the storer's (run_limits.h), so it must go */
+	if (waited_ms >= RECORDER_FINISH_WAIT_MS)
+		TerminateBackgroundWorker(handle);
 }
 
 /* Run one statement as the schema owner with a jsonb array argument */
@@ -280,13 +286,35 @@ attach_run(Recorder *r, Datum main_arg)
 	r->seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
 	r->stall_tail = MemoryContextAllocZero(TopMemoryContext,
 										   sizeof(uint64) * Max(r->run->params.workers, 1));
-	/* the launcher found a block device and said so when there was none */
+	/* the launcher found a block device and said so where there was none */
 	if (r->run->disk_sampled)
-		r->disk = iob_disk_open(r->run->dir, NameStr(r->run->params.tablespace), false);
+		r->disk = iob_disk_open_run(r->run, false);
 	initStringInfo(&r->rows);
 	appendStringInfoChar(&r->rows, '[');
 	initStringInfo(&r->stalls);
 	appendStringInfoChar(&r->stalls, '[');
+}
+
+/*
+ * Wait until the launcher gives the "go": the recorder is started before
+ * the run's files and workers, and a run that ends before its go leaves
+ * no live row behind.  Exits when the run stopped before it began.
+ */
+static void
+wait_for_go(Recorder *r)
+{
+	uint32		phase;
+
+	while ((phase = pg_atomic_read_u32(&r->run->phase)) == IOB_PHASE_PREPARE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 RECORDER_GO_POLL_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	pg_read_barrier();
+	if (phase == IOB_PHASE_STOP && r->run->start_ns == 0)
+		proc_exit(0);
 }
 
 /* Background worker entry point; main_arg is the run's DSM handle */
@@ -300,6 +328,7 @@ iobench_recorder_main(Datum main_arg)
 
 	memset(&r, 0, sizeof(r));
 	attach_run(&r, main_arg);
+	wait_for_go(&r);
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	PushActiveSnapshot(GetTransactionSnapshot());

@@ -28,8 +28,10 @@
 #include "run_shared.h"
 
 /*
- * Start the recorder of the run in segment "seg" (all or nothing, as
- * launch_workers); raises the same ERROR as a worker that finds no slot.
+ * Start the recorder of the run in segment "seg"; raises the same ERROR as
+ * a worker that finds no slot.  The launcher starts it before the run's
+ * files and workers: it waits for the "go" and writes nothing before, and
+ * exits if the run stops first.
  */
 extern BackgroundWorkerHandle *iob_recorder_launch(dsm_segment *seg);
 

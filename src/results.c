@@ -314,9 +314,11 @@ store_seconds(int64 run_id)
 }
 
 /*
- * The disk_* columns of the run: the disk's figures over the measured
- * period, from its seconds.  Returns the updated row, or NULL when the run
- * has no device seconds (no block device): its disk_* columns stay NULL.
+ * The disk_* columns of the run: the disks' figures over the measured
+ * period, from their seconds; for the disks of a tablespace group
+ * ("loop0+loop1", by name) the rates and queue sizes add up and %util is
+ * the busiest disk's.  Returns the updated row, or NULL when the run has
+ * no device seconds (no block device): its disk_* columns stay NULL.
  */
 static HeapTupleHeader
 store_disk_summary(int64 run_id)
@@ -325,16 +327,22 @@ store_disk_summary(int64 run_id)
 	Datum		values[1];
 
 	values[0] = Int64GetDatum(run_id);
-	iob_owner_exec("UPDATE iobench.runs r SET disk = d.device, "
-				   "  disk_r_s = d.reads / d.secs, disk_w_s = d.writes / d.secs, "
-				   "  disk_rmb_s = d.rsect * 512 / 1e6 / d.secs, disk_wmb_s = d.wsect * 512 / 1e6 / d.secs, "
-				   "  disk_aqu_sz = d.queue_ms / 1000.0 / d.secs, "
-				   "  disk_util_pct = least(d.io_ms / 10.0 / d.secs, 100) "
-				   "FROM (SELECT x.device, sum(x.reads) AS reads, sum(x.writes) AS writes, "
-				   "        sum(x.read_sectors) AS rsect, sum(x.write_sectors) AS wsect, "
-				   "        sum(x.queue_ms) AS queue_ms, sum(x.io_ms) AS io_ms, sum(x.interval_s) AS secs "
-				   "        FROM iobench.run_disk_seconds x WHERE x.run_id = $1 AND NOT x.member "
-				   "       GROUP BY x.device) d "
+	iob_owner_exec("UPDATE iobench.runs r SET disk = d.devices, "
+				   "  disk_r_s = d.r_s, disk_w_s = d.w_s, disk_rmb_s = d.rmb_s, disk_wmb_s = d.wmb_s, "
+				   "  disk_aqu_sz = d.aqu_sz, disk_util_pct = d.util_pct "
+				   "FROM (SELECT pg_catalog.string_agg(y.device, '+' ORDER BY y.device) AS devices, "
+				   "        sum(y.reads / y.secs) AS r_s, sum(y.writes / y.secs) AS w_s, "
+				   "        sum(y.rsect * 512 / 1e6 / y.secs) AS rmb_s, "
+				   "        sum(y.wsect * 512 / 1e6 / y.secs) AS wmb_s, "
+				   "        sum(y.queue_ms / 1000.0 / y.secs) AS aqu_sz, "
+				   "        max(least(y.io_ms / 10.0 / y.secs, 100)) AS util_pct "
+				   "        FROM (SELECT x.device, sum(x.reads) AS reads, sum(x.writes) AS writes, "
+				   "                sum(x.read_sectors) AS rsect, sum(x.write_sectors) AS wsect, "
+				   "                sum(x.queue_ms) AS queue_ms, sum(x.io_ms) AS io_ms, "
+				   "                sum(x.interval_s) AS secs "
+				   "                FROM iobench.run_disk_seconds x WHERE x.run_id = $1 AND NOT x.member "
+				   "               GROUP BY x.device) y "
+				   "      HAVING count(*) > 0) d "
 				   "WHERE r.run_id = $1 RETURNING r.*",
 				   1, types, values, NULL, SPI_OK_UPDATE_RETURNING);
 	if (SPI_processed != 1)

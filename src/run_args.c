@@ -107,7 +107,7 @@ iob_workers_arg(FunctionCallInfo fcinfo, int argno)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%d is out of range for argument \"workers\"", value),
 				 errdetail("Valid values are between 1 and %d.", max),
-				 errhint("The settings iobench.max_workers_per_run and iobench.max_workers_total bound it; each defaults to half of max_worker_processes (%d here), leaving the rest to the server's own workers.",
+				 errhint("The settings iobench.max_workers_per_run and iobench.max_workers_total bound the background worker slots of runs, one per worker and one for the run's recorder; each defaults to half of max_worker_processes (%d here).",
 						 max_worker_processes)));
 	return value;
 }

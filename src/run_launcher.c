@@ -96,7 +96,8 @@ typedef struct RunContext
 	bool		store_attempted;	/* the run was stored, or tried to be */
 	bool		store;			/* false on a hot standby or in a read-only
 								 * transaction: nothing is stored */
-	bool		limits_held;	/* workers and buffers counted (run_limits.c) */
+	const IobRunParams *params; /* the caller's settings */
+	bool		limits_held;	/* slots and buffers counted (run_limits.c) */
 	char	   *carried_waits;	/* a failed run's wait rows as jsonb, or NULL */
 	IobWorkerState *workers;
 	IobSecondSlot *seconds;
@@ -122,6 +123,13 @@ iobench_run(PG_FUNCTION_ARGS)
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_parse_run_args(fcinfo, &params, &label);
 	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_RATES));
+}
+
+/* The I/O buffer memory of a run's workers, as the caps count it */
+static uint64
+run_buffer_bytes(const IobRunParams *params)
+{
+	return (uint64) params->workers * params->iodepth * params->block_size;
 }
 
 /* Create the run's DSM segment (run_shared.c) and find its parts */
@@ -260,6 +268,16 @@ store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 	return run_id;
 }
 
+/* Give back the slots and buffer bytes the run counted (run_limits.c) */
+static void
+release_limits(RunContext *ctx)
+{
+	if (!ctx->limits_held)
+		return;
+	iob_limits_release(ctx->params->workers, run_buffer_bytes(ctx->params));
+	ctx->limits_held = false;
+}
+
 /*
  * Stop everything the run started: tell the workers to stop, terminate
  * them, remove the files, and wait (bounded) for the workers to exit.
@@ -271,9 +289,14 @@ cleanup_run(RunContext *ctx)
 	int			i;
 	int			waited_ms = 0;
 
-	if (ctx->cleaned_up || ctx->run == NULL)
+	if (ctx->cleaned_up)
 		return;
 	ctx->cleaned_up = true;
+	if (ctx->run == NULL)
+	{
+		release_limits(ctx);
+		return;
+	}
 
 	/* the caller is exiting (terminated) mid-run: keep what was measured */
 	if (proc_exit_inprogress && !ctx->store_attempted)
@@ -300,25 +323,22 @@ cleanup_run(RunContext *ctx)
 	if (ctx->files_created)
 		iob_remove_files(ctx->run);
 
-	for (i = 0; i < ctx->nlaunched; i++)
+	/* the recorder too: the slots are given back below */
+	for (i = 0; i <= ctx->nlaunched; i++)
 	{
+		BackgroundWorkerHandle *h = i < ctx->nlaunched ? ctx->handles[i] : ctx->recorder;
 		pid_t		pid;
 
-		while (GetBackgroundWorkerPid(ctx->handles[i], &pid) == BGWH_STARTED &&
-			   waited_ms < CLEANUP_WAIT_MS)
+		while (h != NULL && waited_ms < CLEANUP_WAIT_MS &&
+			   (GetBackgroundWorkerPid(h, &pid) == BGWH_STARTED ||
+				GetBackgroundWorkerPid(h, &pid) == BGWH_NOT_YET_STARTED))
 		{
 			pg_usleep(10 * 1000L);
 			waited_ms += 10;
 		}
 	}
 
-	if (ctx->limits_held)
-	{
-		const IobRunParams *p = &ctx->run->params;
-
-		iob_limits_release(p->workers, (uint64) p->workers * p->iodepth * p->block_size);
-		ctx->limits_held = false;
-	}
+	release_limits(ctx);
 }
 
 /* PG_ENSURE_ERROR_CLEANUP callback: runs on ERROR and on process exit */
@@ -512,13 +532,18 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
+		/*
+		 * The recorder first: it waits for the "go" and touches nothing
+		 * before, so a server without a slot for it refuses the run before
+		 * a file exists.
+		 */
+		if (ctx->store)
+			ctx->recorder = iob_recorder_launch(ctx->seg);
 		ctx->files_created = true;
 		iob_allocate_files(ctx->run);
 		iob_create_files(ctx->run);
 		iob_check_direct_io(ctx->run);
 		launch_workers(ctx, params);
-		if (ctx->store)
-			ctx->recorder = iob_recorder_launch(ctx->seg);
 		wait_until_ready(ctx);
 		wait_for_start_at(ctx);
 		start_wait_sampling(ctx);
@@ -595,26 +620,27 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	iob_check_group_free_space(params, dir);
 
 	ctx = palloc0(sizeof(RunContext));
+	ctx->params = params;
 	ctx->progress_style = progress_style;
 	ctx->store = store;
-	/* the recorder samples the device; a NOTICE here when there is none */
-	disk = iob_disk_open(dir, NameStr(params->tablespace), true);
-	create_segment(ctx, params, dir,
-				   iob_engine_resolve(params->engine, params->iodepth), label);
-	ctx->run->disk_sampled = (disk != NULL);
-	if (disk)
-		pfree(disk);
-	/* the id the run is stored under, taken now for its recorder's rows */
-	if (store)
-		ctx->run->run_id = iob_reserve_run_id();
-	ctx->info->storage = storage;
-	ctx->info->started_at = GetCurrentTimestamp();
-	iob_limits_reserve(params->workers,
-					   (uint64) params->workers * params->iodepth * params->block_size);
+	/* the caps: refused here, before anything is made */
+	iob_limits_reserve(params->workers, run_buffer_bytes(params));
 	ctx->limits_held = true;
 
 	PG_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
 	{
+		create_segment(ctx, params, dir,
+					   iob_engine_resolve(params->engine, params->iodepth), label);
+		/* the recorder samples the devices; a NOTICE here for a tablespace without one */
+		disk = iob_disk_open_run(ctx->run, true);
+		ctx->run->disk_sampled = (disk != NULL);
+		if (disk)
+			pfree(disk);
+		/* the id the run is stored under, taken now for its recorder's rows */
+		if (store)
+			ctx->run->run_id = iob_reserve_run_id();
+		ctx->info->storage = storage;
+		ctx->info->started_at = GetCurrentTimestamp();
 		run_phases(ctx, params);
 		/* the recorder stores the last seconds once the workers are done */
 		iob_recorder_finish(ctx->recorder, ctx->run);

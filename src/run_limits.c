@@ -1,14 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * run_limits.c
- *	  Cluster-wide caps on the workers and buffer memory of concurrent
- *	  runs (see run_limits.h); their settings are in iobench.c.
+ *	  Cluster-wide caps on the background worker slots and buffer memory
+ *	  of concurrent runs (see run_limits.h); their settings are in
+ *	  iobench.c.
  *
- * Shared state, when preloaded: two atomic counters, the workers and the
- * buffer bytes held by runs in progress.  A run adds its share with a
- * compare-and-swap loop that refuses to pass a cap, and takes it back in
- * its clean-up (which runs on ERROR and on FATAL alike); a crash of the
- * server reinitialises shared memory, so nothing can stay counted.
+ * Shared state, when preloaded: two atomic counters, the worker slots and
+ * the buffer bytes held by runs in progress, and the number of background
+ * workers registered when the server started (set once by the postmaster,
+ * read-only after).  A run adds its share with a compare-and-swap loop
+ * that refuses to pass a cap, and takes it back in its clean-up (which
+ * runs on ERROR and on FATAL alike); a crash of the server reinitialises
+ * shared memory, so nothing can stay counted.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,40 +19,86 @@
 
 #include "miscadmin.h"
 #include "port/atomics.h"
-#include "postmaster/bgworker_internals.h"
+#include "replication/logicallauncher.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/guc.h"
 
+#include "compat.h"
 #include "iobench.h"
 #include "run_limits.h"
 
 typedef struct IobRunLimits
 {
-	pg_atomic_uint32 workers;
+	pg_atomic_uint32 slots;		/* background worker slots held by runs */
 	pg_atomic_uint64 buffer_bytes;
+	int			static_workers; /* registered at server start */
 } IobRunLimits;
 
 static IobRunLimits *limits = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
-/* A worker setting, -1 resolved to half of max_worker_processes */
+/*
+ * The background workers that hold slots from the server's start: counted
+ * by the postmaster when preloaded (iobench's wait collector, the logical
+ * replication launcher, other libraries' workers); otherwise only the
+ * logical replication launcher is known, which the server registers
+ * unless max_logical_replication_workers is 0.
+ */
 static int
-resolve_workers(int setting)
+static_workers(void)
 {
-	if (setting >= 0)
-		return Max(setting, 1);
-	return Max(max_worker_processes / 2, 1);
+	if (limits != NULL)
+		return limits->static_workers;
+	return max_logical_replication_workers > 0 ? 1 : 0;
 }
 
-/* The effective upper bound of the "workers" argument */
+/*
+ * The most slots iobench's runs may hold together: what max_worker_processes
+ * leaves after the workers started with the server, less one that is
+ * always left free.
+ */
+static int
+slot_budget(void)
+{
+	return Max(max_worker_processes - static_workers() - 1, 0);
+}
+
+/*
+ * A slot setting, -1 resolved to half of max_worker_processes for the
+ * workers plus a run's recorder
+ */
+static int
+default_slots(int setting)
+{
+	return setting >= 0 ? setting : max_worker_processes / 2 + IOB_RUN_HELPER_SLOTS;
+}
+
+/* The cap a slot setting stands for: within the budget */
+static int
+resolve_slots(int setting)
+{
+	return Min(default_slots(setting), slot_budget());
+}
+
+/* See run_limits.h */
 int
 iob_max_workers_per_run(void)
 {
-	return Min(resolve_workers(iobench_max_workers_per_run),
-			   resolve_workers(iobench_max_workers_total));
+	int			slots = Min(resolve_slots(iobench_max_workers_per_run),
+							resolve_slots(iobench_max_workers_total));
+
+	if (slots < 1 + IOB_RUN_HELPER_SLOTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("too few background worker slots for a benchmark run"),
+				 errdetail("A run needs %d slots at least, one per worker and one for its recorder; iobench may hold %d: max_worker_processes is %d, %d workers started with the server, one slot is always left free, and iobench.max_workers_per_run and iobench.max_workers_total allow the rest.",
+						   1 + IOB_RUN_HELPER_SLOTS, Max(slots, 0), max_worker_processes,
+						   static_workers()),
+				 errhint("Raise max_worker_processes (which needs a restart) or the iobench settings.")));
+	return slots - IOB_RUN_HELPER_SLOTS;
 }
 
 /* Ask for the counters' shared memory */
@@ -61,7 +110,10 @@ limits_shmem_request(void)
 	RequestAddinShmemSpace(MAXALIGN(sizeof(IobRunLimits)));
 }
 
-/* Create or attach to the counters */
+/*
+ * Create or attach to the counters.  The postmaster creates them once
+ * every library's workers are registered, and counts those workers.
+ */
 static void
 limits_shmem_startup(void)
 {
@@ -73,8 +125,13 @@ limits_shmem_startup(void)
 	limits = ShmemInitStruct("iobench run limits", sizeof(IobRunLimits), &found);
 	if (!found)
 	{
-		pg_atomic_init_u32(&limits->workers, 0);
+		iob_bgworker_iter iter;
+
+		pg_atomic_init_u32(&limits->slots, 0);
 		pg_atomic_init_u64(&limits->buffer_bytes, 0);
+		limits->static_workers = 0;
+		iob_foreach_registered_bgworker(iter)
+			limits->static_workers++;
 	}
 	LWLockRelease(AddinShmemInitLock);
 }
@@ -91,72 +148,119 @@ iob_run_limits_init(void)
 	shmem_startup_hook = limits_shmem_startup;
 }
 
-/* Raise the error of a cap that the run would pass */
+/*
+ * Raise the error of a run whose "slots" would take the slots runs hold
+ * ("held") past "cap"; says why the cap is what it is when the budget,
+ * not the setting, sets it.
+ */
 static void
-refuse(const char *what, const char *setting, uint64 asked, uint64 held,
-	   uint64 cap, bool bytes)
+refuse_slots(int slots, uint32 held, int cap, int setting)
 {
-	if (bytes)
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("the run's %s of %s would exceed %s", what,
-						iob_size_pretty((int64) asked), setting),
-				 errdetail("Runs in progress hold %s; the limit is %s.",
-						   iob_size_pretty((int64) held), iob_size_pretty((int64) cap)),
-				 errhint("Wait for the other runs to end, or use fewer workers, a lower iodepth or a smaller block_size.")));
+	int			asked = default_slots(setting);
+
 	ereport(ERROR,
 			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-			 errmsg("the run's " UINT64_FORMAT " %s would exceed %s", asked, what, setting),
-			 errdetail("Runs in progress hold " UINT64_FORMAT "; the limit is " UINT64_FORMAT ", so " UINT64_FORMAT " are free.",
-					   held, cap, cap > held ? cap - held : 0),
+			 errmsg("the run's %d background worker slots would exceed iobench.max_workers_total",
+					slots),
+			 errdetail("A run holds a slot per worker and one for its recorder. Runs in progress hold %u; the limit is %d, so %d are free.%s",
+					   held, cap, cap > (int) held ? cap - (int) held : 0,
+					   asked > cap ?
+					   psprintf(" The limit is what max_worker_processes (%d) leaves after the %d workers started with the server and one slot always left free.",
+								max_worker_processes, static_workers()) : ""),
 			 errhint("Wait for the other runs to end, or use fewer workers.")));
 }
 
+/* Raise the error of buffer memory that the run would take past the cap */
+static void
+refuse_bytes(uint64 asked, uint64 held, uint64 cap)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+			 errmsg("the run's buffer memory of %s would exceed iobench.max_buffer_memory_total",
+					iob_size_pretty((int64) asked)),
+			 errdetail("Runs in progress hold %s; the limit is %s.",
+					   iob_size_pretty((int64) held), iob_size_pretty((int64) cap)),
+			 errhint("Wait for the other runs to end, or use fewer workers, a lower iodepth or a smaller block_size.")));
+}
+
 /*
- * Count a run's workers and buffer bytes against the caps, or refuse it.
- * Without preload each run is checked alone.
+ * Add "slots" to the slots runs hold unless that passes "cap"; false (and
+ * *held set) when it would.  Without preload nothing is counted across
+ * runs: a run is checked alone.
  */
+static bool
+take_slots(int slots, int cap, uint32 *held)
+{
+	uint32		old;
+
+	*held = 0;
+	if (limits == NULL)
+		return slots <= cap;
+	old = pg_atomic_read_u32(&limits->slots);
+	do
+	{
+		if ((int64) old + slots > cap)
+		{
+			*held = old;
+			return false;
+		}
+	} while (!pg_atomic_compare_exchange_u32(&limits->slots, &old, old + slots));
+	return true;
+}
+
+/* See run_limits.h */
 void
 iob_limits_reserve(int workers, uint64 buffer_bytes)
 {
-	uint64		wcap = (uint64) resolve_workers(iobench_max_workers_total);
+	int			slots = workers + IOB_RUN_HELPER_SLOTS;
+	int			wcap = resolve_slots(iobench_max_workers_total);
 	uint64		bcap = (uint64) iobench_max_buffer_memory_total * 1024 * 1024;
-	uint32		wold;
+	uint32		held;
 	uint64		bold;
 
+	if (!take_slots(slots, wcap, &held))
+		refuse_slots(slots, held, wcap, iobench_max_workers_total);
 	if (limits == NULL)
 	{
-		if (workers > wcap)
-			refuse("workers", "iobench.max_workers_total", workers, 0, wcap, false);
 		if (buffer_bytes > bcap)
-			refuse("buffer memory", "iobench.max_buffer_memory_total", buffer_bytes, 0, bcap, true);
+			refuse_bytes(buffer_bytes, 0, bcap);
 		return;
 	}
-
-	wold = pg_atomic_read_u32(&limits->workers);
-	do
-	{
-		if (wold + (uint64) workers > wcap)
-			refuse("workers", "iobench.max_workers_total", workers, wold, wcap, false);
-	} while (!pg_atomic_compare_exchange_u32(&limits->workers, &wold, wold + workers));
 
 	bold = pg_atomic_read_u64(&limits->buffer_bytes);
 	do
 	{
 		if (bold + buffer_bytes > bcap)
 		{
-			pg_atomic_fetch_sub_u32(&limits->workers, workers);
-			refuse("buffer memory", "iobench.max_buffer_memory_total", buffer_bytes, bold, bcap, true);
+			pg_atomic_fetch_sub_u32(&limits->slots, slots);
+			refuse_bytes(buffer_bytes, bold, bcap);
 		}
 	} while (!pg_atomic_compare_exchange_u64(&limits->buffer_bytes, &bold, bold + buffer_bytes));
 }
 
-/* Take back what iob_limits_reserve() counted; never raises an error */
+/* See run_limits.h */
 void
 iob_limits_release(int workers, uint64 buffer_bytes)
 {
 	if (limits == NULL)
 		return;
-	pg_atomic_fetch_sub_u32(&limits->workers, workers);
+	pg_atomic_fetch_sub_u32(&limits->slots, workers + IOB_RUN_HELPER_SLOTS);
 	pg_atomic_fetch_sub_u64(&limits->buffer_bytes, buffer_bytes);
+}
+
+/* See run_limits.h */
+bool
+iob_limits_try_slot(void)
+{
+	uint32		held;
+
+	return take_slots(1, resolve_slots(iobench_max_workers_total), &held);
+}
+
+/* See run_limits.h */
+void
+iob_limits_release_slot(void)
+{
+	if (limits != NULL)
+		pg_atomic_fetch_sub_u32(&limits->slots, 1);
 }

@@ -1,10 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * run_limits.h
- *	  Cluster-wide caps on what concurrent runs hold: background workers
- *	  and I/O buffer memory.
+ *	  Cluster-wide caps on what concurrent runs hold: background worker
+ *	  slots and I/O buffer memory.
  *
- * With iobench in shared_preload_libraries the workers and buffer bytes
+ * A run holds a background worker slot per worker and one more
+ * (IOB_RUN_HELPER_SLOTS) for its recorder, whose slot the storer of a
+ * failed run takes over once the recorder has exited (run_store.h).  The
+ * caps count those slots: iobench.max_workers_per_run for one run,
+ * iobench.max_workers_total for all runs together; both are held within
+ * what max_worker_processes leaves after the workers started with the
+ * server, less one slot that iobench always leaves free.
+ *
+ * With iobench in shared_preload_libraries the slots and buffer bytes
  * every run holds are counted in a small struct of the main shared memory,
  * and a run that would take the sum over iobench.max_workers_total or
  * iobench.max_buffer_memory_total is refused before it creates anything.
@@ -19,9 +27,32 @@
 
 #include "postgres.h"
 
+/* Slots a run holds besides its workers: the recorder, then the storer */
+#define IOB_RUN_HELPER_SLOTS	1
+
 extern void iob_run_limits_init(void);
+
+/*
+ * The upper bound of the "workers" argument: the slots one run may hold,
+ * less its recorder's.  Raises an error when not even one worker fits.
+ */
 extern int	iob_max_workers_per_run(void);
+
+/*
+ * Count a run's slots (workers plus IOB_RUN_HELPER_SLOTS) and buffer bytes
+ * against the caps, or refuse it (53400) saying how many slots are free.
+ */
 extern void iob_limits_reserve(int workers, uint64 buffer_bytes);
+
+/* Take back what iob_limits_reserve() counted; never raises an error */
 extern void iob_limits_release(int workers, uint64 buffer_bytes);
+
+/*
+ * One slot for a process outside a run (the storer of a failed suite):
+ * false when the cap leaves none; raises no error.  Give it back with
+ * iob_limits_release_slot().
+ */
+extern bool iob_limits_try_slot(void);
+extern void iob_limits_release_slot(void);
 
 #endif							/* IOBENCH_RUN_LIMITS_H */

@@ -32,6 +32,7 @@
 #include "compat.h"
 #include "dynworker.h"
 #include "owner_spi.h"
+#include "run_limits.h"
 #include "run_store.h"
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
@@ -218,6 +219,12 @@ iob_store_rows_detached(const char *json, const char **why)
 	Size		len = strlen(json) + 1;
 	bool		stored;
 
+	/* its slot counts against iobench.max_workers_total, as a run's do */
+	if (!iob_limits_try_slot())
+	{
+		*why = "the background worker slots iobench may hold are all taken by runs in progress";
+		return false;
+	}
 	shm_toc_initialize_estimator(&e);
 	shm_toc_estimate_chunk(&e, sizeof(IobRunStoreInfo) + 1);
 	shm_toc_estimate_keys(&e, 1);
@@ -235,6 +242,7 @@ iob_store_rows_detached(const char *json, const char **why)
 	stored = iob_store_detached(seg, info, why);
 	dsm_detach(rows);
 	dsm_detach(seg);
+	iob_limits_release_slot();
 	return stored;
 }
 

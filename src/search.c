@@ -28,7 +28,6 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "postmaster/bgworker_internals.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -143,15 +142,6 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 	s->max_iodepth = iob_int_arg(fcinfo, LS_ARG_MAX_IODEPTH, "max_iodepth", 1, IOB_MAX_IODEPTH);
 	s->max_workers = iob_int_arg(fcinfo, LS_ARG_MAX_WORKERS, "max_workers", 1,
 								 iob_max_workers_per_run());
-	/* refused before it starts rather than failing at its last step */
-	if (s->max_workers + 1 > max_worker_processes)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_workers %d exceeds what max_worker_processes (%d) allows",
-						s->max_workers, max_worker_processes),
-				 errdetail("Each worker of the search's last step is a background worker process, and every run has one more, its recorder."),
-				 errhint("Use max_workers => %d or fewer, or raise max_worker_processes.",
-						 max_worker_processes - 1)));
 	p->duration_us = iob_interval_arg(fcinfo, LS_ARG_STEP_DURATION, "step_duration", 0,
 									  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
 	p->warmup_us = iob_warmup_arg(fcinfo, LS_ARG_WARMUP);

@@ -404,7 +404,7 @@ suite_test_params(const char *suite, const SuiteTest *test,
 
 	*note = wal_note;
 	if (params->workers < test->workers)
-		*note = psprintf("%s%sran with %d of its %d workers: iobench.max_workers_per_run is %d",
+		*note = psprintf("%s%sran with %d of its %d workers: iobench.max_workers_per_run and iobench.max_workers_total allow %d",
 						 wal_note ? wal_note : "", wal_note ? "; " : "",
 						 params->workers, test->workers,
 						 iob_max_workers_per_run());

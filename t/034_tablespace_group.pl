@@ -3,7 +3,8 @@
 # systems (the loop-device ext4 rig and a tmpfs, tools/run-tests.sh as
 # root), every worker's I/O to both in one measured period, with the
 # aggregate in iobench.runs and each tablespace's figures, from its own
-# histograms, in iobench.run_tablespaces.
+# histograms, in iobench.run_tablespaces; with the second loop-device rig,
+# the block device of every tablespace sampled second by second.
 use strict;
 use warnings;
 
@@ -16,11 +17,13 @@ use Test::More;
 
 my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
 my $tmpfs = $ENV{IOBENCH_TEST_TMPFS_DIR};
-if (!$loop_dir || !$tmpfs)
+my $loop2_dir = $ENV{IOBENCH_TEST_LOOP2_DIR};
+if (!$loop_dir || !$tmpfs || !$loop2_dir)
 {
 	plan skip_all =>
-	  'needs the loop-device and tmpfs rigs: run tools/run-tests.sh as root, where losetup and mount work';
+	  'needs the two loop-device rigs and the tmpfs rig: run tools/run-tests.sh as root, where losetup and mount work';
 }
+my @loop_devs = sort map { m{([^/]+)$} } ($ENV{IOBENCH_TEST_LOOP_DEV}, $ENV{IOBENCH_TEST_LOOP2_DEV});
 
 my $node = iob_base_node('tablespace_group');
 mkdir "$loop_dir/ts_group" or die "mkdir: $!";
@@ -66,6 +69,47 @@ is( $node->safe_psql('postgres', q{
 		SELECT count(*) FROM pg_tablespace t, LATERAL pg_ls_tmpdir(t.oid) f
 		 WHERE t.spcname IN ('disk_a', 'ram_b') AND f.name LIKE '%iobench%'}),
 	'0', 'the files are gone from both');
+
+# Device statistics: every distinct block device of the group's
+# tablespaces, each with its own rows (direct I/O, so that reads reach them)
+mkdir "$loop2_dir/ts_group" or die "mkdir: $!";
+$node->safe_psql('postgres', "CREATE TABLESPACE disk_c LOCATION '$loop2_dir/ts_group'");
+my $run3 = $node->safe_psql('postgres', q{
+	SELECT run_id FROM iobench.run(tablespaces => ARRAY['disk_a', 'disk_c'], rw => 'randread',
+	                               files => 2, workers => 2, file_size => '4MB', duration => '2s',
+	                               rate_iops => 1000)});
+is( $node->safe_psql('postgres', qq{
+		SELECT string_agg(device, ' ' ORDER BY device COLLATE "C")
+		  FROM (SELECT device FROM iobench.run_disk_seconds
+		         WHERE run_id = $run3 AND NOT member
+		         GROUP BY device HAVING count(*) >= 2 AND sum(reads) > 0) d}),
+	join(' ', @loop_devs), 'both loop devices have rows of every second, with their reads')
+  or diag($node->safe_psql('postgres', qq{
+		SELECT device, member, count(*), sum(reads), sum(writes) FROM iobench.run_disk_seconds
+		 WHERE run_id = $run3 GROUP BY device, member}));
+is($node->safe_psql('postgres', "SELECT disk FROM iobench.runs WHERE run_id = $run3"),
+	join('+', @loop_devs), 'the run names both disks');
+is( $node->safe_psql('postgres', qq{
+		SELECT string_agg(format('%s:%s', t.tablespace,
+		                         EXISTS (SELECT 1 FROM iobench.run_disk_seconds d
+		                                  WHERE d.run_id = t.run_id AND d.device = t.device)), ' '
+		                  ORDER BY t.position)
+		  FROM iobench.run_tablespaces t WHERE t.run_id = $run3}),
+	'disk_a:t disk_c:t', 'each tablespace finds its device\'s rows');
+
+# tmpfs first: it has no device, the next one's is sampled all the same
+($ret, $out, $err) = $node->psql('postgres', q{
+	SELECT run_id FROM iobench.run(tablespaces => ARRAY['ram_b', 'disk_a'], rw => 'randread',
+	                               files => 2, workers => 1, file_size => '4MB', duration => '1s',
+	                               direct => false, rate_iops => 1000)});
+my $run4 = $out;
+like($err, qr/NOTICE:  no block device under tablespace "ram_b": the device statistics of this run are not collected there/,
+	'a tablespace without a block device is named in a NOTICE');
+unlike($err, qr/disk_a/, 'the other has its device');
+is( $node->safe_psql('postgres', qq{
+		SELECT string_agg(DISTINCT device, ' ') FROM iobench.run_disk_seconds
+		 WHERE run_id = $run4 AND NOT member}),
+	$ENV{IOBENCH_TEST_LOOP_DEV} =~ s{.*/}{}r, 'the second tablespace\'s device has rows');
 
 # A group is one contender of a suite, written 'disk_a+ram_b'
 $node->safe_psql('postgres', q{

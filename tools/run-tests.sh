@@ -141,7 +141,8 @@ copy_inputs() {
 # as root before the tests drop to "postgres" (losetup, mount): an ext4 file
 # system on a loop device of its own, idle but for the test (initialised
 # in full by mkfs, so no lazy inode-table writes run in the background)
-# (IOBENCH_TEST_LOOP_DIR, its device in IOBENCH_TEST_LOOP_DEV), and a small
+# (IOBENCH_TEST_LOOP_DIR, its device in IOBENCH_TEST_LOOP_DEV), a second
+# small one (IOBENCH_TEST_LOOP2_DIR, IOBENCH_TEST_LOOP2_DEV), and a small
 # tmpfs (IOBENCH_TEST_TMPFS_DIR), and a cgroup-v1 blkio group whose
 # throttle files and cgroup.procs "postgres" may write, to put a test's
 # server under a known IOPS limit (IOBENCH_TEST_BLKIO_CGROUP).  Each
@@ -149,6 +150,7 @@ copy_inputs() {
 # Without root, or where the kernel refuses (a container), the variables
 # stay unset and those tests skip, saying why.
 RIG_LOOP_DEV=
+RIG_LOOP2_DEV=
 RIG_MOUNTS=()
 RIG_CGROUP=
 make_storage_rigs() {
@@ -163,6 +165,17 @@ make_storage_rigs() {
 		say "storage rig: ext4 on $RIG_LOOP_DEV at $dir"
 	else
 		say "no loop-device rig (losetup or mount refused); tests that need one skip"
+	fi
+	# a second, small one: two disks under one run (t/034)
+	local img2=$WORK/rig-loop2.img dir2=$WORK/rig-loop2
+	mkdir -p "$dir2"
+	if [ -n "${IOBENCH_TEST_LOOP_DIR:-}" ] && truncate -s 64M "$img2" &&
+		RIG_LOOP2_DEV=$(losetup -f --show "$img2" 2>/dev/null) &&
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RIG_LOOP2_DEV" && mount -o noatime "$RIG_LOOP2_DEV" "$dir2"; then
+		RIG_MOUNTS+=("$dir2")
+		chown postgres: "$dir2"
+		export IOBENCH_TEST_LOOP2_DIR=$dir2 IOBENCH_TEST_LOOP2_DEV=$RIG_LOOP2_DEV
+		say "storage rig: ext4 on $RIG_LOOP2_DEV at $dir2"
 	fi
 	if mount -t tmpfs -o size=64m,mode=0700 iobench-rig "$tdir" 2>/dev/null; then
 		RIG_MOUNTS+=("$tdir")
@@ -183,7 +196,9 @@ remove_storage_rigs() {
 	for m in "${RIG_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
 	RIG_MOUNTS=()
 	if [ -n "$RIG_LOOP_DEV" ]; then losetup -d "$RIG_LOOP_DEV" 2>/dev/null || true; fi
+	if [ -n "$RIG_LOOP2_DEV" ]; then losetup -d "$RIG_LOOP2_DEV" 2>/dev/null || true; fi
 	RIG_LOOP_DEV=
+	RIG_LOOP2_DEV=
 	# the servers in it are stopped by now: the group is empty
 	if [ -n "$RIG_CGROUP" ]; then rmdir "$RIG_CGROUP" 2>/dev/null || true; fi
 	RIG_CGROUP=
