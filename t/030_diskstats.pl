@@ -14,13 +14,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
-my $loop_dev = $ENV{IOBENCH_TEST_LOOP_DEV};
-if (!$loop_dir || !$loop_dev)
-{
-	plan skip_all =>
-	  'needs the loop-device rig: run tools/run-tests.sh as root, where losetup and mount work';
-}
+my ($loop_dir, $loop_dev) = iob_need_rigs(
+	'the loop-device rig: run tools/run-tests.sh as root, where losetup and mount work',
+	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV));
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 
 my $node = iob_base_node('diskstats');

@@ -17,14 +17,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
-my $loop_dev = $ENV{IOBENCH_TEST_LOOP_DEV};
-my $cgroup = $ENV{IOBENCH_TEST_BLKIO_CGROUP};
-if (!$loop_dir || !$loop_dev || !$cgroup)
-{
-	plan skip_all =>
-	  'needs the loop-device and blkio cgroup rigs: run tools/run-tests.sh as root, with cgroup v1 blkio';
-}
+my ($loop_dir, $loop_dev, $cgroup) = iob_need_rigs(
+	'the loop-device and blkio cgroup rigs: run tools/run-tests.sh as root, with cgroup v1 blkio',
+	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_BLKIO_CGROUP));
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 my $cap = 400;
 

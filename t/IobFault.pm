@@ -18,10 +18,21 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time usleep);
 
-our @EXPORT = qw(iob_base_node iob_node iob_assert_clean iob_leftover_files iob_sql_value
+our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_assert_clean iob_leftover_files iob_sql_value
   iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
   iob_wait_stderr);
 use Exporter 'import';
+
+# The values of the environment variables that name the storage rigs a
+# test needs (tools/run-tests.sh makes them as root); when one is unset,
+# the test is skipped with the reason "needs $what"
+sub iob_need_rigs
+{
+	my ($what, @vars) = @_;
+	my @values = map { $ENV{$_} } @vars;
+	plan skip_all => "needs $what" if grep { !$_ } @values;
+	return @values;
+}
 
 # A started node with iobench preloaded (worker slots to spare, no progress
 # NOTICEs, then $extra_conf) and the extension created, unless
