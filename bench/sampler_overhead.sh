@@ -9,7 +9,7 @@
 # For each configuration the cluster is restarted with that sampler
 # preloaded (or none), then:
 #   idle:  nothing runs for BENCH_IDLE_SECONDS; the sampler's CPU and the
-#          share of its ticks it took;
+#          share of its ticks it took (every round, like the load phase);
 #   load:  pgbench -S (select-only, CPU-bound: a sampler's CPU is taken from
 #          the clients) with BENCH_CLIENTS clients for BENCH_SECONDS, after a
 #          short warm-up; TPS, the sampler's CPU and its share of ticks.
@@ -197,10 +197,11 @@ main() {
 			IFS='|' read -r name lib setting period <<<"${CONFIGS[$idx]}"
 			echo "sampler_overhead: round $round, $name ..." >&2
 			pid=$(start_config "$lib" "$setting")
-			if [ -n "$lib" ] && [ "$round" -eq 1 ]; then
+			if [ -n "$lib" ]; then
 				reset_ticks "$lib"
 				r=$(measure "$pid" sleep "$IDLE_SECONDS")
-				IDLE[$idx]="$r $(ticks_taken "$lib" "$period" "$(awk '{print $3}' <<<"$r")")"
+				# like under load: mean over rounds
+				IDLE[$idx]="${IDLE[$idx]:-}|$r $(ticks_taken "$lib" "$period" "$(awk '{print $3}' <<<"$r")")"
 			fi
 			pgbench_run "$WARMUP_SECONDS"
 			reset_ticks "$lib"
@@ -242,7 +243,12 @@ main() {
 				cpu += f[1]; st += f[2]; tk += f[4]; cnt++
 				cns += f[1] / 100 * f[3] * 1e9; nt += f[5]
 			}
-			split(idle, d, " ")
+			m = split(idle, l, "|"); icpu = 0; ist = 0; itk = 0; icnt = 0; icns = 0; int_ = 0
+			for (k = 1; k <= m; k++) {
+				if (split(l[k], f, " ") < 5) continue
+				icpu += f[1]; ist += f[2]; itk += f[4]; icnt++
+				icns += f[1] / 100 * f[3] * 1e9; int_ += f[5]
+			}
 			if (cnt == 0)
 				printf "%-26s %-20s %8.0f %7s | %7s %8s %7s %9s %8s | %7s %7s %9s %8s\n",
 					name, per, mean, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"
@@ -250,7 +256,7 @@ main() {
 				printf "%-26s %-20s %8.0f %6.2f%% | %7.3f %7.3f%% %7.2f %9.1f %8.2f | %7.3f %7.2f %9.1f %8.2f\n",
 					name, per, mean, 100 * (base - mean) / base,
 					cpu / cnt, cpu / cnt / ncpu, st / cnt, (nt > 0 ? cns / nt / 1000 : 0), tk / cnt,
-					d[1], d[2], (d[5] > 0 ? d[1] / 100 * d[3] * 1e9 / d[5] / 1000 : 0), d[4]
+					icpu / icnt, ist / icnt, (int_ > 0 ? icns / int_ / 1000 : 0), itk / icnt
 		}'
 	done
 	echo

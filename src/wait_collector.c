@@ -282,7 +282,7 @@ iobench_wait_collector_main(Datum main_arg)
 		/* sleep until the next tick is due */
 		for (;;)
 		{
-			bool		due = iob_wait_timer_sleep(timer);
+			bool		due = iob_wait_timer_sleep_plain(timer);
 
 			if (ShutdownRequestPending)
 				break;

@@ -9,6 +9,13 @@
  * next tick is due one period after the previous due time, and the periods
  * a late tick skipped are counted.
  *
+ * Two ways to sleep.  iob_wait_timer_sleep() waits in a WaitEventSet (the
+ * latch, postmaster death and the timer), so a backend answers a cancel at
+ * once.  iob_wait_timer_sleep_plain() blocks in a read of the timer alone:
+ * one system call per tick instead of two (epoll_wait, then the read that
+ * clears the timer), for the collector, whose only interrupts are its own
+ * SIGTERM and SIGHUP flags, seen at the next tick.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -20,8 +27,11 @@
 
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/pmsignal.h"
 #include "utils/memutils.h"
+#include "utils/wait_event.h"
 
 #include "clock.h"
 #include "compat.h"
@@ -38,9 +48,10 @@ struct IobWaitTimer
 	uint64		next_due_ns;	/* schedule when no timer descriptor is used */
 	uint64		missed;			/* scheduled ticks that were skipped */
 
-	/* set up by the first iob_wait_timer_sleep() */
+	/* set up by the first sleep */
 	WaitEventSet *wes;
 	int			timerfd;		/* periodic timer, or -1 */
+	bool		blocking;		/* timerfd reads block (plain sleeps) */
 };
 
 /* Memory-context callback: close the timer descriptor and the wait set */
@@ -123,17 +134,21 @@ iob_wait_timer_period_ms(IobWaitTimer *t)
  * Set up the wait: the latch, postmaster death and, on Linux, a periodic
  * timer descriptor so ticks land on a fixed schedule that does not drift
  * and late wake-ups are counted exactly (a timer read returns how many
- * periods have passed).
+ * periods have passed).  blocking: reads of the timer descriptor block
+ * (iob_wait_timer_sleep_plain()).
  */
 static void
-iob_wait_timer_setup_wait(IobWaitTimer *t)
+iob_wait_timer_setup_wait(IobWaitTimer *t, bool blocking)
 {
 #ifdef __linux__
 	if (AcquireExternalFD())
 	{
-		t->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		t->timerfd = timerfd_create(CLOCK_MONOTONIC,
+									(blocking ? 0 : TFD_NONBLOCK) | TFD_CLOEXEC);
 		if (t->timerfd < 0)
 			ReleaseExternalFD();
+		else
+			t->blocking = blocking;
 	}
 #endif
 	t->wes = CreateWaitEventSet(NULL, 3);
@@ -170,7 +185,8 @@ iob_wait_timer_sleep(IobWaitTimer *t)
 	int			rc;
 
 	if (t->wes == NULL)
-		iob_wait_timer_setup_wait(t);
+		iob_wait_timer_setup_wait(t, false);
+	Assert(!t->blocking);
 
 	if (t->timerfd >= 0)
 	{
@@ -200,6 +216,38 @@ iob_wait_timer_sleep(IobWaitTimer *t)
 		return false;
 	}
 	return iob_wait_timer_timeout_ms(t) == 0;
+}
+
+/*
+ * Sleep until the next tick is due in a blocking read of the timer
+ * descriptor, reporting the samplers' own wait event.  Signal handlers run
+ * during the sleep but do not end it (PostgreSQL installs them with
+ * SA_RESTART): their flags are seen when the next tick is due, at most a
+ * period later.  Exits if the postmaster has died.  Returns true when a
+ * tick is due.  Without a timer descriptor, the same as
+ * iob_wait_timer_sleep().  Use one way of sleeping per timer.
+ */
+bool
+iob_wait_timer_sleep_plain(IobWaitTimer *t)
+{
+	uint64		expirations = 0;
+	ssize_t		n;
+
+	if (t->wes == NULL)
+		iob_wait_timer_setup_wait(t, true);
+	if (!t->blocking)
+		return iob_wait_timer_sleep(t);
+
+	pgstat_report_wait_start(IOB_SAMPLER_WAIT_EVENT);
+	n = read(t->timerfd, &expirations, sizeof(expirations));
+	pgstat_report_wait_end();
+	if (!PostmasterIsAlive())
+		proc_exit(1);
+	if (n != sizeof(expirations))
+		return false;			/* EINTR: the caller looks at its flags */
+	if (expirations > 1)
+		t->missed += expirations - 1;
+	return true;
 }
 
 /*

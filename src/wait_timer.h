@@ -7,7 +7,8 @@
  *
  * Two ways to use it:
  *	- a loop of its own (a window, the collector): iob_wait_timer_sleep()
- *	  until a tick is due; on Linux a timerfd keeps the ticks on a fixed
+ *	  until a tick is due (or iob_wait_timer_sleep_plain(), for a process
+ *	  that needs no latch); on Linux a timerfd keeps the ticks on a fixed
  *	  schedule that does not drift, and counts late wake-ups exactly;
  *	- inside someone else's loop (a run's launcher): tick when
  *	  iob_wait_timer_timeout_ms() is 0 and bound the loop's sleep by it.
@@ -27,6 +28,7 @@ extern void iob_wait_timer_destroy(IobWaitTimer *timer);
 extern void iob_wait_timer_set_period(IobWaitTimer *timer, int period_ms);
 extern int	iob_wait_timer_period_ms(IobWaitTimer *timer);
 extern bool iob_wait_timer_sleep(IobWaitTimer *timer);
+extern bool iob_wait_timer_sleep_plain(IobWaitTimer *timer);
 extern long iob_wait_timer_timeout_ms(IobWaitTimer *timer);
 extern void iob_wait_timer_ticked(IobWaitTimer *timer, uint64 at_ns);
 extern void iob_wait_timer_closed(IobWaitTimer *timer, uint64 end_ns);
