@@ -22,7 +22,9 @@ OBJS = \
 	src/files.o \
 	src/diskstats.o \
 	src/storage.o \
+	src/dynworker.o \
 	src/worker.o \
+	src/run_shared.o \
 	src/run_launcher.o \
 	src/run_store.o \
 	src/run_limits.o \
@@ -31,8 +33,10 @@ OBJS = \
 	src/steady_state.o \
 	src/tablespace_group.o \
 	src/run_options.o \
+	src/run_args.o \
 	src/results.o \
 	src/owner_spi.o \
+	src/subxact.o \
 	src/privileges.o \
 	src/pgiosim.o \
 	src/suite.o \

@@ -13,20 +13,16 @@
 #include "engine.h"
 #include "iobench.h"
 
-/* Name of an engine as the "engine" argument and the result row spell it */
+/* Engine names as the "engine" argument and the result row spell them */
+const char *const iob_engine_names[] = {"auto", "io_uring", "psync"};
+
+/* Name of an engine kind; "unknown" for no kind */
 const char *
 iob_engine_kind_name(IobEngineKind kind)
 {
-	switch (kind)
-	{
-		case IOB_ENGINE_AUTO:
-			return "auto";
-		case IOB_ENGINE_IO_URING:
-			return "io_uring";
-		case IOB_ENGINE_PSYNC:
-			return "psync";
-	}
-	return "unknown";
+	if ((int) kind < 0 || kind > IOB_ENGINE_PSYNC)
+		return "unknown";
+	return iob_engine_names[kind];
 }
 
 /*

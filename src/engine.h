@@ -115,6 +115,8 @@ typedef enum IobEngineKind
 extern const IobEngineOps iob_engine_psync;
 extern const IobEngineOps *iob_engine_uring_ops(void);	/* NULL if not built */
 
+/* Their names, indexed by IobEngineKind */
+extern const char *const iob_engine_names[IOB_ENGINE_PSYNC + 1];
 extern const char *iob_engine_kind_name(IobEngineKind kind);
 extern int	iob_engine_probe_uring(void);
 

@@ -43,9 +43,9 @@ static const struct config_enum_entry run_waits_options[] = {
 
 void		_PG_init(void);
 
-/* Define every iobench.* setting */
+/* Define the settings of benchmark runs: progress, engine, limits */
 static void
-iob_define_settings(void)
+define_run_settings(void)
 {
 	DefineCustomBoolVariable("iobench.progress",
 							 "Emits a progress NOTICE about once a second during a benchmark run.",
@@ -91,7 +91,12 @@ iob_define_settings(void)
 							PGC_SUSET,
 							GUC_UNIT_MB,
 							NULL, NULL, NULL);
+}
 
+/* Define the settings of wait statistics: sampling, storage, the table bound */
+static void
+define_wait_settings(void)
+{
 	DefineCustomIntVariable("iobench.wait_snapshots_keep",
 							"Number of wait snapshots snapshot_waits() keeps; older ones are removed.",
 							"0 keeps every snapshot.",
@@ -142,6 +147,14 @@ iob_define_settings(void)
 								PGC_POSTMASTER,
 								0,
 								NULL, NULL, NULL);
+}
+
+/* Define every iobench.* setting, all of them here */
+static void
+iob_define_settings(void)
+{
+	define_run_settings();
+	define_wait_settings();
 }
 
 /* Define the settings, initialise each subsystem, reserve the prefix */

@@ -16,11 +16,14 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 
 #include "owner_spi.h"
 
@@ -125,6 +128,75 @@ iob_owner_select_float8s(const char *sql, int ncols, double *values,
 		if (SPI_gettypeid(SPI_tuptable->tupdesc, i + 1) != FLOAT8OID)
 			elog(ERROR, "column %d of an owner query is not float8", i + 1);
 		values[i] = nulls[i] ? 0 : DatumGetFloat8(d);
+	}
+	iob_owner_end(&scope);
+}
+
+/* See owner_spi.h: a statement run for its effect */
+void
+iob_owner_run(const char *sql, int nargs, Oid *types, Datum *values,
+			  const char *nulls, int expected)
+{
+	IobOwnerScope scope;
+
+	iob_owner_begin(&scope);
+	iob_owner_exec(sql, nargs, types, values, nulls, expected);
+	iob_owner_end(&scope);
+}
+
+/* See owner_spi.h: a statement run for one value (an id, a flag, a text) */
+Datum
+iob_owner_value(const char *sql, int nargs, Oid *types, Datum *values,
+				const char *nulls, int expected, bool *isnull)
+{
+	IobOwnerScope scope;
+	Datum		value;
+	int16		typlen;
+	bool		typbyval;
+
+	iob_owner_begin(&scope);
+	iob_owner_exec(sql, nargs, types, values, nulls, expected);
+	if (SPI_processed < 1)
+		elog(ERROR, "owner query returned no row");
+	value = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
+	if (!*isnull)
+	{
+		/* out of SPI's memory, which iob_owner_end() frees */
+		get_typlenbyval(SPI_gettypeid(SPI_tuptable->tupdesc, 1), &typlen, &typbyval);
+		value = SPI_datumTransfer(value, typbyval, typlen);
+	}
+	iob_owner_end(&scope);
+	return value;
+}
+
+/* See owner_spi.h: a query's rows as the caller's result set */
+void
+iob_owner_return_rows(FunctionCallInfo fcinfo, const char *sql, int nargs,
+					  Oid *types, Datum *values)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	IobOwnerScope scope;
+	int			natts;
+	Datum	   *cols;
+	bool	   *nulls;
+	uint64		i;
+	int			c;
+
+	InitMaterializedSRF(fcinfo, 0);
+	natts = rsinfo->setDesc->natts;
+	cols = palloc(sizeof(Datum) * natts);
+	nulls = palloc(sizeof(bool) * natts);
+	iob_owner_begin(&scope);
+	iob_owner_exec(sql, nargs, types, values, NULL, SPI_OK_SELECT);
+	if (SPI_tuptable->tupdesc->natts != natts)
+		elog(ERROR, "owner query does not match the result type of %s()",
+			 get_func_name(fcinfo->flinfo->fn_oid));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		for (c = 0; c < natts; c++)
+			cols[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc,
+									c + 1, &nulls[c]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, cols, nulls);
 	}
 	iob_owner_end(&scope);
 }

@@ -19,6 +19,8 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
+
 /* What iob_owner_begin() changed, for iob_owner_end() to restore */
 typedef struct IobOwnerScope
 {
@@ -35,5 +37,19 @@ extern void iob_owner_exec(const char *sql, int nargs, Oid *types,
 						   Datum *values, const char *nulls, int expected);
 extern void iob_owner_select_float8s(const char *sql, int ncols,
 									 double *values, bool *nulls);
+
+/*
+ * One statement as the schema owner, begin and end included: for nothing
+ * back, for the first column of its first row (copied into the caller's
+ * memory context), or for all its rows as the result of the set-returning
+ * function being called (whose columns are the query's).
+ */
+extern void iob_owner_run(const char *sql, int nargs, Oid *types,
+						  Datum *values, const char *nulls, int expected);
+extern Datum iob_owner_value(const char *sql, int nargs, Oid *types,
+							 Datum *values, const char *nulls, int expected,
+							 bool *isnull);
+extern void iob_owner_return_rows(FunctionCallInfo fcinfo, const char *sql,
+								  int nargs, Oid *types, Datum *values);
 
 #endif							/* IOBENCH_OWNER_SPI_H */

@@ -22,6 +22,7 @@
 #include "iobench.h"
 #include "privileges.h"
 #include "run.h"
+#include "run_args.h"
 #include "run_options.h"
 
 PG_FUNCTION_INFO_V1(iobench_pgiosim);
@@ -66,14 +67,8 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	params.rewrite_pct = iob_int_arg(fcinfo, PG_ARG_WRITE_PCT, "write_pct", 0, 100);
 	iob_require_arg(fcinfo, PG_ARG_FSYNC, "fsync");
 	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);
-	params.stall_threshold_us = iob_interval_arg(fcinfo, PG_ARG_STALL_THRESHOLD,
-												 "stall_threshold", 0,
-												 (int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC,
-												 true);
-	params.duration_us = iob_interval_arg(fcinfo, PG_ARG_DURATION, "duration",
-											   IOB_MIN_DURATION_US,
-											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-											   false);
+	params.stall_threshold_us = iob_stall_threshold_arg(fcinfo, PG_ARG_STALL_THRESHOLD);
+	params.duration_us = iob_duration_arg(fcinfo, PG_ARG_DURATION);
 	params.file_size = iob_size_arg(fcinfo, PG_ARG_FILE_SIZE, "file_size",
 									PGIOSIM_BLOCK_SIZE, IOB_MAX_FILE_SIZE);
 	if (params.file_size % PGIOSIM_BLOCK_SIZE != 0)
@@ -82,14 +77,9 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 				 errmsg("file_size " UINT64_FORMAT " is not a multiple of %d bytes",
 						params.file_size, PGIOSIM_BLOCK_SIZE),
 				 errdetail("pgiosim reads and writes whole 8 kB blocks.")));
-	params.warmup_us = iob_interval_arg(fcinfo, PG_ARG_WARMUP, "warmup", 0,
-										(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	params.warmup_us = iob_warmup_arg(fcinfo, PG_ARG_WARMUP);
 	params.sync_method = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
-	params.progress_interval_s = (int)
-		(iob_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL, "progress_interval",
-						  USECS_PER_SEC,
-						  (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
-						  false) / USECS_PER_SEC);
+	params.progress_interval_s = iob_progress_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL);
 	params.seed = iob_seed_arg(fcinfo, PG_ARG_SEED);
 	label = PG_ARGISNULL(PG_ARG_LABEL) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(PG_ARG_LABEL));

@@ -28,7 +28,6 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
-#include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -36,6 +35,7 @@
 
 #include "clock.h"
 #include "diskstats.h"
+#include "dynworker.h"
 #include "iobench.h"
 #include "owner_spi.h"
 #include "recorder.h"
@@ -71,17 +71,8 @@ iob_recorder_launch(dsm_segment *seg)
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(worker.bgw_library_name, "iobench", BGW_MAXLEN);
-	strlcpy(worker.bgw_function_name, "iobench_recorder_main", BGW_MAXLEN);
-	strlcpy(worker.bgw_type, "iobench recorder", BGW_MAXLEN);
+	iob_dynworker_prepare(&worker, "iobench_recorder_main", "iobench recorder", seg);
 	snprintf(worker.bgw_name, BGW_MAXLEN, "iobench recorder of run by PID %d", MyProcPid);
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
-	worker.bgw_notify_pid = MyProcPid;
-	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
@@ -119,15 +110,12 @@ iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run)
 static void
 exec_json(const char *sql, int64 run_id, const char *json)
 {
-	IobOwnerScope scope;
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		values[2];
 
 	values[0] = Int64GetDatum(run_id);
 	values[1] = CStringGetTextDatum(json);
-	iob_owner_begin(&scope);
-	iob_owner_exec(sql, 2, types, values, NULL, SPI_OK_INSERT);
-	iob_owner_end(&scope);
+	iob_owner_run(sql, 2, types, values, NULL, SPI_OK_INSERT);
 }
 
 /* The live_runs row: the run's settings, and who records it */
@@ -291,18 +279,8 @@ static void
 attach_run(Recorder *r, Datum main_arg)
 {
 	dsm_segment *seg;
-	shm_toc    *toc;
+	shm_toc    *toc = iob_dynworker_attach(main_arg, IOB_SHM_MAGIC, 0, &seg);
 
-	seg = dsm_attach(DatumGetUInt32(main_arg));
-	if (seg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not attach to the shared memory of the benchmark run")));
-	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("invalid shared memory of the benchmark run")));
 	r->run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
 	r->workers = shm_toc_lookup(toc, IOB_KEY_WORKERS, false);
 	r->seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
@@ -344,14 +322,9 @@ void
 iobench_recorder_main(Datum main_arg)
 {
 	Recorder	r;
-	Oid			dboid;
 	MemoryContext tickcxt;
 
-	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
-	pgstat_report_appname("iobench recorder");
+	iob_dynworker_connect("iobench recorder");
 
 	memset(&r, 0, sizeof(r));
 	attach_run(&r, main_arg);

@@ -26,6 +26,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -121,6 +122,26 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 }
 
 /*
+ * Add the figures of every kind of I/O: the data I/O (reads and writes
+ * together, without prefix), then "read_", "write_" and "fsync_" (no bytes)
+ */
+static void
+json_op_figures(StringInfo buf, const IobHistogram *hist, const uint64 *bytes,
+				double measured_s)
+{
+	IobHistogram *data = palloc(sizeof(IobHistogram));
+
+	iob_hist_reset(data);
+	iob_hist_merge(data, &hist[IOB_OP_READ]);
+	iob_hist_merge(data, &hist[IOB_OP_WRITE]);
+	json_figures(buf, "", data, bytes[IOB_OP_READ] + bytes[IOB_OP_WRITE], measured_s, true);
+	json_figures(buf, "read_", &hist[IOB_OP_READ], bytes[IOB_OP_READ], measured_s, true);
+	json_figures(buf, "write_", &hist[IOB_OP_WRITE], bytes[IOB_OP_WRITE], measured_s, true);
+	json_figures(buf, "fsync_", &hist[IOB_OP_FSYNC], 0, measured_s, false);
+	pfree(data);
+}
+
+/*
  * The server settings that shape I/O, stored with each run under their own
  * names (columns of iobench.runs).  A server without a setting
  * (io_combine_limit before 17, io_method before 18, io_min_workers before
@@ -147,96 +168,105 @@ json_io_settings(StringInfo buf)
 	}
 }
 
+/*
+ * Add what identifies the run: status, label, when and where it ran (the
+ * server, its I/O settings, the storage), its start
+ */
+static void
+json_run_origin(StringInfo buf, const IobRunSummary *s)
+{
+	const IobRunParams *p = s->params;
+	char		host[256];
+	char		num[64];
+
+	json_str(buf, "status", s->status);
+	json_str(buf, "label", s->label);
+	json_str(buf, "started_at", timestamptz_to_str(s->started_at));
+	json_str(buf, "finished_at", timestamptz_to_str(s->finished_at));
+	json_str(buf, "tablespace", NameStr(p->tablespace));
+	if (p->ngroup > 0)
+	{
+		int			g;
+
+		json_key(buf, "tablespaces");
+		appendStringInfoChar(buf, '[');
+		for (g = 0; g < p->ngroup; g++)
+		{
+			if (g > 0)
+				appendStringInfoChar(buf, ',');
+			escape_json(buf, NameStr(p->group_names[g]));
+		}
+		appendStringInfoChar(buf, ']');
+	}
+	json_str(buf, "device", s->storage.device);
+	json_str(buf, "filesystem", s->storage.filesystem);
+	json_str(buf, "mount_point", s->storage.mount_point);
+	if (gethostname(host, sizeof(host)) != 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	json_str(buf, "host", host);
+	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
+	json_str(buf, "system_identifier", num);
+	json_str(buf, "pg_version", PG_VERSION);
+	json_io_settings(buf);
+	json_str(buf, "tool", "iobench");
+	if (p->start_at != 0)
+		json_str(buf, "start_at", timestamptz_to_str(p->start_at));
+	if (s->go_at != 0)
+		json_str(buf, "go_at", timestamptz_to_str(s->go_at));
+}
+
+/* Add the settings of the run */
+static void
+json_run_settings(StringInfo buf, const IobRunSummary *s)
+{
+	const IobRunParams *p = s->params;
+	char		num[64];
+
+	json_str(buf, "rw", iob_pattern_name(p->rw));
+	json_int(buf, "block_size", p->block_size);
+	json_int(buf, "workers", p->workers);
+	json_int(buf, "iodepth", p->iodepth);
+	snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->duration_us);
+	json_str(buf, "duration", num);
+	snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->warmup_us);
+	json_str(buf, "warmup", num);
+	json_int(buf, "file_size", (int64) p->file_size);
+	json_int(buf, "files", p->files);
+	if (iob_pattern_is_mixed(p->rw))
+		json_int(buf, "read_pct", p->read_pct);
+	json_int(buf, "fsync_every", p->fsync_every);
+	json_str(buf, "sync_method", iob_sync_method_name(p->sync_method));
+	json_key(buf, "direct");
+	appendStringInfoString(buf, p->direct ? "true" : "false");
+	json_str(buf, "engine", iob_engine_kind_name(s->engine));
+	json_int(buf, "rate_iops", p->rate_iops);
+	json_int(buf, "seed", (int64) p->seed);
+	json_int(buf, "rewrite_pct", p->rewrite_pct);
+	json_key(buf, "cold_reads");
+	appendStringInfoString(buf, p->cold_reads ? "true" : "false");
+	if (p->stall_threshold_us > 0)
+	{
+		snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->stall_threshold_us);
+		json_str(buf, "stall_threshold", num);
+		json_int(buf, "stall_count", (int64) s->stall_count);
+	}
+}
+
 /* The iobench.runs row of the summary, as a JSON object */
 static char *
 summary_json(const IobRunSummary *s)
 {
 	const IobRunParams *p = s->params;
 	StringInfoData buf;
-	IobHistogram *data;
-	char		host[256];
 	char		num[64];
 
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, '{');
-	json_str(&buf, "status", s->status);
-	json_str(&buf, "label", s->label);
-	json_str(&buf, "started_at", timestamptz_to_str(s->started_at));
-	json_str(&buf, "finished_at", timestamptz_to_str(s->finished_at));
-	json_str(&buf, "tablespace", NameStr(p->tablespace));
-	if (p->ngroup > 0)
-	{
-		int			g;
-
-		json_key(&buf, "tablespaces");
-		appendStringInfoChar(&buf, '[');
-		for (g = 0; g < p->ngroup; g++)
-		{
-			if (g > 0)
-				appendStringInfoChar(&buf, ',');
-			escape_json(&buf, NameStr(p->group_names[g]));
-		}
-		appendStringInfoChar(&buf, ']');
-	}
-	json_str(&buf, "device", s->storage.device);
-	json_str(&buf, "filesystem", s->storage.filesystem);
-	json_str(&buf, "mount_point", s->storage.mount_point);
-	if (gethostname(host, sizeof(host)) != 0)
-		host[0] = '\0';
-	host[sizeof(host) - 1] = '\0';
-	json_str(&buf, "host", host);
-	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
-	json_str(&buf, "system_identifier", num);
-	json_str(&buf, "pg_version", PG_VERSION);
-	json_io_settings(&buf);
-	json_str(&buf, "tool", "iobench");
-	if (p->start_at != 0)
-		json_str(&buf, "start_at", timestamptz_to_str(p->start_at));
-	if (s->go_at != 0)
-		json_str(&buf, "go_at", timestamptz_to_str(s->go_at));
-
-	json_str(&buf, "rw", iob_pattern_name(p->rw));
-	json_int(&buf, "block_size", p->block_size);
-	json_int(&buf, "workers", p->workers);
-	json_int(&buf, "iodepth", p->iodepth);
-	snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->duration_us);
-	json_str(&buf, "duration", num);
-	snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->warmup_us);
-	json_str(&buf, "warmup", num);
-	json_int(&buf, "file_size", (int64) p->file_size);
-	json_int(&buf, "files", p->files);
-	if (iob_pattern_is_mixed(p->rw))
-		json_int(&buf, "read_pct", p->read_pct);
-	json_int(&buf, "fsync_every", p->fsync_every);
-	json_str(&buf, "sync_method", iob_sync_method_name(p->sync_method));
-	json_key(&buf, "direct");
-	appendStringInfoString(&buf, p->direct ? "true" : "false");
-	json_str(&buf, "engine", iob_engine_kind_name(s->engine));
-	json_int(&buf, "rate_iops", p->rate_iops);
-	json_int(&buf, "seed", (int64) p->seed);
-	json_int(&buf, "rewrite_pct", p->rewrite_pct);
-	json_key(&buf, "cold_reads");
-	appendStringInfoString(&buf, p->cold_reads ? "true" : "false");
-	if (p->stall_threshold_us > 0)
-	{
-		snprintf(num, sizeof(num), INT64_FORMAT " microseconds", p->stall_threshold_us);
-		json_str(&buf, "stall_threshold", num);
-		json_int(&buf, "stall_count", (int64) s->stall_count);
-	}
-
+	json_run_origin(&buf, s);
+	json_run_settings(&buf, s);
 	json_num(&buf, "measured_s", s->measured_s, true);
-	data = palloc(sizeof(IobHistogram));
-	iob_hist_reset(data);
-	iob_hist_merge(data, &s->hist[IOB_OP_READ]);
-	iob_hist_merge(data, &s->hist[IOB_OP_WRITE]);
-	json_figures(&buf, "", data,
-				 s->bytes[IOB_OP_READ] + s->bytes[IOB_OP_WRITE], s->measured_s, true);
-	json_figures(&buf, "read_", &s->hist[IOB_OP_READ], s->bytes[IOB_OP_READ],
-				 s->measured_s, true);
-	json_figures(&buf, "write_", &s->hist[IOB_OP_WRITE], s->bytes[IOB_OP_WRITE],
-				 s->measured_s, true);
-	json_figures(&buf, "fsync_", &s->hist[IOB_OP_FSYNC], 0, s->measured_s, false);
-	pfree(data);
+	json_op_figures(&buf, s->hist, s->bytes, s->measured_s);
 
 	json_num(&buf, "cpu_user_pct", 100.0 * s->cpu_user_s / s->measured_s, s->measured_s > 0);
 	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);
@@ -324,16 +354,10 @@ store_disk_summary(int64 run_id)
 int64
 iob_reserve_run_id(void)
 {
-	IobOwnerScope scope;
 	bool		isnull;
-	int64		id;
 
-	iob_owner_begin(&scope);
-	iob_owner_exec("SELECT pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)",
-				   0, NULL, NULL, NULL, SPI_OK_SELECT);
-	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	iob_owner_end(&scope);
-	return id;
+	return DatumGetInt64(iob_owner_value("SELECT pg_catalog.nextval('iobench.runs_run_id_seq'::pg_catalog.regclass)",
+										 0, NULL, NULL, NULL, SPI_OK_SELECT, &isnull));
 }
 
 /*
@@ -351,7 +375,6 @@ store_group(int64 run_id, const IobRunSummary *s)
 	for (g = 0; g < p->ngroup; g++)
 	{
 		const IobGroupStats *gs = &s->group[g];
-		IobHistogram *data = palloc(sizeof(IobHistogram));
 		IobStorageInfo storage;
 		StringInfoData buf;
 		char		dir[MAXPGPATH];
@@ -366,16 +389,7 @@ store_group(int64 run_id, const IobRunSummary *s)
 		json_str(&buf, "filesystem", storage.filesystem);
 		json_str(&buf, "mount_point", storage.mount_point);
 		json_int(&buf, "files", iob_group_files(p, g));
-		iob_hist_reset(data);
-		iob_hist_merge(data, &gs->hist[IOB_OP_READ]);
-		iob_hist_merge(data, &gs->hist[IOB_OP_WRITE]);
-		json_figures(&buf, "", data, gs->bytes[IOB_OP_READ] + gs->bytes[IOB_OP_WRITE],
-					 s->measured_s, true);
-		json_figures(&buf, "read_", &gs->hist[IOB_OP_READ], gs->bytes[IOB_OP_READ],
-					 s->measured_s, true);
-		json_figures(&buf, "write_", &gs->hist[IOB_OP_WRITE], gs->bytes[IOB_OP_WRITE],
-					 s->measured_s, true);
-		json_figures(&buf, "fsync_", &gs->hist[IOB_OP_FSYNC], 0, s->measured_s, false);
+		json_op_figures(&buf, gs->hist, gs->bytes, s->measured_s);
 		appendStringInfoChar(&buf, '}');
 		values[0] = CStringGetTextDatum(buf.data);
 		values[1] = Int64GetDatum(run_id);
@@ -535,4 +549,22 @@ iob_unstored_run(const IobRunSummary *s)
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 	iob_owner_end(&scope);
 	return PointerGetDatum(row);
+}
+
+/* See results.h */
+int64
+iob_run_row_id(Datum row, bool *completed)
+{
+	HeapTupleHeader tup = DatumGetHeapTupleHeader(row);
+	bool		isnull;
+	Datum		id = GetAttributeByName(tup, "run_id", &isnull);
+
+	if (completed)
+	{
+		Datum		status = GetAttributeByName(tup, "status", completed);
+
+		*completed = !*completed &&
+			strcmp(TextDatumGetCString(status), "completed") == 0;
+	}
+	return isnull ? 0 : DatumGetInt64(id);
 }

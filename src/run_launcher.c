@@ -32,7 +32,6 @@
 
 #include "access/xact.h"
 #include "access/xlog.h"
-#include "executor/executor.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -57,13 +56,16 @@
 #include "privileges.h"
 #include "results.h"
 #include "run.h"
+#include "run_args.h"
 #include "run_progress.h"
 #include "run_shared.h"
 #include "diskstats.h"
+#include "dynworker.h"
 #include "recorder.h"
 #include "run_limits.h"
 #include "run_store.h"
 #include "steady_state.h"
+#include "subxact.h"
 #include "tablespace_group.h"
 #include "wait_run.h"
 
@@ -83,9 +85,6 @@ PG_FUNCTION_INFO_V1(iobench_run);
 
 /* What iob_failed_run_id() returns */
 static int64 failed_run_id = 0;
-
-/* Counter that makes file names unique across runs of one backend */
-static uint32 run_counter = 0;
 
 /* The launcher's state for one run */
 typedef struct RunContext
@@ -133,105 +132,16 @@ run_buffer_bytes(const IobRunParams *params)
 	return (uint64) params->workers * params->iodepth * params->block_size;
 }
 
-/* Create the DSM segment and lay out the run's shared state in it */
+/* Create the run's DSM segment (run_shared.c) and find its parts */
 static void
 create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 			   IobEngineKind engine, const char *label)
 {
-	shm_toc_estimator e;
-	Size		info_size = add_size(offsetof(IobRunStoreInfo, label),
-									 label ? strlen(label) + 1 : 1);
-	Size		workers_size = mul_size(sizeof(IobWorkerState), params->workers);
-	Size		group_size = mul_size(sizeof(IobGroupStats),
-									  mul_size(params->workers, Max(params->ngroup, 1)));
-	int			nseconds = (int) ((params->duration_us + USECS_PER_SEC - 1) / USECS_PER_SEC) + 1;
-	Size		seconds_size = mul_size(sizeof(IobSecondSlot),
-										IOB_SECOND_RING * IOB_NUM_OP_KINDS);
-	shm_toc    *toc;
-	IobRunShared *run;
-	int			i;
-
-	shm_toc_initialize_estimator(&e);
-	shm_toc_estimate_chunk(&e, sizeof(IobRunShared));
-	shm_toc_estimate_chunk(&e, workers_size);
-	shm_toc_estimate_chunk(&e, seconds_size);
-	shm_toc_estimate_chunk(&e, info_size);
-	if (params->ngroup > 0)
-		shm_toc_estimate_chunk(&e, group_size);
-	shm_toc_estimate_keys(&e, 5);
-
-	ctx->seg = dsm_create(shm_toc_estimate(&e), 0);
-	toc = shm_toc_create(IOB_SHM_MAGIC, dsm_segment_address(ctx->seg),
-						 shm_toc_estimate(&e));
-
-	run = shm_toc_allocate(toc, sizeof(IobRunShared));
-	memset(run, 0, sizeof(IobRunShared));
-	run->params = *params;
-	run->engine = engine;
-	strlcpy(run->dir, dir, sizeof(run->dir));
-	snprintf(run->file_prefix, sizeof(run->file_prefix), "%s%d.iobench%u",
-			 PG_TEMP_FILE_PREFIX, MyProcPid, run_counter++);
-	run->launcher_procno = GetNumberFromPGProc(MyProc);
-	run->launcher_pid = MyProcPid;
-	run->nseconds = nseconds;
-	pg_atomic_init_u32(&run->phase, IOB_PHASE_PREPARE);
-	pg_atomic_init_u32(&run->nready, 0);
-	pg_atomic_init_u32(&run->nfinished, 0);
-	pg_atomic_init_u32(&run->seconds_drained, 0);
-	pg_atomic_init_u32(&run->recorder_stop, 0);
-	pg_atomic_init_u32(&run->seconds_checked, 0);
-	shm_toc_insert(toc, IOB_KEY_RUN, run);
-
-	ctx->workers = shm_toc_allocate(toc, workers_size);
-	memset(ctx->workers, 0, workers_size);
-	for (i = 0; i < params->workers; i++)
-	{
-		int			k;
-
-		ctx->workers[i].worker_index = i;
-		pg_atomic_init_u32(&ctx->workers[i].seconds_done, 0);
-		pg_atomic_init_u64(&ctx->workers[i].stall_head, 0);
-		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-			iob_hist_reset(&ctx->workers[i].hist[k]);
-	}
-	shm_toc_insert(toc, IOB_KEY_WORKERS, ctx->workers);
-
-	ctx->seconds = shm_toc_allocate(toc, seconds_size);
-	for (i = 0; i < IOB_SECOND_RING * IOB_NUM_OP_KINDS; i++)
-	{
-		pg_atomic_init_u64(&ctx->seconds[i].ops, 0);
-		pg_atomic_init_u64(&ctx->seconds[i].bytes, 0);
-		pg_atomic_init_u64(&ctx->seconds[i].lat_sum_ns, 0);
-		pg_atomic_init_u64(&ctx->seconds[i].lat_max_ns, 0);
-	}
-	shm_toc_insert(toc, IOB_KEY_SECONDS, ctx->seconds);
-
-	ctx->info = shm_toc_allocate(toc, info_size);
-	memset(ctx->info, 0, info_size);
-	ctx->info->has_label = (label != NULL);
-	if (label)
-		strcpy(ctx->info->label, label);
-	ctx->info->rows_handle = DSM_HANDLE_INVALID;
-	pg_atomic_init_u32(&ctx->info->done, 0);
-	shm_toc_insert(toc, IOB_KEY_STORE, ctx->info);
-
-	/* a group: the tablespaces' directories and figures */
-	for (i = 0; i < params->ngroup; i++)
-		iob_temp_dir_for_tablespace(params->group_oids[i], run->group_dirs[i]);
-	if (params->ngroup > 0)
-	{
-		IobGroupStats *g = shm_toc_allocate(toc, group_size);
-		int			k;
-
-		memset(g, 0, group_size);
-		for (i = 0; i < params->workers * params->ngroup; i++)
-			for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-				iob_hist_reset(&g[i].hist[k]);
-		shm_toc_insert(toc, IOB_KEY_GROUP, g);
-	}
-
-	ctx->toc = toc;
-	ctx->run = run;
+	ctx->toc = iob_run_segment_create(params, dir, engine, label, &ctx->seg);
+	ctx->run = shm_toc_lookup(ctx->toc, IOB_KEY_RUN, false);
+	ctx->workers = shm_toc_lookup(ctx->toc, IOB_KEY_WORKERS, false);
+	ctx->seconds = shm_toc_lookup(ctx->toc, IOB_KEY_SECONDS, false);
+	ctx->info = shm_toc_lookup(ctx->toc, IOB_KEY_STORE, false);
 }
 
 /*
@@ -280,36 +190,26 @@ stop_workers(RunContext *ctx)
 static void
 carry_waits(RunContext *ctx)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		IobRunSummary summary;
 		Datum		row;
-		bool		isnull;
 		int64		run_id;
 
 		iob_summarize_run(&summary, ctx->toc);
 		row = iob_store_run(&summary);
 		iob_wait_run_store(ctx->waits, row, &summary);
-		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
-												  "run_id", &isnull));
+		run_id = iob_run_row_id(row, NULL);
 		ctx->carried_waits = iob_export_run_waits(run_id);
 		ctx->info->fixed_run_id = run_id;
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_rollback(&sx);
 	}
 	PG_CATCH();
 	{
-		MemoryContextSwitchTo(oldcxt);
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		(void) iob_subxact_catch(&sx, NULL);
 		ctx->carried_waits = NULL;
 		ctx->info->fixed_run_id = 0;
 	}
@@ -456,22 +356,13 @@ launch_workers(RunContext *ctx, const IobRunParams *params)
 	int			i;
 
 	ctx->handles = palloc0(sizeof(BackgroundWorkerHandle *) * params->workers);
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(worker.bgw_library_name, "iobench", BGW_MAXLEN);
-	strlcpy(worker.bgw_function_name, "iobench_worker_main", BGW_MAXLEN);
-	strlcpy(worker.bgw_type, "iobench worker", BGW_MAXLEN);
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(ctx->seg));
-	worker.bgw_notify_pid = MyProcPid;
-
+	iob_dynworker_prepare(&worker, "iobench_worker_main", "iobench worker", ctx->seg);
 	for (i = 0; i < params->workers; i++)
 	{
 		snprintf(worker.bgw_name, BGW_MAXLEN, "iobench worker %d of run by PID %d",
 				 i, MyProcPid);
-		memcpy(worker.bgw_extra, &i, sizeof(int));
-		memcpy(worker.bgw_extra + sizeof(int), &MyDatabaseId, sizeof(Oid));
+		/* the worker's index in the segment (worker.c) */
+		memcpy(worker.bgw_extra + IOB_DYNWORKER_EXTRA, &i, sizeof(int));
 		if (!RegisterDynamicBackgroundWorker(&worker, &ctx->handles[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
@@ -636,12 +527,9 @@ wait_for_workers(RunContext *ctx)
 static void
 run_phases(RunContext *ctx, const IobRunParams *params)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
-
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		/*
@@ -661,10 +549,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		start_wait_sampling(ctx);
 		give_go(ctx);
 		wait_for_workers(ctx);
-
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_commit(&sx);
 	}
 	PG_CATCH();
 	{
@@ -672,18 +557,8 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		const char *why;
 		int64		run_id;
 
-		/*
-		 * Leave the subtransaction before anything else, as PL/pgSQL does:
-		 * an error re-thrown from inside it would leave the caller's
-		 * implicit transaction block aborted.
-		 */
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-
+		/* out of the subtransaction before anything else (subxact.h) */
+		edata = iob_subxact_catch(&sx, sx.cxt);
 		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
 		failed_run_id = run_id;
 		if (run_id > 0)

@@ -20,7 +20,6 @@
 #include "postgres.h"
 
 #include "datatype/timestamp.h"
-#include "fmgr.h"
 
 #include "engine.h"
 
@@ -143,6 +142,14 @@ typedef struct IobRunParams
 	NameData	group_names[IOB_MAX_GROUP];
 } IobRunParams;
 
+/*
+ * Names as the arguments spell them, indexed by their enums; the engine's
+ * are engine.h's iob_engine_names
+ */
+extern const char *const iob_pattern_names[IOB_RW_READWRITE + 1];
+extern const char *const iob_steady_names[IOB_STEADY_LATENCY + 1];
+extern const char *const iob_sync_method_names[IOB_SYNC_OPEN_SYNC + 1];
+
 extern const char *iob_pattern_name(IobPattern rw);
 extern bool iob_pattern_is_random(IobPattern rw);
 extern bool iob_pattern_is_mixed(IobPattern rw);
@@ -154,49 +161,26 @@ extern bool iob_sync_method_by_name(const char *name, IobSyncMethod *method);
 extern bool iob_sync_method_is_open(IobSyncMethod method);
 
 /*
- * Read and validate the arguments of iobench.run() into *params; the
- * optional label is returned separately (NULL when not given).  Raises an
- * ERROR naming the argument, its value and the allowed range for any bad
- * value.
- */
-extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
-							   char **label);
-
-/*
  * Check the settings of a run as a whole: every range, and every rule that
  * ties one setting to another (block_size a multiple of 512 bytes, buffer
  * memory per worker and per run, file_size a multiple of block_size,
  * read_pct only for the mixed patterns, fsync_every only with writes,
  * sync_method open_datasync/open_sync only with writes and without
- * fsync_every,
- * rewrite_pct only with reads, cold_reads only with buffered I/O, rate_iops
- * at least one per worker, files within what a worker may keep open).
- * iobench.run(), iobench.pgiosim() and
- * iobench.suite() (for each of its tests) call it before anything is
- * created; raises an ERROR for the first rule broken.
+ * fsync_every, rewrite_pct only with reads, cold_reads only with buffered
+ * I/O, rate_iops at least one per worker, files within what a worker may
+ * keep open).  iobench.run(), iobench.pgiosim() and iobench.suite() (for
+ * each of its tests) call it before anything is created; raises an ERROR
+ * for the first rule broken.
  */
 extern void iob_validate_params(const IobRunParams *params);
 
+/* steady_band: a share of the mean, more than 0 and at most 100 % */
+extern void iob_check_steady_band(double band);
+
 /*
- * Argument readers shared with the presets (pgiosim.c, suite.c): each raises the
- * same ERROR as iobench.run() does for a NULL or out-of-range value.
+ * In an ereport(): the DETAIL that gives a range of spans in seconds,
+ * "greater than" the minimum when min_exclusive
  */
-extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
-extern int	iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						int min, int max);
-extern int	iob_workers_arg(FunctionCallInfo fcinfo, int argno);
-extern uint64 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						   int64 min, int64 max);
-extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-							  int64 min_us, int64 max_us, bool min_exclusive);
-extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						   const char *const *choices, int nchoices);
-extern IobEngineKind iob_engine_arg(FunctionCallInfo fcinfo, int argno);
-extern IobPattern iob_pattern_arg(FunctionCallInfo fcinfo, int argno);	/* "rw" */
-extern IobSyncMethod iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);
-extern uint64 iob_seed_arg(FunctionCallInfo fcinfo, int argno);	/* NULL: a random one */
-extern Oid	iob_check_tablespace(const char *spcname);
-extern void iob_tablespace_arg(FunctionCallInfo fcinfo, int argno,
-							   IobRunParams *params);
+extern int	iob_errdetail_seconds(int64 min_us, int64 max_us, bool min_exclusive);
 
 #endif							/* IOBENCH_RUN_OPTIONS_H */

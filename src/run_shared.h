@@ -3,8 +3,8 @@
  * run_shared.h
  *	  Layout of a run's dynamic shared memory segment.
  *
- * The launching backend creates one DSM segment per run, carved with
- * shm_toc into:
+ * The launching backend creates one DSM segment per run
+ * (iob_run_segment_create()), carved with shm_toc into:
  *
  *	IOB_KEY_RUN		IobRunShared: settings, file location, clock marks,
  *					phase and counters of ready/finished workers
@@ -54,6 +54,8 @@
 #include "postgres.h"
 
 #include "port/atomics.h"
+#include "storage/dsm.h"
+#include "storage/shm_toc.h"
 
 #include "engine.h"
 #include "histogram.h"
@@ -174,6 +176,17 @@ typedef struct IobSecondSlot
 	pg_atomic_uint64 lat_sum_ns;
 	pg_atomic_uint64 lat_max_ns;
 } IobSecondSlot;
+
+/*
+ * Create the segment of a run of "params" on "dir" (the tablespace's
+ * temporary-file directory) with "engine", laid out as above with the
+ * store info (run_store.h) and, for a group, each worker's figures per
+ * tablespace (tablespace_group.h): zeroed, atomics and histograms set up,
+ * the files named.  Returns its table of contents.
+ */
+extern shm_toc *iob_run_segment_create(const IobRunParams *params, const char *dir,
+									   IobEngineKind engine, const char *label,
+									   dsm_segment **seg);
 
 /* Slot of second "sec" and op kind "kind" in the seconds array */
 static inline IobSecondSlot *

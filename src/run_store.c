@@ -15,7 +15,6 @@
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
-#include "executor/executor.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -25,13 +24,13 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
-#include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/builtins.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
 #include "compat.h"
+#include "dynworker.h"
 #include "owner_spi.h"
 #include "run_limits.h"
 #include "run_store.h"
@@ -160,17 +159,8 @@ iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
 	int			waited_ms = 0;
 	pid_t		pid;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strlcpy(worker.bgw_library_name, "iobench", BGW_MAXLEN);
-	strlcpy(worker.bgw_function_name, "iobench_store_main", BGW_MAXLEN);
-	strlcpy(worker.bgw_type, "iobench storer", BGW_MAXLEN);
+	iob_dynworker_prepare(&worker, "iobench_store_main", "iobench storer", seg);
 	snprintf(worker.bgw_name, BGW_MAXLEN, "iobench storer of run by PID %d", MyProcPid);
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
-	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
-	worker.bgw_notify_pid = MyProcPid;
 	info->launcher_procno = GetNumberFromPGProc(MyProc);
 
 	/* the run's workers just exited: their slots may take a moment to free */
@@ -260,27 +250,19 @@ iob_store_rows_detached(const char *json, const char **why)
 char *
 iob_export_run_waits(int64 run_id)
 {
-	IobOwnerScope scope;
+	const char *sql =
+		"SELECT pg_catalog.jsonb_build_object("
+		"'run_waits', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]') "
+		"  FROM iobench.run_waits w WHERE w.run_id = $1), "
+		"'run_wait_sampling', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s)), '[]') "
+		"  FROM iobench.run_wait_sampling s WHERE s.run_id = $1))::pg_catalog.text";
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
 	bool		isnull;
-	char	   *json;
-	MemoryContext cxt = CurrentMemoryContext;
 
 	values[0] = Int64GetDatum(run_id);
-	iob_owner_begin(&scope);
-	iob_owner_exec("SELECT pg_catalog.jsonb_build_object("
-				   "'run_waits', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]') "
-				   "  FROM iobench.run_waits w WHERE w.run_id = $1), "
-				   "'run_wait_sampling', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s)), '[]') "
-				   "  FROM iobench.run_wait_sampling s WHERE s.run_id = $1))::pg_catalog.text",
-				   1, types, values, NULL, SPI_OK_SELECT);
-	json = MemoryContextStrdup(cxt,
-							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
-																 SPI_tuptable->tupdesc,
-																 1, &isnull)));
-	iob_owner_end(&scope);
-	return json;
+	return TextDatumGetCString(iob_owner_value(sql, 1, types, values, NULL,
+											   SPI_OK_SELECT, &isnull));
 }
 
 /*
@@ -296,12 +278,9 @@ iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 		"run_seconds", "run_latency", "run_stalls", "run_waits", "run_wait_sampling"
 	};
 	StringInfoData sql;
-	IobOwnerScope scope;
 	Oid			types[2] = {INT8OID, INT8OID};
 	Datum		values[2];
 	bool		isnull;
-	char	   *json;
-	MemoryContext cxt = CurrentMemoryContext;
 	int			i;
 
 	initStringInfo(&sql);
@@ -324,14 +303,8 @@ iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 
 	values[0] = Int64GetDatum(suite_id);
 	values[1] = Int64GetDatum(failed_run_id);
-	iob_owner_begin(&scope);
-	iob_owner_exec(sql.data, 2, types, values, NULL, SPI_OK_SELECT);
-	json = MemoryContextStrdup(cxt,
-							   TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
-																 SPI_tuptable->tupdesc,
-																 1, &isnull)));
-	iob_owner_end(&scope);
-	return json;
+	return TextDatumGetCString(iob_owner_value(sql.data, 2, types, values, NULL,
+											   SPI_OK_SELECT, &isnull));
 }
 
 /*
@@ -388,7 +361,6 @@ store_in_own_transaction(shm_toc *toc)
 	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 	IobRunSummary summary;
 	Datum		row;
-	bool		isnull;
 	int64		run_id;
 
 	SetCurrentStatementStartTimestamp();
@@ -403,8 +375,7 @@ store_in_own_transaction(shm_toc *toc)
 		if (info->fixed_run_id > 0)
 			summary.run_id = info->fixed_run_id;
 		row = iob_store_run(&summary);
-		run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(row),
-												  "run_id", &isnull));
+		run_id = iob_run_row_id(row, NULL);
 	}
 	else
 		run_id = 0;
@@ -424,28 +395,11 @@ iobench_store_main(Datum main_arg)
 	dsm_segment *seg;
 	shm_toc    *toc;
 	IobRunStoreInfo *info;
-	Oid			dboid;
 
-	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
-	pgstat_report_appname("iobench");
-
+	iob_dynworker_connect("iobench");
 	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench storer");
-	seg = dsm_attach(DatumGetUInt32(main_arg));
-	if (seg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
 	/* a run's segment, or one of iob_store_rows_detached() */
-	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		toc = shm_toc_attach(IOB_STORE_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("bad magic number in dynamic shared memory segment of the benchmark run")));
+	toc = iob_dynworker_attach(main_arg, IOB_SHM_MAGIC, IOB_STORE_MAGIC, &seg);
 	info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 
 	PG_TRY();

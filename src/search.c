@@ -31,14 +31,15 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-#include "utils/tuplestore.h"
 
 #include "engine.h"
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
+#include "results.h"
 #include "run.h"
 #include "run_limits.h"
+#include "run_args.h"
 #include "run_options.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
@@ -143,8 +144,7 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 								 iob_max_workers_per_run());
 	p->duration_us = iob_interval_arg(fcinfo, LS_ARG_STEP_DURATION, "step_duration", 0,
 									  (int64) IOB_MAX_DURATION_S * USECS_PER_SEC, true);
-	p->warmup_us = iob_interval_arg(fcinfo, LS_ARG_WARMUP, "warmup", 0,
-									(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	p->warmup_us = iob_warmup_arg(fcinfo, LS_ARG_WARMUP);
 	p->file_size = iob_size_arg(fcinfo, LS_ARG_FILE_SIZE, "file_size",
 								p->block_size, IOB_MAX_FILE_SIZE);
 	p->files = iob_int_arg(fcinfo, LS_ARG_FILES, "files", 1, IOB_MAX_FILES);
@@ -169,7 +169,6 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 static int64
 insert_search(const Search *s)
 {
-	IobOwnerScope scope;
 	Oid			types[11] = {NAMEOID, INTERVALOID, FLOAT8OID, TEXTOID, INT4OID, INT4OID,
 	INT4OID, INTERVALOID, INT8OID, TEXTOID, TEXTOID};
 	Datum		values[11];
@@ -177,7 +176,6 @@ insert_search(const Search *s)
 	Interval   *target = palloc0(sizeof(Interval));
 	Interval   *step = palloc0(sizeof(Interval));
 	bool		isnull;
-	int64		id;
 
 	target->time = s->target_us;
 	step->time = s->base.duration_us;
@@ -198,16 +196,15 @@ insert_search(const Search *s)
 	if (s->label == NULL)
 		nulls[10] = 'n';
 
-	iob_owner_begin(&scope);
-	iob_owner_exec("INSERT INTO iobench.searches (tablespace, latency_target, latency_percentile, "
-				   "rw, block_size, max_iodepth, max_workers, step_duration, file_size, engine, "
-				   "label, status, started_at) "
-				   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'running', "
-				   "pg_catalog.clock_timestamp()) RETURNING search_id",
-				   11, types, values, nulls, SPI_OK_INSERT_RETURNING);
-	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	iob_owner_end(&scope);
-	return id;
+	return DatumGetInt64(iob_owner_value("INSERT INTO iobench.searches (tablespace, latency_target, "
+										 "latency_percentile, rw, block_size, max_iodepth, "
+										 "max_workers, step_duration, file_size, engine, label, "
+										 "status, started_at) "
+										 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+										 "'running', pg_catalog.clock_timestamp()) "
+										 "RETURNING search_id",
+										 11, types, values, nulls,
+										 SPI_OK_INSERT_RETURNING, &isnull));
 }
 
 /*
@@ -217,7 +214,6 @@ insert_search(const Search *s)
 static bool
 record_step(const Search *s, int step, int64 run_id)
 {
-	IobOwnerScope scope;
 	Oid			types[5] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID};
 	Datum		values[5];
 	char		nulls[5];
@@ -232,41 +228,35 @@ record_step(const Search *s, int step, int64 run_id)
 	if (s->use_mean)
 		nulls[3] = 'n';
 	values[4] = Int64GetDatum(s->target_us);
-	iob_owner_begin(&scope);
-	iob_owner_exec("INSERT INTO iobench.search_steps (search_id, step, run_id, workers, iodepth, "
-				   "iops, latency_us, met_target) "
-				   "SELECT $1, $2, r.run_id, r.workers, r.iodepth, r.iops, l.us, "
-				   "       coalesce(r.status = 'completed' AND r.ops > 0 AND l.us <= $5, false) "
-				   "  FROM iobench.runs r, LATERAL (SELECT CASE WHEN $4 IS NULL THEN r.lat_avg_us "
-				   "       ELSE iobench.latency_percentile(r.run_id, $4) END AS us) l "
-				   " WHERE r.run_id = $3 RETURNING met_target",
-				   5, types, values, nulls, SPI_OK_INSERT_RETURNING);
-	met = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	met = met && !isnull;
-	iob_owner_end(&scope);
-	return met;
+	met = DatumGetBool(iob_owner_value("INSERT INTO iobench.search_steps (search_id, step, run_id, "
+									   "workers, iodepth, iops, latency_us, met_target) "
+									   "SELECT $1, $2, r.run_id, r.workers, r.iodepth, r.iops, l.us, "
+									   "       coalesce(r.status = 'completed' AND r.ops > 0 AND l.us <= $5, false) "
+									   "  FROM iobench.runs r, LATERAL (SELECT CASE WHEN $4 IS NULL THEN r.lat_avg_us "
+									   "       ELSE iobench.latency_percentile(r.run_id, $4) END AS us) l "
+									   " WHERE r.run_id = $3 RETURNING met_target",
+									   5, types, values, nulls,
+									   SPI_OK_INSERT_RETURNING, &isnull));
+	return met && !isnull;
 }
 
 /* Mark the search finished: its status and best step (see the top) */
 static void
 finish_search(int64 search_id, const char *status)
 {
-	IobOwnerScope scope;
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		values[2];
 
 	values[0] = Int64GetDatum(search_id);
 	values[1] = CStringGetTextDatum(status);
-	iob_owner_begin(&scope);
-	iob_owner_exec("UPDATE iobench.searches s SET status = $2, "
-				   "finished_at = pg_catalog.clock_timestamp(), "
-				   "best_step = (SELECT min(t.step) FROM iobench.search_steps t "
-				   "  WHERE t.search_id = s.search_id AND t.met_target "
-				   "    AND t.iops >= 0.99 * (SELECT max(m.iops) FROM iobench.search_steps m "
-				   "      WHERE m.search_id = s.search_id AND m.met_target)) "
-				   "WHERE s.search_id = $1",
-				   2, types, values, NULL, SPI_OK_UPDATE);
-	iob_owner_end(&scope);
+	iob_owner_run("UPDATE iobench.searches s SET status = $2, "
+				  "finished_at = pg_catalog.clock_timestamp(), "
+				  "best_step = (SELECT min(t.step) FROM iobench.search_steps t "
+				  "  WHERE t.search_id = s.search_id AND t.met_target "
+				  "    AND t.iops >= 0.99 * (SELECT max(m.iops) FROM iobench.search_steps m "
+				  "      WHERE m.search_id = s.search_id AND m.met_target)) "
+				  "WHERE s.search_id = $1",
+				  2, types, values, NULL, SPI_OK_UPDATE);
 }
 
 /*
@@ -286,8 +276,7 @@ take_steps(Search *s)
 	{
 		MemoryContext oldcxt = MemoryContextSwitchTo(stepcxt);
 		IobRunParams params = s->base;
-		HeapTupleHeader row;
-		bool		isnull;
+		Datum		row;
 		int64		run_id;
 		bool		met;
 
@@ -295,14 +284,11 @@ take_steps(Search *s)
 		params.iodepth = s->step_iodepth[i];
 		if (!s->seed_given)
 			params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-		row = DatumGetHeapTupleHeader(iob_execute_run(&params,
-													  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
-															   s->search_id, params.workers,
-															   params.iodepth),
-													  IOB_PROGRESS_RATES));
-		run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
-		completed = strcmp(TextDatumGetCString(GetAttributeByName(row, "status", &isnull)),
-						   "completed") == 0;
+		row = iob_execute_run(&params,
+							  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
+									   s->search_id, params.workers, params.iodepth),
+							  IOB_PROGRESS_RATES);
+		run_id = iob_run_row_id(row, &completed);
 		met = record_step(s, i + 1, run_id);
 		MemoryContextSwitchTo(oldcxt);
 		MemoryContextReset(stepcxt);
@@ -320,13 +306,10 @@ take_steps(Search *s)
 Datum
 iobench_latency_search(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Search		s;
 	bool		completed;
-	IobOwnerScope scope;
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
-	uint64		i;
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	memset(&s, 0, sizeof(s));
@@ -339,23 +322,8 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 	completed = take_steps(&s);
 	finish_search(s.search_id, completed ? "completed" : "cancelled");
 
-	InitMaterializedSRF(fcinfo, 0);
 	values[0] = Int64GetDatum(s.search_id);
-	iob_owner_begin(&scope);
-	iob_owner_exec("SELECT * FROM iobench.search_results WHERE search_id = $1 "
-				   "ORDER BY step", 1, types, values, NULL, SPI_OK_SELECT);
-	for (i = 0; i < SPI_processed; i++)
-	{
-		Datum	   *cols = palloc(sizeof(Datum) * rsinfo->setDesc->natts);
-		bool	   *nulls = palloc(sizeof(bool) * rsinfo->setDesc->natts);
-		int			c;
-
-		if (SPI_tuptable->tupdesc->natts != rsinfo->setDesc->natts)
-			elog(ERROR, "iobench.search_results does not match the result type of iobench.latency_search()");
-		for (c = 0; c < rsinfo->setDesc->natts; c++)
-			cols[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, cols, nulls);
-	}
-	iob_owner_end(&scope);
+	iob_owner_return_rows(fcinfo, "SELECT * FROM iobench.search_results WHERE search_id = $1 "
+						  "ORDER BY step", 1, types, values);
 	return (Datum) 0;
 }

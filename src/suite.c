@@ -22,7 +22,7 @@
  * transaction of its own, so a long suite cancelled near its end keeps
  * what it measured.
  *
- * The file is about 790 lines: the flow of one call (arguments, tests,
+ * The file is about 750 lines: the flow of one call (arguments, tests,
  * the rows it stores, keeping a cancelled suite) reads top to bottom as
  * one story over the private Suite struct; a split would need a header
  * for that struct alone.
@@ -39,7 +39,6 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
-#include "access/xact.h"
 #include "miscadmin.h"
 #include "tcop/utility.h"
 #include "utils/array.h"
@@ -47,16 +46,18 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-#include "utils/tuplestore.h"
 
 #include "engine.h"
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
+#include "results.h"
 #include "run.h"
+#include "run_args.h"
 #include "run_options.h"
 #include "run_limits.h"
 #include "run_store.h"
+#include "subxact.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
 
@@ -210,44 +211,20 @@ load_suite(const char *name, int *ntests)
 
 /*
  * Read and check the "tablespaces" argument: at least one, no NULLs, no
- * duplicates, each one a tablespace the caller may run a benchmark in.
+ * duplicates (tablespace_group.h), each one a tablespace or group the
+ * caller may run a benchmark in.
  */
 static Name
 tablespaces_arg(FunctionCallInfo fcinfo, int *ntablespaces)
 {
-	ArrayType  *arr;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n;
-	int			i;
-	int			j;
 	Name		names;
+	int			i;
 
 	iob_require_arg(fcinfo, SU_ARG_TABLESPACES, "tablespaces");
-	arr = PG_GETARG_ARRAYTYPE_P(SU_ARG_TABLESPACES);
-	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
-					  &elems, &nulls, &n);
-	if (n == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("argument \"tablespaces\" must name at least one tablespace")));
-	names = palloc(sizeof(NameData) * n);
-	for (i = 0; i < n; i++)
-	{
-		if (nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("argument \"tablespaces\" must not contain nulls")));
-		namestrcpy(&names[i], NameStr(*DatumGetName(elems[i])));
-		for (j = 0; j < i; j++)
-			if (strcmp(NameStr(names[j]), NameStr(names[i])) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
-								NameStr(names[i]))));
+	names = iob_tablespace_names_arg(fcinfo, SU_ARG_TABLESPACES, INT_MAX,
+									 ntablespaces);
+	for (i = 0; i < *ntablespaces; i++)
 		iob_check_contender(NameStr(names[i]));
-	}
-	*ntablespaces = n;
 	return names;
 }
 
@@ -257,7 +234,6 @@ insert_suite(const char *name, Name tablespaces, int ntablespaces, int repeat,
 			 const IobRunParams *common, IobEngineKind engine, bool seed_given,
 			 const char *label)
 {
-	IobOwnerScope scope;
 	Datum	   *names = palloc(sizeof(Datum) * ntablespaces);
 	Oid			types[10] = {TEXTOID, NAMEARRAYOID, INT4OID, INTERVALOID, INTERVALOID,
 	INT8OID, BOOLOID, TEXTOID, INT8OID, TEXTOID};
@@ -266,7 +242,6 @@ insert_suite(const char *name, Name tablespaces, int ntablespaces, int repeat,
 	Interval   *duration = palloc0(sizeof(Interval));
 	Interval   *warmup = palloc0(sizeof(Interval));
 	bool		isnull;
-	int64		suite_id;
 	int			i;
 
 	for (i = 0; i < ntablespaces; i++)
@@ -290,16 +265,14 @@ insert_suite(const char *name, Name tablespaces, int ntablespaces, int repeat,
 	if (label == NULL)
 		nulls[9] = 'n';
 
-	iob_owner_begin(&scope);
-	iob_owner_exec("INSERT INTO iobench.suites (name, tablespaces, repeat, duration, warmup, "
-			  "file_size, direct, engine, seed, label, status, started_at) "
-			  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'running', "
-			  "pg_catalog.clock_timestamp()) RETURNING suite_id",
-			  10, types, values, nulls, SPI_OK_INSERT_RETURNING);
-	suite_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-										   SPI_tuptable->tupdesc, 1, &isnull));
-	iob_owner_end(&scope);
-	return suite_id;
+	return DatumGetInt64(iob_owner_value("INSERT INTO iobench.suites (name, tablespaces, repeat, "
+										 "duration, warmup, file_size, direct, engine, seed, "
+										 "label, status, started_at) "
+										 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+										 "'running', pg_catalog.clock_timestamp()) "
+										 "RETURNING suite_id",
+										 10, types, values, nulls,
+										 SPI_OK_INSERT_RETURNING, &isnull));
 }
 
 /* Record one member of the suite: a run, or a test skipped (run_id NULL) */
@@ -307,7 +280,6 @@ static void
 insert_suite_run(int64 suite_id, const SuiteTest *test, const char *tablespace,
 				 int repeat_no, int64 run_id, const char *note)
 {
-	IobOwnerScope scope;
 	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, NAMEOID, INT4OID, INT8OID, TEXTOID};
 	Datum		values[7];
 	char		nulls[7];
@@ -327,60 +299,35 @@ insert_suite_run(int64 suite_id, const SuiteTest *test, const char *tablespace,
 	if (note == NULL)
 		nulls[6] = 'n';
 
-	iob_owner_begin(&scope);
-	iob_owner_exec("INSERT INTO iobench.suite_runs (suite_id, test_no, test, tablespace, "
-			  "repeat_no, run_id, note) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-			  7, types, values, nulls, SPI_OK_INSERT);
-	iob_owner_end(&scope);
+	iob_owner_run("INSERT INTO iobench.suite_runs (suite_id, test_no, test, tablespace, "
+				  "repeat_no, run_id, note) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+				  7, types, values, nulls, SPI_OK_INSERT);
 }
 
 /* Mark the suite finished with the given status */
 static void
 finish_suite(int64 suite_id, const char *status)
 {
-	IobOwnerScope scope;
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		values[2];
 
 	values[0] = Int64GetDatum(suite_id);
 	values[1] = CStringGetTextDatum(status);
-	iob_owner_begin(&scope);
-	iob_owner_exec("UPDATE iobench.suites SET status = $2, "
-			  "finished_at = pg_catalog.clock_timestamp() WHERE suite_id = $1",
-			  2, types, values, NULL, SPI_OK_UPDATE);
-	iob_owner_end(&scope);
+	iob_owner_run("UPDATE iobench.suites SET status = $2, "
+				  "finished_at = pg_catalog.clock_timestamp() WHERE suite_id = $1",
+				  2, types, values, NULL, SPI_OK_UPDATE);
 }
 
 /* Put the suite's rows of iobench.suite_results into the SRF's tuplestore */
 static void
 return_suite_results(FunctionCallInfo fcinfo, int64 suite_id)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	IobOwnerScope scope;
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
-	uint64		i;
 
-	InitMaterializedSRF(fcinfo, 0);
 	values[0] = Int64GetDatum(suite_id);
-	iob_owner_begin(&scope);
-	iob_owner_exec("SELECT * FROM iobench.suite_results WHERE suite_id = $1 "
-			  "ORDER BY test_no, tablespace_no",
-			  1, types, values, NULL, SPI_OK_SELECT);
-	for (i = 0; i < SPI_processed; i++)
-	{
-		Datum	   *cols = palloc(sizeof(Datum) * rsinfo->setDesc->natts);
-		bool	   *isnull = palloc(sizeof(bool) * rsinfo->setDesc->natts);
-		int			c;
-
-		if (SPI_tuptable->tupdesc->natts != rsinfo->setDesc->natts)
-			elog(ERROR, "iobench.suite_results does not match the result type of iobench.suite()");
-		for (c = 0; c < rsinfo->setDesc->natts; c++)
-			cols[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc,
-									c + 1, &isnull[c]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, cols, isnull);
-	}
-	iob_owner_end(&scope);
+	iob_owner_return_rows(fcinfo, "SELECT * FROM iobench.suite_results WHERE suite_id = $1 "
+						  "ORDER BY test_no, tablespace_no", 1, types, values);
 }
 
 /* Error context naming the suite test whose settings are being checked */
@@ -390,6 +337,7 @@ typedef struct SuiteTestContext
 	const SuiteTest *test;
 } SuiteTestContext;
 
+/* Error context callback of suite_test_params(): which test, which suite */
 static void
 suite_test_error_context(void *arg)
 {
@@ -481,12 +429,8 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 	suite->tablespaces = tablespaces_arg(fcinfo, &suite->ntablespaces);
 	suite->repeat = iob_int_arg(fcinfo, SU_ARG_REPEAT, "repeat", 1, SUITE_MAX_REPEAT);
 
-	common->duration_us = iob_interval_arg(fcinfo, SU_ARG_DURATION, "duration",
-											   IOB_MIN_DURATION_US,
-											   (int64) IOB_MAX_DURATION_S * USECS_PER_SEC,
-											   false);
-	common->warmup_us = iob_interval_arg(fcinfo, SU_ARG_WARMUP, "warmup", 0,
-										 (int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+	common->duration_us = iob_duration_arg(fcinfo, SU_ARG_DURATION);
+	common->warmup_us = iob_warmup_arg(fcinfo, SU_ARG_WARMUP);
 	common->progress_interval_s = 1;
 
 	/*
@@ -599,11 +543,10 @@ run_suite_test(Suite *suite, int t, int r, int s)
 {
 	const SuiteTest *test = &suite->tests[t];
 	IobRunParams *params = &suite->test_params[t];
-	HeapTupleHeader row;
+	Datum		row;
 	char	   *run_label;
 	int64		run_id;
-	bool		isnull;
-	char	   *status;
+	bool		completed;
 
 	/* a tablespace, or a group 'a+b' (tablespace_group.h) */
 	params->files = test->files;
@@ -620,14 +563,11 @@ run_suite_test(Suite *suite, int t, int r, int s)
 						test->test, NameStr(suite->tablespaces[s]), r,
 						suite->repeat)));
 
-	row = DatumGetHeapTupleHeader(iob_execute_run(params, run_label,
-												  IOB_PROGRESS_RATES));
-	run_id = DatumGetInt64(GetAttributeByName(row, "run_id", &isnull));
-	status = TextDatumGetCString(GetAttributeByName(row, "status", &isnull));
-
+	row = iob_execute_run(params, run_label, IOB_PROGRESS_RATES);
+	run_id = iob_run_row_id(row, &completed);
 	insert_suite_run(suite->suite_id, test, NameStr(suite->tablespaces[s]), r,
 					 run_id, suite->notes[t]);
-	return strcmp(status, "completed") == 0;
+	return completed;
 }
 
 /*
@@ -639,27 +579,18 @@ run_suite_test(Suite *suite, int t, int r, int s)
 static bool
 run_suite_test_guarded(Suite *suite, int t, int r, int s)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 	volatile bool completed = true;	/* set in PG_CATCH, read after it */
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		(void) run_suite_test(suite, t, r, s);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_commit(&sx);
 	}
 	PG_CATCH();
 	{
-		MemoryContextSwitchTo(suite->cxt);
-		suite->error = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		suite->error = iob_subxact_catch(&sx, suite->cxt);
 		suite->failed_t = t;
 		suite->failed_r = r;
 		suite->failed_s = s;
@@ -773,8 +704,7 @@ Datum
 iobench_suite(PG_FUNCTION_ARGS)
 {
 	Suite		suite;
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
+	IobSubxact	sx;
 	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
@@ -787,8 +717,7 @@ iobench_suite(PG_FUNCTION_ARGS)
 	check_suite_tests(&suite);
 	fit_tests_to_engine(&suite);
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
+	iob_subxact_begin(&sx);
 	PG_TRY();
 	{
 		suite.suite_id = insert_suite(suite.name, suite.tablespaces, suite.ntablespaces,
@@ -802,14 +731,8 @@ iobench_suite(PG_FUNCTION_ARGS)
 	PG_CATCH();
 	{
 		/* an error outside the tests, or while keeping the suite */
-		ErrorData  *edata;
+		ErrorData  *edata = iob_subxact_catch(&sx, sx.cxt);
 
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
 		if (suite.error == NULL)
 			ReThrowError(edata);
 		rethrow_failed_suite(&suite, NULL);
@@ -818,14 +741,10 @@ iobench_suite(PG_FUNCTION_ARGS)
 
 	if (suite.error != NULL)
 	{
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		iob_subxact_rollback(&sx);
 		rethrow_failed_suite(&suite, kept);
 	}
-	ReleaseCurrentSubTransaction();
-	MemoryContextSwitchTo(oldcxt);
-	CurrentResourceOwner = oldowner;
+	iob_subxact_commit(&sx);
 
 	return_suite_results(fcinfo, suite.suite_id);
 	return (Datum) 0;

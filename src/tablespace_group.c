@@ -12,18 +12,56 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
+#include "run_args.h"
 #include "tablespace_group.h"
+
+/* See tablespace_group.h */
+Name
+iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max, int *n)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
+	Datum	   *elems;
+	bool	   *nulls;
+	Name		names;
+	int			i;
+	int			j;
+
+	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
+					  &elems, &nulls, n);
+	if (*n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" must name at least one tablespace")));
+	if (*n > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" names %d tablespaces, more than %d",
+						*n, max)));
+	names = palloc(sizeof(NameData) * *n);
+	for (i = 0; i < *n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("argument \"tablespaces\" must not contain nulls")));
+		namestrcpy(&names[i], NameStr(*DatumGetName(elems[i])));
+		for (j = 0; j < i; j++)
+			if (strcmp(NameStr(names[j]), NameStr(names[i])) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
+								NameStr(names[i]))));
+	}
+	return names;
+}
 
 /* See tablespace_group.h */
 void
 iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
 {
-	ArrayType  *arr;
-	Datum	   *elems;
-	bool	   *nulls;
+	Name		names;
 	int			n;
 	int			i;
-	int			j;
 
 	if (PG_ARGISNULL(argno))
 		return;
@@ -32,32 +70,11 @@ iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *param
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("arguments \"tablespace\" and \"tablespaces\" cannot both be given"),
 				 errhint("Name the group's tablespaces in \"tablespaces\" only.")));
-	arr = PG_GETARG_ARRAYTYPE_P(argno);
-	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
-					  &elems, &nulls, &n);
-	if (n == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("argument \"tablespaces\" must name at least one tablespace")));
-	if (n > IOB_MAX_GROUP)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("argument \"tablespaces\" names %d tablespaces, more than %d",
-						n, IOB_MAX_GROUP)));
+	names = iob_tablespace_names_arg(fcinfo, argno, IOB_MAX_GROUP, &n);
 	for (i = 0; i < n; i++)
 	{
-		if (nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("argument \"tablespaces\" must not contain nulls")));
-		namestrcpy(&params->group_names[i], NameStr(*DatumGetName(elems[i])));
-		for (j = 0; j < i; j++)
-			if (strcmp(NameStr(params->group_names[j]), NameStr(params->group_names[i])) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
-								NameStr(params->group_names[i]))));
-		params->group_oids[i] = iob_check_tablespace(NameStr(params->group_names[i]));
+		params->group_names[i] = names[i];
+		params->group_oids[i] = iob_check_tablespace(NameStr(names[i]));
 	}
 	params->ngroup = n;
 	params->tablespace_oid = params->group_oids[0];

@@ -42,6 +42,14 @@ extern void iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno,
 									 IobRunParams *params);
 
 /*
+ * The names of a non-NULL "tablespaces" argument (of iobench.run(), or of
+ * iobench.suite()), *n of them: at least one, at most "max", no NULL, no
+ * name twice.  Whether each is a tablespace is left to the caller.
+ */
+extern Name iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max,
+									 int *n);
+
+/*
  * A contender of iobench.suite(): a tablespace, or a group written as its
  * tablespaces joined by "+" ('raid1a+raid1b') when no tablespace has that
  * name.  iob_check_contender() raises the errors iobench.run() raises for

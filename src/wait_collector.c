@@ -203,6 +203,43 @@ iob_collector_reload(IobWaitSampler *sampler, IobWaitTimer *timer)
 }
 
 /*
+ * One tick of the collector: read the PGPROCs without the lock, then add
+ * the deltas and the tick's counts to the shared totals under it.
+ * *seen_missed and *seen_sampled are the timer's and sampler's counts
+ * already added.
+ */
+static void
+collector_tick(IobWaitSampler *sampler, IobWaitTimer *timer, IobWaitTable *table,
+			   uint64 *seen_missed, uint64 *seen_sampled)
+{
+	const IobWaitDelta *deltas;
+	int			ndeltas;
+	uint64		ticks;
+	uint64		missed;
+	uint64		sampled_ns;
+	uint64		last_ns;
+	uint64		prev_ns;
+
+	iob_wait_sampler_counts(sampler, &ticks, &sampled_ns, &prev_ns);
+	(void) iob_wait_sampler_tick(sampler);
+	deltas = iob_wait_sampler_deltas(sampler, &ndeltas);
+	iob_wait_sampler_counts(sampler, &ticks, &sampled_ns, &last_ns);
+	iob_wait_timer_ticked(timer, last_ns);
+	missed = iob_wait_timer_missed(timer);
+
+	LWLockAcquire(collector->lock, LW_EXCLUSIVE);
+	iob_wait_table_apply(table, deltas, ndeltas);
+	if (prev_ns != 0)
+		collector->ticks++;
+	collector->missed += missed - *seen_missed;
+	collector->sampled_ns += sampled_ns - *seen_sampled;
+	LWLockRelease(collector->lock);
+
+	*seen_missed = missed;
+	*seen_sampled = sampled_ns;
+}
+
+/*
  * The collector worker: sample every iobench.sample_period ms and add each
  * tick to the shared totals.  Ends on SIGTERM; re-reads its settings on
  * SIGHUP; exits when the postmaster dies.
@@ -240,32 +277,7 @@ iobench_wait_collector_main(Datum main_arg)
 
 	while (!ShutdownRequestPending)
 	{
-		const IobWaitDelta *deltas;
-		int			ndeltas;
-		uint64		ticks;
-		uint64		missed;
-		uint64		sampled_ns;
-		uint64		last_ns;
-		uint64		prev_ns;
-
-		/* read the PGPROCs without the lock, then add under it */
-		iob_wait_sampler_counts(sampler, &ticks, &sampled_ns, &prev_ns);
-		(void) iob_wait_sampler_tick(sampler);
-		deltas = iob_wait_sampler_deltas(sampler, &ndeltas);
-		iob_wait_sampler_counts(sampler, &ticks, &sampled_ns, &last_ns);
-		iob_wait_timer_ticked(timer, last_ns);
-		missed = iob_wait_timer_missed(timer);
-
-		LWLockAcquire(collector->lock, LW_EXCLUSIVE);
-		iob_wait_table_apply(table, deltas, ndeltas);
-		if (prev_ns != 0)
-			collector->ticks++;
-		collector->missed += missed - seen_missed;
-		collector->sampled_ns += sampled_ns - seen_sampled;
-		LWLockRelease(collector->lock);
-
-		seen_missed = missed;
-		seen_sampled = sampled_ns;
+		collector_tick(sampler, timer, table, &seen_missed, &seen_sampled);
 
 		/* sleep until the next tick is due */
 		for (;;)

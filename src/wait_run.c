@@ -22,7 +22,6 @@
  */
 #include "postgres.h"
 
-#include "executor/executor.h"
 #include "utils/memutils.h"
 
 #include "clock.h"
@@ -154,7 +153,6 @@ iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
 	int			nexact = 0;
 	IobWaitSampling sampling;
 	uint64		last_ns;
-	bool		isnull;
 	int64		run_id;
 	int			k;
 
@@ -165,9 +163,8 @@ iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
 		iob_wait_run_finish(wr, wr->measure_start_ns +
 							(int64) (summary->measured_s * IOB_NS_PER_SEC + 0.5));
 
-	run_id = DatumGetInt64(GetAttributeByName(DatumGetHeapTupleHeader(run_row),
-											  "run_id", &isnull));
-	if (isnull)
+	run_id = iob_run_row_id(run_row, NULL);
+	if (run_id == 0)
 		elog(ERROR, "stored run has no run_id");
 
 	for (k = 0; k < IOB_NUM_OP_KINDS; k++)

@@ -25,7 +25,7 @@
 #include "utils/timestamp.h"
 
 #include "iobench.h"
-#include "run_options.h"
+#include "run_args.h"
 #include "wait_exact.h"
 #include "wait_output.h"
 #include "wait_sampler.h"
@@ -95,7 +95,7 @@ iob_sample_window(const int *pids, int npids, int period_ms,
 
 /*
  * An interval in microseconds (months count as 30 days), as a double.
- * Not iob_interval_arg() (run_options.c): its bounds are whole seconds,
+ * Not iob_interval_arg() (run_args.c): its bounds are whole seconds,
  * while a sampling window and a period are bounded in milliseconds.
  */
 static double

@@ -16,7 +16,7 @@
  * there, and a log hook keeps the error's SQLSTATE and message for the
  * launcher, so the caller fails with the worker's real error.
  *
- * The file is a little over 700 lines: the loop and the per-I/O accounting
+ * The file is about 800 lines: the loop and the per-I/O accounting
  * it calls (stalls, cold reads, the per-second series) stay in one file so
  * that those static helpers inline into the hot path.
  *
@@ -38,13 +38,13 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
-#include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 #include "utils/wait_event.h"
 
 #include "clock.h"
 #include "compat.h"
+#include "dynworker.h"
 #include "engine.h"
 #include "files.h"
 #include "run_shared.h"
@@ -769,27 +769,11 @@ iobench_worker_main(Datum main_arg)
 	dsm_segment *seg;
 	shm_toc    *toc;
 	int			worker_index;
-	Oid			dboid;
 
-	memcpy(&worker_index, MyBgworkerEntry->bgw_extra, sizeof(int));
-	memcpy(&dboid, MyBgworkerEntry->bgw_extra + sizeof(int), sizeof(Oid));
-
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
-	pgstat_report_appname("iobench");
-
+	memcpy(&worker_index, MyBgworkerEntry->bgw_extra + IOB_DYNWORKER_EXTRA, sizeof(int));
+	iob_dynworker_connect("iobench");
 	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench worker");
-	seg = dsm_attach(DatumGetUInt32(main_arg));
-	if (seg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
-	toc = shm_toc_attach(IOB_SHM_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("bad magic number in dynamic shared memory segment of the benchmark run")));
+	toc = iob_dynworker_attach(main_arg, IOB_SHM_MAGIC, 0, &seg);
 
 	memset(&wc, 0, sizeof(wc));
 	wc.run = shm_toc_lookup(toc, IOB_KEY_RUN, false);

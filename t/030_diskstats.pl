@@ -7,28 +7,19 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
-my $loop_dev = $ENV{IOBENCH_TEST_LOOP_DEV};
-if (!$loop_dir || !$loop_dev)
-{
-	plan skip_all =>
-	  'needs the loop-device rig: run tools/run-tests.sh as root, where losetup and mount work';
-}
+my ($loop_dir, $loop_dev) = iob_need_rigs(
+	'the loop-device rig: run tools/run-tests.sh as root, where losetup and mount work',
+	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV));
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 
-my $node = PostgreSQL::Test::Cluster->new('diskstats');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'iobench'
-max_worker_processes = 16
-iobench.progress = off
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+my $node = iob_base_node('diskstats');
 mkdir "$loop_dir/ts" or die "mkdir $loop_dir/ts: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE loopts LOCATION '$loop_dir/ts'");
 

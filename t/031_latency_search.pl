@@ -10,18 +10,16 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
-my $loop_dev = $ENV{IOBENCH_TEST_LOOP_DEV};
-my $cgroup = $ENV{IOBENCH_TEST_BLKIO_CGROUP};
-if (!$loop_dir || !$loop_dev || !$cgroup)
-{
-	plan skip_all =>
-	  'needs the loop-device and blkio cgroup rigs: run tools/run-tests.sh as root, with cgroup v1 blkio';
-}
+my ($loop_dir, $loop_dev, $cgroup) = iob_need_rigs(
+	'the loop-device and blkio cgroup rigs: run tools/run-tests.sh as root, with cgroup v1 blkio',
+	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_BLKIO_CGROUP));
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 my $cap = 400;
 
@@ -34,14 +32,8 @@ sub cg_write
 	close($fh) or die "close $cgroup/$file: $!";
 }
 
-my $node = PostgreSQL::Test::Cluster->new('latency_search');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'iobench'
-max_worker_processes = 16
-iobench.progress = off
-});
-$node->start;
+# the extension once the server is in the cgroup (below)
+my $node = iob_base_node('latency_search', undef, 1);
 
 # The server and every worker it starts from now on go in the group
 my $majmin = slurp_file("/sys/block/$loop_name/dev");

@@ -5,20 +5,14 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = PostgreSQL::Test::Cluster->new('burn_in');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'iobench'
-max_worker_processes = 16
-iobench.progress = off
-restart_after_crash = on
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+my $node = iob_base_node('burn_in', "restart_after_crash = on\n");
 
 # A long run with a sync after every write, each write a stall (1 µs)
 my $runner = $node->background_psql('postgres');

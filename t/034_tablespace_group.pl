@@ -8,29 +8,19 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $loop_dir = $ENV{IOBENCH_TEST_LOOP_DIR};
-my $tmpfs = $ENV{IOBENCH_TEST_TMPFS_DIR};
-my $loop2_dir = $ENV{IOBENCH_TEST_LOOP2_DIR};
-if (!$loop_dir || !$tmpfs || !$loop2_dir)
-{
-	plan skip_all =>
-	  'needs the two loop-device rigs and the tmpfs rig: run tools/run-tests.sh as root, where losetup and mount work';
-}
+my ($loop_dir, $tmpfs, $loop2_dir) = iob_need_rigs(
+	'the two loop-device rigs and the tmpfs rig: run tools/run-tests.sh as root, where losetup and mount work',
+	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_TMPFS_DIR IOBENCH_TEST_LOOP2_DIR));
 my @loop_devs = sort map { m{([^/]+)$} } ($ENV{IOBENCH_TEST_LOOP_DEV}, $ENV{IOBENCH_TEST_LOOP2_DEV});
 
-my $node = PostgreSQL::Test::Cluster->new('tablespace_group');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'iobench'
-max_worker_processes = 16
-iobench.progress = off
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+my $node = iob_base_node('tablespace_group');
 mkdir "$loop_dir/ts_group" or die "mkdir: $!";
 mkdir "$tmpfs/ts_group" or die "mkdir: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE disk_a LOCATION '$loop_dir/ts_group'");

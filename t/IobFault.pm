@@ -1,4 +1,6 @@
-# IobFault.pm — shared helpers of the fault tests (t/01*.pl).
+# IobFault.pm — shared helpers of the TAP tests: a node with iobench
+# preloaded for every test (iob_base_node), and what the fault tests
+# (t/01*.pl) check.
 #
 # A fault test starts a cluster of its own with iobench preloaded, breaks a
 # run in some way, and then asserts what iobench promises after any ending:
@@ -16,29 +18,50 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time usleep);
 
-our @EXPORT = qw(iob_node iob_assert_clean iob_leftover_files iob_sql_value
+our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_assert_clean iob_leftover_files iob_sql_value
   iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
   iob_wait_stderr);
 use Exporter 'import';
 
-# A started node with iobench preloaded and the extension created
-sub iob_node
+# The values of the environment variables that name the storage rigs a
+# test needs (tools/run-tests.sh makes them as root); when one is unset,
+# the test is skipped with the reason "needs $what"
+sub iob_need_rigs
 {
-	my ($name, $extra_conf) = @_;
+	my ($what, @vars) = @_;
+	my @values = map { $ENV{$_} } @vars;
+	plan skip_all => "needs $what" if grep { !$_ } @values;
+	return @values;
+}
+
+# A started node with iobench preloaded (worker slots to spare, no progress
+# NOTICEs, then $extra_conf) and the extension created, unless
+# $no_extension (a test that sets the server up first)
+sub iob_base_node
+{
+	my ($name, $extra_conf, $no_extension) = @_;
 	my $node = PostgreSQL::Test::Cluster->new($name);
 	$node->init;
 	$node->append_conf('postgresql.conf', qq{
 shared_preload_libraries = 'iobench'
 max_worker_processes = 16
 iobench.progress = off
-shared_buffers = 16MB
+} . ($extra_conf // ''));
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION iobench') unless $no_extension;
+	return $node;
+}
+
+# A node for a fault test: small shared buffers, segments in /dev/shm
+# (where iob_assert_clean looks), restarts after a crash, pids in the log
+sub iob_node
+{
+	my ($name, $extra_conf) = @_;
+	return iob_base_node($name, q{shared_buffers = 16MB
 dynamic_shared_memory_type = posix
 restart_after_crash = on
 log_line_prefix = '%m [%p] %b: '
 } . ($extra_conf // ''));
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
-	return $node;
 }
 
 # Benchmark files under the data directory, its tablespaces included

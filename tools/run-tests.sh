@@ -339,6 +339,22 @@ run_tap() {
 	return "$rc"
 }
 
+# Run one kind of test; arguments: its name for the FAILED line, the output
+# directory to report on failure (empty: the runner reports itself), then
+# the command.  A failure is noted in main's "bad" and "rc" (bash functions
+# see their caller's locals); an interrupt ends the script.
+run_kind() {
+	local name=$1 out=$2 r=0
+	shift 2
+	"$@" || r=$?
+	[ "$r" -lt 128 ] || { say "interrupted"; exit "$r"; }
+	if [ "$r" -ne 0 ]; then
+		[ -z "$out" ] || report_failure "$out"
+		bad+=("$name")
+		rc=$r
+	fi
+}
+
 main() {
 	local args=("$@") all_regress all_isolation all_tap t
 	local regress=() isolation=() tap=()
@@ -398,27 +414,20 @@ main() {
 		chown -R postgres: "$WORK"
 	fi
 
-	local rc=0 r bad=()
+	local rc=0 bad=()
 	if [ "${#regress[@]}" -gt 0 ]; then
 		say "pg_regress ${regress[*]}"
-		r=0
-		run_regress "$PG_REGRESS" "$WORK/output" "${regress[@]}" || r=$?
-		[ "$r" -lt 128 ] || { say "interrupted"; exit "$r"; }
-		[ "$r" -eq 0 ] || { report_failure "$WORK/output"; bad+=(pg_regress); rc=$r; }
+		run_kind pg_regress "$WORK/output" \
+			run_regress "$PG_REGRESS" "$WORK/output" "${regress[@]}"
 	fi
 	if [ "${#isolation[@]}" -gt 0 ]; then
 		say "pg_isolation_regress ${isolation[*]}"
-		r=0
-		run_regress "$PG_ISOLATION_REGRESS" "$WORK/isolation" "${isolation[@]}" || r=$?
-		[ "$r" -lt 128 ] || { say "interrupted"; exit "$r"; }
-		[ "$r" -eq 0 ] || { report_failure "$WORK/isolation"; bad+=(isolation); rc=$r; }
+		run_kind isolation "$WORK/isolation" \
+			run_regress "$PG_ISOLATION_REGRESS" "$WORK/isolation" "${isolation[@]}"
 	fi
 	if [ "${#tap[@]}" -gt 0 ]; then
 		say "prove ${tap[*]}"
-		r=0
-		run_tap "${tap[@]}" || r=$?
-		[ "$r" -lt 128 ] || { say "interrupted"; exit "$r"; }
-		[ "$r" -eq 0 ] || { bad+=(TAP); rc=$r; }
+		run_kind TAP "" run_tap "${tap[@]}"
 	fi
 	# One closing line that any CI can read: "N passed, N failed".
 	echo "run-tests: $PASSED passed, $FAILED failed"

@@ -1,0 +1,521 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_args.c
+ *	  Reading the SQL arguments of iobench.run() and of the presets into
+ *	  a run's settings (run_args.h).
+ *
+ * Every argument is checked before anything is created: NULL, unit, range.
+ * A bad value gets an ERROR that names the argument, quotes the value and
+ * states the allowed range or values, as pg_prewarm does.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+#include <math.h>
+
+#include "catalog/pg_tablespace_d.h"
+#include "commands/tablespace.h"
+#include "common/int.h"
+#include "common/pg_prng.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "compat.h"
+#include "iobench.h"
+#include "privileges.h"
+#include "run_args.h"
+#include "run_limits.h"
+#include "tablespace_group.h"
+#include "wal_pattern.h"
+
+/* Argument positions of iobench.run() */
+enum
+{
+	ARG_TABLESPACE = 0,
+	ARG_RW,
+	ARG_BLOCK_SIZE,
+	ARG_WORKERS,
+	ARG_IODEPTH,
+	ARG_DURATION,
+	ARG_WARMUP,
+	ARG_FILE_SIZE,
+	ARG_FILES,
+	ARG_READ_PCT,
+	ARG_FSYNC_EVERY,
+	ARG_SYNC_METHOD,
+	ARG_DIRECT,
+	ARG_ENGINE,
+	ARG_RATE_IOPS,
+	ARG_SEED,
+	ARG_LABEL,
+	ARG_REWRITE_PCT,
+	ARG_COLD_READS,
+	ARG_STALL_THRESHOLD,
+	ARG_PROGRESS_INTERVAL,
+	ARG_START_AT,
+	ARG_STEADY_STATE,
+	ARG_STEADY_BAND,
+	ARG_STEADY_WINDOW,
+	ARG_TABLESPACES
+};
+
+/* Raise the error for a NULL where a value is required */
+void
+iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"%s\" must not be null", name)));
+}
+
+/* Read an integer argument and check it lies in [min, max] */
+int
+iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int max)
+{
+	int			value;
+
+	iob_require_arg(fcinfo, argno, name);
+	value = PG_GETARG_INT32(argno);
+	if (value < min || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d is out of range for argument \"%s\"", value, name),
+				 errdetail("Valid values are between %d and %d.", min, max)));
+	return value;
+}
+
+/*
+ * Read the "workers" argument: 1 to iob_max_workers_per_run(), with a hint
+ * saying which settings bound it, since by default the bound follows
+ * max_worker_processes rather than a number a user sees anywhere.
+ */
+int
+iob_workers_arg(FunctionCallInfo fcinfo, int argno)
+{
+	int			max = iob_max_workers_per_run();
+	int			value;
+
+	iob_require_arg(fcinfo, argno, "workers");
+	value = PG_GETARG_INT32(argno);
+	if (value < 1 || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%d is out of range for argument \"workers\"", value),
+				 errdetail("Valid values are between 1 and %d.", max),
+				 errhint("The settings iobench.max_workers_per_run and iobench.max_workers_total bound the background worker slots of runs, one per worker and one for the run's recorder; each defaults to half of max_worker_processes (%d here).",
+						 max_worker_processes)));
+	return value;
+}
+
+/*
+ * The number of bytes a size text ("8kB", "1.5 GB", "4096") stands for, as
+ * a double, or -1 when it is not a size pg_size_bytes() takes: a decimal
+ * number, optional spaces, an optional unit.  Checked here first so that a
+ * bad value gets an error naming the argument rather than pg_size_bytes()'s
+ * "invalid size" or "bigint out of range".
+ */
+static double
+size_text_bytes(const char *str)
+{
+	static const struct
+	{
+		const char *unit;
+		double		mult;
+	}			units[] = {
+		{"", 1}, {"bytes", 1}, {"kB", 1024.0}, {"MB", 1048576.0},
+		{"GB", 1073741824.0}, {"TB", 1099511627776.0},
+		{"PB", 1125899906842624.0}
+	};
+	const char *p = str;
+	const char *num;
+	char	   *end;
+	char		unit[16];
+	int			len = 0;
+	int			digits = 0;
+	int			i;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	num = p;
+	if (*p == '+' || *p == '-')
+		p++;
+	for (; isdigit((unsigned char) *p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char) *p); p++)
+			digits++;
+	if (digits == 0)
+		return -1;
+	if (*p == 'e' || *p == 'E')
+	{
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char) *p))
+			return -1;
+		while (isdigit((unsigned char) *p))
+			p++;
+	}
+	while (isspace((unsigned char) *p))
+		p++;
+	while (*p && !isspace((unsigned char) *p) && len < (int) sizeof(unit) - 1)
+		unit[len++] = *p++;
+	unit[len] = '\0';
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p != '\0')
+		return -1;
+	for (i = 0; i < lengthof(units); i++)
+		if (pg_strcasecmp(unit, units[i].unit) == 0)
+			return strtod(num, &end) * units[i].mult;
+	return -1;
+}
+
+/* Read a size argument ("8kB", "1GB", plain bytes) and check its range */
+uint64
+iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+		 int64 min, int64 max)
+{
+	text	   *value;
+	char	   *str;
+	double		approx;
+	int64		bytes = 0;
+
+	iob_require_arg(fcinfo, argno, name);
+	value = PG_GETARG_TEXT_PP(argno);
+	str = text_to_cstring(value);
+	approx = size_text_bytes(str);
+	if (approx < 0 && approx > -1)	/* "-0.1 kB" rounds to 0 */
+		approx = 0;
+	if (approx == -1 || isnan(approx))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for argument \"%s\": \"%s\"", name, str),
+				 errdetail("Valid values are sizes between %s and %s, such as '8kB' or '1GB'.",
+						   iob_size_pretty(min), iob_size_pretty(max)),
+				 errhint("A size is a number followed by bytes, kB, MB, GB, TB or PB.")));
+	/* a negative or far too large size needs no exact value */
+	if (approx >= (double) min - 1024 && approx <= (double) max + 1024)
+		bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
+												  PointerGetDatum(value)));
+	if (approx < (double) min - 1024 || approx > (double) max + 1024 ||
+		bytes < min || bytes > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"%s\"", str, name),
+				 errdetail("Valid values are between %s and %s.",
+						   iob_size_pretty(min), iob_size_pretty(max))));
+	return (uint64) bytes;
+}
+
+/*
+ * An interval in microseconds, a month counting as 30 days as elsewhere in
+ * PostgreSQL.  Returns false when a product or sum overflows int64: such an
+ * interval (hundreds of thousands of years) is beyond every limit here.
+ */
+static bool
+interval_us(const Interval *span, int64 *us)
+{
+	int64		month_us;
+	int64		day_us;
+	int64		sum;
+
+	if (pg_mul_s64_overflow((int64) span->month,
+							(int64) DAYS_PER_MONTH * USECS_PER_DAY, &month_us) ||
+		pg_mul_s64_overflow((int64) span->day, USECS_PER_DAY, &day_us) ||
+		pg_add_s64_overflow(month_us, day_us, &sum) ||
+		pg_add_s64_overflow(sum, span->time, &sum))
+		return false;
+	*us = sum;
+	return true;
+}
+
+/* Read an interval argument as microseconds and check its range */
+int64
+iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+			 int64 min_us, int64 max_us, bool min_exclusive)
+{
+	Interval   *span;
+	int64		us;
+
+	iob_require_arg(fcinfo, argno, name);
+	span = PG_GETARG_INTERVAL_P(argno);
+	if (!interval_us(span, &us) ||
+		us < min_us || us > max_us || (min_exclusive && us == min_us))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"%s\"",
+						DatumGetCString(DirectFunctionCall1(interval_out, PointerGetDatum(span))),
+						name),
+				 iob_errdetail_seconds(min_us, max_us, min_exclusive)));
+	return us;
+}
+
+/* Read the "duration" of a run: its measured period */
+int64
+iob_duration_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return iob_interval_arg(fcinfo, argno, "duration", IOB_MIN_DURATION_US,
+							(int64) IOB_MAX_DURATION_S * USECS_PER_SEC, false);
+}
+
+/* Read the "warmup" of a run: the time before the measured period */
+int64
+iob_warmup_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return iob_interval_arg(fcinfo, argno, "warmup", 0,
+							(int64) IOB_MAX_WARMUP_S * USECS_PER_SEC, false);
+}
+
+/* Read "stall_threshold": more than 0, at most IOB_MAX_STALL_THRESHOLD_S */
+int64
+iob_stall_threshold_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return iob_interval_arg(fcinfo, argno, "stall_threshold", 0,
+							(int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, true);
+}
+
+/* Read "progress_interval" as whole seconds (a fraction is dropped) */
+int
+iob_progress_interval_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return (int) (iob_interval_arg(fcinfo, argno, "progress_interval", USECS_PER_SEC,
+								   (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
+								   false) / USECS_PER_SEC);
+}
+
+/* Read a keyword argument; returns the index of the matching choice */
+int
+iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+		   const char *const *choices, int nchoices)
+{
+	char	   *value;
+	StringInfoData valid;
+	int			i;
+
+	iob_require_arg(fcinfo, argno, name);
+	value = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	for (i = 0; i < nchoices; i++)
+		if (pg_strcasecmp(value, choices[i]) == 0)
+			return i;
+
+	initStringInfo(&valid);
+	for (i = 0; i < nchoices; i++)
+		appendStringInfo(&valid, "%s\"%s\"", i > 0 ? ", " : "", choices[i]);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for argument \"%s\": \"%s\"", name, value),
+			 errhint("Valid values are %s.", valid.data)));
+	return -1;					/* keep compiler quiet */
+}
+
+/* Read an access pattern argument, named "rw" as iobench.run() names it */
+IobPattern
+iob_pattern_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return (IobPattern) iob_choice_arg(fcinfo, argno, "rw", iob_pattern_names,
+									   lengthof(iob_pattern_names));
+}
+
+/* Read the "engine" argument */
+IobEngineKind
+iob_engine_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return (IobEngineKind) iob_choice_arg(fcinfo, argno, "engine", iob_engine_names,
+										  lengthof(iob_engine_names));
+}
+
+/* Read the "sync_method" argument */
+IobSyncMethod
+iob_sync_method_arg(FunctionCallInfo fcinfo, int argno)
+{
+	return (IobSyncMethod) iob_choice_arg(fcinfo, argno, "sync_method",
+										  iob_sync_method_names,
+										  lengthof(iob_sync_method_names));
+}
+
+/* Read the "seed" argument; NULL asks for a random seed */
+uint64
+iob_seed_arg(FunctionCallInfo fcinfo, int argno)
+{
+	if (PG_ARGISNULL(argno))
+		return (uint64) pg_prng_int64p(&pg_global_prng_state);
+	return (uint64) PG_GETARG_INT64(argno);
+}
+
+/*
+ * Read the "start_at" argument: NULL (0) starts at once; otherwise a time
+ * within IOB_MAX_START_AT_S of now, so a run never holds its workers for
+ * long.  A time already past starts at once (the lateness is stored).
+ */
+static TimestampTz
+start_at_arg(FunctionCallInfo fcinfo, int argno)
+{
+	TimestampTz value;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (PG_ARGISNULL(argno))
+		return 0;
+	value = PG_GETARG_TIMESTAMPTZ(argno);
+	if (TIMESTAMP_NOT_FINITE(value) ||
+		value > now + (int64) IOB_MAX_START_AT_S * USECS_PER_SEC ||
+		value < now - (int64) IOB_MAX_START_AT_S * USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is out of range for argument \"start_at\"",
+						timestamptz_to_str(value)),
+				 errdetail("Valid values are within %d seconds of the current time, or null to start at once.",
+						   IOB_MAX_START_AT_S)));
+	return value;
+}
+
+/*
+ * Resolve a tablespace by name and check that the current user may create
+ * files in it; returns its OID.  As for temporary files, the database's
+ * default tablespace needs no grant.
+ */
+Oid
+iob_check_tablespace(const char *spcname)
+{
+	Oid			spcoid;
+
+	spcoid = get_tablespace_oid(spcname, false);
+	if (spcoid == GLOBALTABLESPACE_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot run a benchmark in tablespace \"%s\"", spcname),
+				 errdetail("Tablespace \"pg_global\" holds only shared system catalogs.")));
+	if (spcoid != MyDatabaseTableSpace)
+	{
+		AclResult	aclresult;
+
+		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
+		if (aclresult != ACLCHECK_OK)
+			iob_tablespace_denied(spcname);
+	}
+	return spcoid;
+}
+
+/* Read the tablespace argument "argno" into *params */
+void
+iob_tablespace_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
+{
+	Name		spcname;
+
+	iob_require_arg(fcinfo, argno, "tablespace");
+	spcname = PG_GETARG_NAME(argno);
+	params->tablespace_oid = iob_check_tablespace(NameStr(*spcname));
+	namestrcpy(&params->tablespace, NameStr(*spcname));
+}
+
+/*
+ * iob_parse_run_args(): what the load is: where, which pattern, how big,
+ * how many, for how long
+ */
+static void
+read_load_args(FunctionCallInfo fcinfo, IobRunParams *params)
+{
+	iob_tablespace_arg(fcinfo, ARG_TABLESPACE, params);
+	params->rw = iob_pattern_arg(fcinfo, ARG_RW);
+	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
+											   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
+	params->workers = iob_workers_arg(fcinfo, ARG_WORKERS);
+	params->iodepth = iob_int_arg(fcinfo, ARG_IODEPTH, "iodepth", 1, IOB_MAX_IODEPTH);
+	params->duration_us = iob_duration_arg(fcinfo, ARG_DURATION);
+	params->warmup_us = iob_warmup_arg(fcinfo, ARG_WARMUP);
+	params->file_size = iob_size_arg(fcinfo, ARG_FILE_SIZE, "file_size",
+									 params->block_size, IOB_MAX_FILE_SIZE);
+	params->files = iob_int_arg(fcinfo, ARG_FILES, "files", 1, IOB_MAX_FILES);
+}
+
+/*
+ * iob_parse_run_args(): how the I/O is issued: the mix, syncs, the engine,
+ * the rate, the seed.  Returns whether sync_method is 'wal'.
+ */
+static bool
+read_io_args(FunctionCallInfo fcinfo, IobRunParams *params)
+{
+	bool		wal;
+	bool		mixed;
+
+	/* read_pct: given only for the mixed patterns, else implied by rw */
+	mixed = iob_pattern_is_mixed(params->rw);
+	if (PG_ARGISNULL(ARG_READ_PCT))
+		params->read_pct = mixed ? 50 : (iob_pattern_reads(params->rw) ? 100 : 0);
+	else if (!mixed)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"read_pct\" applies only to the mixed patterns"),
+				 errhint("Use rw => 'randrw' or rw => 'readwrite', or leave read_pct null.")));
+	else
+		params->read_pct = iob_int_arg(fcinfo, ARG_READ_PCT, "read_pct", 0, 100);
+
+	params->fsync_every = iob_int_arg(fcinfo, ARG_FSYNC_EVERY, "fsync_every", 0, PG_INT32_MAX);
+	/* 'wal': the WAL writer's pattern, as this server writes WAL */
+	wal = !PG_ARGISNULL(ARG_SYNC_METHOD) &&
+		strcmp(text_to_cstring(PG_GETARG_TEXT_PP(ARG_SYNC_METHOD)), "wal") == 0;
+	if (!wal)
+		params->sync_method = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
+	iob_require_arg(fcinfo, ARG_DIRECT, "direct");
+	params->direct = PG_GETARG_BOOL(ARG_DIRECT);
+	params->engine = iob_engine_arg(fcinfo, ARG_ENGINE);
+	params->rate_iops = iob_int_arg(fcinfo, ARG_RATE_IOPS, "rate_iops", 0, PG_INT32_MAX);
+	params->seed = iob_seed_arg(fcinfo, ARG_SEED);
+	return wal;
+}
+
+/*
+ * iob_parse_run_args(): the rest: the label, the start, what pgiosim()
+ * also sets (rewrites, cold reads, stalls, progress), steady state
+ */
+static void
+read_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
+{
+	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
+		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+	params->start_at = start_at_arg(fcinfo, ARG_START_AT);
+
+	params->rewrite_pct = iob_int_arg(fcinfo, ARG_REWRITE_PCT, "rewrite_pct", 0, 100);
+	iob_require_arg(fcinfo, ARG_COLD_READS, "cold_reads");
+	params->cold_reads = PG_GETARG_BOOL(ARG_COLD_READS);
+	/* NULL: stalls are not tracked */
+	if (!PG_ARGISNULL(ARG_STALL_THRESHOLD))
+		params->stall_threshold_us = iob_stall_threshold_arg(fcinfo, ARG_STALL_THRESHOLD);
+	params->progress_interval_s = iob_progress_interval_arg(fcinfo, ARG_PROGRESS_INTERVAL);
+
+	/* steady state: NULL is none; the band and window are checked anyway */
+	if (!PG_ARGISNULL(ARG_STEADY_STATE))
+		params->steady_state = (IobSteadyMetric)
+			iob_choice_arg(fcinfo, ARG_STEADY_STATE, "steady_state", iob_steady_names,
+						   lengthof(iob_steady_names));
+	iob_require_arg(fcinfo, ARG_STEADY_BAND, "steady_band");
+	params->steady_band_pct = PG_GETARG_FLOAT8(ARG_STEADY_BAND);
+	iob_check_steady_band(params->steady_band_pct);
+	params->steady_window_s = (int)
+		(iob_interval_arg(fcinfo, ARG_STEADY_WINDOW, "steady_window",
+						  (int64) IOB_MIN_STEADY_WINDOW_S * USECS_PER_SEC,
+						  (int64) IOB_MAX_STEADY_WINDOW_S * USECS_PER_SEC,
+						  false) / USECS_PER_SEC);
+}
+
+/* See run_args.h */
+void
+iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
+{
+	bool		wal;
+
+	memset(params, 0, sizeof(IobRunParams));
+	read_load_args(fcinfo, params);
+	wal = read_io_args(fcinfo, params);
+	read_run_args(fcinfo, params, label);
+	iob_tablespace_group_arg(fcinfo, ARG_TABLESPACES, params);
+	if (wal)
+		(void) iob_wal_pattern(NULL, params);
+
+	iob_validate_params(params);
+}

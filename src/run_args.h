@@ -1,0 +1,61 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_args.h
+ *	  Reading SQL arguments into a run's settings (run_options.h).
+ *
+ * One reader per kind of argument, shared by iobench.run() and the
+ * presets (pgiosim.c, suite.c, search.c): each raises the same ERROR for a
+ * NULL, a bad unit or an out-of-range value, naming the argument and the
+ * valid range.  iob_parse_run_args() reads all of iobench.run()'s.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_RUN_ARGS_H
+#define IOBENCH_RUN_ARGS_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "run_options.h"
+
+/*
+ * Read and validate the arguments of iobench.run() into *params; the
+ * optional label is returned separately (NULL when not given).  Raises an
+ * ERROR naming the argument, its value and the allowed range for any bad
+ * value.
+ */
+extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
+							   char **label);
+
+extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
+extern int	iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+						int min, int max);
+extern int	iob_workers_arg(FunctionCallInfo fcinfo, int argno);
+extern uint64 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+						   int64 min, int64 max);
+extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+							  int64 min_us, int64 max_us, bool min_exclusive);
+extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+						   const char *const *choices, int nchoices);
+
+/* The arguments every preset names as iobench.run() does */
+extern int64 iob_duration_arg(FunctionCallInfo fcinfo, int argno);
+extern int64 iob_warmup_arg(FunctionCallInfo fcinfo, int argno);
+extern int64 iob_stall_threshold_arg(FunctionCallInfo fcinfo, int argno);
+extern int	iob_progress_interval_arg(FunctionCallInfo fcinfo, int argno);
+extern IobEngineKind iob_engine_arg(FunctionCallInfo fcinfo, int argno);
+extern IobPattern iob_pattern_arg(FunctionCallInfo fcinfo, int argno);	/* "rw" */
+extern IobSyncMethod iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);
+extern uint64 iob_seed_arg(FunctionCallInfo fcinfo, int argno);	/* NULL: a random one */
+
+/*
+ * A tablespace by name that the current user may create files in (the
+ * database's default needs no grant); its OID.  iob_tablespace_arg() reads
+ * argument "tablespace" into *params that way.
+ */
+extern Oid	iob_check_tablespace(const char *spcname);
+extern void iob_tablespace_arg(FunctionCallInfo fcinfo, int argno,
+							   IobRunParams *params);
+
+#endif							/* IOBENCH_RUN_ARGS_H */
