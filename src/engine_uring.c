@@ -40,9 +40,10 @@
  * not allocate.  init() never raises an error: it returns an errno so that
  * the caller can fall back to psync with a NOTICE.
  *
- * About 800 lines, half of them comments: the ring, the submission stamps
- * and the fsync hold-back share UringState and run per I/O, so they stay
- * in one file.
+ * About 890 lines, half of them comments: the ring, the submission stamps
+ * and the fsync hold-back share UringState and run per I/O, and the
+ * registered buffers and files decide how each SQE is prepared, so they
+ * stay in one file.
  *
  * Registered buffers and files: init() registers the worker's I/O memory
  * (one contiguous area) as one fixed buffer and its files as the ring's
