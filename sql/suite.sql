@@ -106,11 +106,13 @@ SELECT status, seed, direct, engine FROM iobench.suites WHERE name = 'sqlio';
 -- suite is kept as cancelled with the runs done before and the cancelled
 -- one (stored by a process that commits on its own), its DETAIL says so
 SELECT coalesce(max(suite_id), 0) AS suites_before FROM iobench.suites \gset
-SET statement_timeout = '1500ms';
+-- (the timeout falls in the middle of the second test's 2 s, with most of
+-- a second to spare either side, so a slow machine moves it little)
+SET statement_timeout = '3s';
 DO $$
 DECLARE s text; d text;
 BEGIN
-    PERFORM * FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '500ms',
+    PERFORM * FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '2s',
                                  file_size => '1MB', engine => 'psync');
 EXCEPTION WHEN query_canceled THEN
     GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, d = PG_EXCEPTION_DETAIL;
