@@ -43,6 +43,13 @@ is( $node->safe_psql('postgres', qq{
 	't', 'the seconds and stalls stored up to the crash are kept');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM iobench.runs'),
 	'0', 'the run itself was never stored');
+# The device's seconds so far have iostat's columns as run_disk_seconds does
+# (no rows where pg_default has no block device: then only the columns)
+is( $node->safe_psql('postgres', q{
+		SELECT bool_and(r_s = reads / interval_s AND w_s = writes / interval_s
+		                AND util_pct IS NOT NULL) IS NOT FALSE
+		  FROM iobench.live_disk_seconds}),
+	't', 'the live device seconds have the generated iostat columns');
 eval { $runner->quit };
 
 # A run that completes leaves no live rows: its seconds moved to run_seconds

@@ -42,31 +42,12 @@ CREATE TABLE iobench.live_stalls (
 CREATE INDEX ON iobench.live_stalls (run_id, at_s);
 COMMENT ON TABLE iobench.live_stalls IS 'the write stalls of runs going on, stored as they happen';
 
--- The block device's seconds of runs going on (iobench.run_disk_seconds'
--- counters, without its generated columns).
+-- The block device's seconds of runs going on: iobench.run_disk_seconds'
+-- columns, iostat's generated ones included, keyed to the live run.
 CREATE TABLE iobench.live_disk_seconds (
-    run_id          bigint NOT NULL REFERENCES iobench.live_runs ON DELETE CASCADE,
-    device          text NOT NULL,
-    member          boolean NOT NULL,
-    second          integer NOT NULL,
-    interval_s      double precision NOT NULL,
-    reads           bigint NOT NULL,
-    read_merges     bigint NOT NULL,
-    read_sectors    bigint NOT NULL,
-    read_ms         bigint NOT NULL,
-    writes          bigint NOT NULL,
-    write_merges    bigint NOT NULL,
-    write_sectors   bigint NOT NULL,
-    write_ms        bigint NOT NULL,
-    in_flight       bigint NOT NULL,
-    io_ms           bigint NOT NULL,
-    queue_ms        bigint NOT NULL,
-    discards        bigint,
-    discard_merges  bigint,
-    discard_sectors bigint,
-    discard_ms      bigint,
-    flushes         bigint,
-    flush_ms        bigint,
-    PRIMARY KEY (run_id, device, second)
+    LIKE iobench.run_disk_seconds INCLUDING GENERATED,
+    CHECK (interval_s > 0),
+    PRIMARY KEY (run_id, device, second),
+    FOREIGN KEY (run_id) REFERENCES iobench.live_runs ON DELETE CASCADE
 );
 COMMENT ON TABLE iobench.live_disk_seconds IS 'the block device''s seconds of runs going on';
