@@ -12,7 +12,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $since = time();
+my $shm_mark = iob_shm_mark();
 my $node = iob_node('crash');
 my $run = q{SELECT run_id FROM iobench.run(duration => '20s', file_size => '8MB',
              workers => 2, engine => 'psync')};
@@ -34,7 +34,7 @@ ok($node->log_contains(qr/background worker "iobench worker" \(PID $victim\) was
 	'the server saw the worker killed');
 ok($node->log_contains(qr/terminating any other active server processes/),
 	'crash restart');
-iob_assert_clean($node, 'kill -9 of a worker', $since);
+iob_assert_clean($node, 'kill -9 of a worker', $shm_mark);
 is(iob_sql_value($node, 'SELECT count(*) FROM iobench.runs'), '0',
 	'a crash stores no run');
 
@@ -47,7 +47,7 @@ foreach my $mode ('fast', 'immediate')
 	$node->stop($mode);
 	eval { $s->quit; };
 	$node->start;
-	iob_assert_clean($node, "pg_ctl stop -m $mode mid-run", $since);
+	iob_assert_clean($node, "pg_ctl stop -m $mode mid-run", $shm_mark);
 }
 
 $node->stop;

@@ -13,7 +13,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $since = time();
+my $shm_mark = iob_shm_mark();
 my $node = iob_node('endings');
 
 # an error in a worker: its SQLSTATE and message reach the caller, whose
@@ -39,7 +39,7 @@ like($h->{stderr}, qr/DETAIL:  The partial run is stored as run \d+ with status 
 	'the DETAIL names the stored run');
 my $id = iob_sql_value($node, "SELECT run_id FROM iobench.runs WHERE label = 'worker error'");
 is(iob_sql_value($node, IobFault::iob_adds_up_sql($id)), 't', 'worker error: the run adds up');
-iob_assert_clean($node, 'error in a worker', $since);
+iob_assert_clean($node, 'error in a worker', $shm_mark);
 
 # the caller terminated mid-run: its exit stores the run
 my $c = $node->background_psql('postgres', on_error_stop => 0);
@@ -61,7 +61,7 @@ ok($node->log_contains(qr/benchmark run of a terminated session stored as run \d
 	'the server log names it');
 $id = iob_sql_value($node, "SELECT run_id FROM iobench.runs WHERE label = 'caller terminated'");
 is(iob_sql_value($node, IobFault::iob_adds_up_sql($id)), 't', 'caller terminated: the run adds up');
-iob_assert_clean($node, 'caller terminated', $since);
+iob_assert_clean($node, 'caller terminated', $shm_mark);
 
 # 20 rapid cancels: each a stored run or nothing, never a leak
 my $stored_before = iob_sql_value($node, 'SELECT count(*) FROM iobench.runs');
@@ -80,7 +80,7 @@ foreach my $rid (split /\n/,
 {
 	is(iob_sql_value($node, IobFault::iob_adds_up_sql($rid)), 't', "rapid cancel run $rid adds up");
 }
-iob_assert_clean($node, '20 rapid cancels', $since);
+iob_assert_clean($node, '20 rapid cancels', $shm_mark);
 # nothing stays counted against the cluster-wide caps either
 my ($r, $o, $e) = $node->psql('postgres',
 	"SELECT status FROM iobench.run(duration => '300ms', file_size => '1MB', workers => 8, engine => 'psync')");

@@ -35,7 +35,7 @@ sub start_with_limits
 	$node->restart;
 }
 
-my $since = time();
+my $shm_mark = iob_shm_mark();
 my $node = iob_node('fd_limit');
 my $run = q{SELECT status, files, ops > 0 FROM iobench.run(duration => '300ms', file_size => '8kB',
                           files => 1024, workers => 2, engine => 'psync', direct => false)};
@@ -45,7 +45,7 @@ start_with_limits($node, '-Sn 256');
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'server up with a soft limit of 256');
 my ($ret, $out, $err) = $node->psql('postgres', $run);
 is($out, 'completed|1024|t', 'files => 1024 runs under a soft limit of 256') or diag($err);
-iob_assert_clean($node, 'files => 1024, soft limit', $since);
+iob_assert_clean($node, 'files => 1024, soft limit', $shm_mark);
 
 # hard limit 512: refused before anything is created
 start_with_limits($node, '-n 512');
@@ -55,7 +55,7 @@ like($err, qr/ERROR:  53400: files 1024 is more than a worker can keep open/,
 like($err, qr/the server's limit on open files \(RLIMIT_NOFILE\) is 512/, 'the limit is named');
 like($err, qr/HINT:  Use at most 448 files, or raise the limit the server starts with/,
 	'what to change is named');
-iob_assert_clean($node, 'files => 1024, hard limit', $since);
+iob_assert_clean($node, 'files => 1024, hard limit', $shm_mark);
 
 $node->stop;
 done_testing();

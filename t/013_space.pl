@@ -30,7 +30,7 @@ my $total = (split /\n/, `df -B1 --output=size '$fs'`)[-1] + 0;
 plan skip_all => "IOBENCH_SMALL_FS has $total bytes; 64 MB to 1 GB are needed"
   if $total < 64 * 1024 * 1024 || $total > 1024 * 1024 * 1024;
 
-my $since = time();
+my $shm_mark = iob_shm_mark();
 my $node = iob_node('space');
 my $ts = "$fs/ts_" . $$;
 mkdir $ts or die "mkdir $ts: $!";
@@ -65,7 +65,7 @@ is(scalar(() = $out =~ /completed/g), 1, 'one of the two runs ran');
 is(scalar(() = $err =~ /ERROR:  53100: not enough free space/g), 1,
 	'the other was refused up front with the free-space error');
 cmp_ok($min_avail, '>=', $margin, 'the file system never dropped below the margin');
-iob_assert_clean($node, 'two runs at once', $since);
+iob_assert_clean($node, 'two runs at once', $shm_mark);
 
 # the file system fills up while a run's files are made and used
 my $filler = "$ts/filler";
@@ -88,12 +88,12 @@ is(iob_avail_bytes($ts), 0, 'the file system is full');
 my $res = $h->query_until(qr/done/, '');
 like($res, qr/completed/, 'the run completes on the full file system') or diag($h->{stderr});
 $h->quit;
-iob_assert_clean($node, 'full file system during the run', $since);
+iob_assert_clean($node, 'full file system during the run', $shm_mark);
 
 # does not fit: refused before anything is written
 my ($ret, $o, $e) = $node->psql('postgres', "\\set VERBOSITY verbose\n$run");
 like($e, qr/ERROR:  53100: not enough free space/, 'a run that does not fit is refused');
-iob_assert_clean($node, 'refused on a full file system', $since);
+iob_assert_clean($node, 'refused on a full file system', $shm_mark);
 unlink $filler;
 
 $node->safe_psql('postgres', 'DROP TABLESPACE small');

@@ -16,7 +16,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $since = time();
+my $shm_mark = iob_shm_mark();
 # max_worker_processes 16: by default 8 workers and a recorder, 9 slots
 my $node = iob_node('limits', "iobench.max_buffer_memory_total = '48MB'\n");
 is($node->safe_psql('postgres', "SELECT current_setting('iobench.max_workers_total')"),
@@ -62,7 +62,7 @@ $a->quit;
 ($ret, $out, $err) = $node->psql('postgres',
 	run_sql(2, ", block_size => '16MB'", 'big blocks again', '300ms'));
 is($out, 'completed', 'after a cancel, its buffer memory is free again') or diag($err);
-iob_assert_clean($node, 'caps, preloaded', $since);
+iob_assert_clean($node, 'caps, preloaded', $shm_mark);
 $node->stop;
 
 # without preload: each run alone
@@ -82,7 +82,7 @@ iob_wait_for_workers($plain, 6);
 is($out, 'completed', 'without preload concurrent runs are not counted together') or diag($err);
 $a->query_until(qr/done/, '');
 $a->quit;
-iob_assert_clean($plain, 'caps, not preloaded', $since);
+iob_assert_clean($plain, 'caps, not preloaded', $shm_mark);
 $plain->stop;
 
 # Few slots: max_worker_processes 6, of which the logical replication
@@ -90,7 +90,7 @@ $plain->stop;
 # may hold 3 (not the default 4, half of 6 and a recorder): 2 workers and a
 # recorder.  Counting only the I/O workers would let a run of 3 workers
 # (half of 6) take the last slot.
-$since = time();
+$shm_mark = iob_shm_mark();
 my $small = iob_node('limits_small', "max_worker_processes = 6\n");
 ($ret, $out, $err) = $small->psql('postgres', run_sql(3, '', 'three', '300ms'));
 like($err, qr/ERROR:  3 is out of range for argument "workers"\nDETAIL:  Valid values are between 1 and 2\./,
@@ -172,7 +172,7 @@ release_parallel_workers($h);
 is($out, 'completed', 'then the slots are free again') or diag($err);
 is($small->safe_psql('postgres', 'SELECT count(*) FROM iobench.live_runs'), '0',
 	'refused runs leave no live row');
-iob_assert_clean($small, 'few slots', $since);
+iob_assert_clean($small, 'few slots', $shm_mark);
 $small->stop;
 
 done_testing();

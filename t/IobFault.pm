@@ -18,7 +18,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time usleep);
 
-our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_assert_clean iob_leftover_files iob_sql_value
+our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_shm_mark iob_assert_clean iob_leftover_files iob_sql_value
   iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
   iob_wait_stderr);
 use Exporter 'import';
@@ -145,12 +145,40 @@ sub iob_adds_up_sql
 	 WHERE r.run_id = $id};
 }
 
-# Names of /dev/shm/PostgreSQL.* segments that no process maps
-sub unmapped_segments
+# The names of the /dev/shm/PostgreSQL.* segments there are now: what
+# iob_assert_clean leaves out (pass it the result, taken before the
+# cluster under test starts)
+sub iob_shm_mark
 {
-	my ($since) = @_;
-	my %mapped;
-	opendir(my $proc, '/proc') or return ();
+	opendir(my $shm, '/dev/shm') or return {};
+	my %names = map { $_ => 1 } grep { /^PostgreSQL\.\d+$/ } readdir $shm;
+	closedir $shm;
+	return \%names;
+}
+
+# The contents of /dev/shm/$name, or undef
+sub read_segment
+{
+	my ($name) = @_;
+	open(my $f, '<:raw', "/dev/shm/$name") or return undef;
+	local $/;
+	my $bytes = <$f>;
+	close $f;
+	return $bytes;
+}
+
+# The segments of /dev/shm that processes map now, and of them the
+# segment handles each cluster's DSM control segment registers: a
+# control segment (magic PG_DYNSHMEM_CONTROL_MAGIC) is mapped by the
+# postmaster and every backend of its cluster and lists a handle per
+# slot (slot layouts differ between releases: every 32-bit word after the
+# header is taken, and a handle is a random 32-bit number, so another
+# word matches one with a chance of about 2^-20).  Returns a hash of the
+# mapped names and a hash of control segment name => { handle => 1 }.
+sub shm_state
+{
+	my (%mapped, %registered);
+	opendir(my $proc, '/proc') or return ({}, {});
 	foreach my $pid (grep { /^\d+$/ } readdir $proc)
 	{
 		open(my $maps, '<', "/proc/$pid/maps") or next;
@@ -161,33 +189,81 @@ sub unmapped_segments
 		close $maps;
 	}
 	closedir $proc;
+	foreach my $name (keys %mapped)
+	{
+		my $bytes = read_segment($name);
+		next unless defined $bytes && length($bytes) >= 12
+		  && unpack('L', $bytes) == 0x9a503d32;
+		my @words = unpack('L*', substr($bytes, 12, length($bytes) - 12 - length($bytes) % 4));
+		$registered{$name} = { map { $_ => 1 } @words };
+	}
+	return (\%mapped, \%registered);
+}
+
+# The name of the DSM control segment of $node's running postmaster
+sub control_segment
+{
+	my ($node) = @_;
+	open(my $pidfile, '<', $node->data_dir . '/postmaster.pid') or return '';
+	my $pid = <$pidfile>;
+	close $pidfile;
+	chomp $pid;
+	open(my $maps, '<', "/proc/$pid/maps") or return '';
+	my $name = '';
+	while (<$maps>)
+	{
+		$name = $1 if m{/dev/shm/(PostgreSQL\.\d+)};
+	}
+	close $maps;
+	return $name;
+}
+
+# Segments of $node's cluster that no process maps: PostgreSQL.* segments
+# new since $mark (iob_shm_mark) that are mapped by no process and
+# registered in no other running cluster's control segment (those of
+# another cluster on the machine, which may be between its creation and
+# its first mapping, or its last unmapping and removal).  A segment that
+# $node's own control segment registers, or that no running cluster does
+# (left from before a crash restart), counts.
+sub unmapped_segments
+{
+	my ($node, $mark) = @_;
+	my $ours = control_segment($node);
+	my ($mapped, $registered) = shm_state();
 	opendir(my $shm, '/dev/shm') or return ();
 	my @unmapped = grep {
-		/^PostgreSQL\.\d+$/ && !$mapped{$_}
-		  && (stat("/dev/shm/$_"))[10] >= $since
+		my $name = $_;
+		my ($handle) = $name =~ /^PostgreSQL\.(\d+)$/;
+		defined $handle && !$mark->{$name} && !$mapped->{$name}
+		  && !grep { $_ ne $ours && $registered->{$_}{$handle} } keys %$registered;
 	} readdir $shm;
 	closedir $shm;
 	return @unmapped;
 }
 
 # Assert that nothing of a run is left: files, iobench processes, segments
-# created since $since (epoch seconds) that no process maps any more
+# of the cluster new since $mark (iob_shm_mark) that no process maps any
+# more
 sub iob_assert_clean
 {
-	my ($node, $what, $since) = @_;
+	my ($node, $what, $mark) = @_;
 	my @files = iob_leftover_files($node);
 	is(scalar(@files), 0, "$what: no benchmark file left") or diag("@files");
 	ok($node->poll_query_until('postgres',
 			"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'iobench %'"),
 		"$what: no iobench process left");
-	my @segs;
-	# a segment being created is briefly mapped by no one: look three times
-	foreach my $try (1 .. 3)
+	# a segment being created or removed is briefly mapped by no one (and a
+	# list of /dev/shm taken after the scan of /proc can show one created
+	# since): only one unmapped at every one of five looks over 1.2 s counts
+	my %left = map { $_ => 1 } unmapped_segments($node, $mark);
+	foreach my $try (2 .. 5)
 	{
-		@segs = unmapped_segments($since);
-		last unless @segs;
+		last unless %left;
 		usleep(300_000);
+		my %now = map { $_ => 1 } unmapped_segments($node, $mark);
+		%left = map { $_ => 1 } grep { $now{$_} } keys %left;
 	}
+	my @segs = sort keys %left;
 	is(scalar(@segs), 0, "$what: no shared memory segment left in /dev/shm")
 	  or diag("@segs");
 }
