@@ -119,9 +119,20 @@ RESET iobench.max_buffer_memory_total;
 SELECT count(*) AS stored_runs FROM iobench.runs WHERE run_id > :runs_before;
 SELECT leftover_files(), running_workers();
 
--- the server is still fine: a normal run works after all these errors
-SELECT status, ops > 0 AS has_ops
-  FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
+-- the server is still fine: a normal run works after all these errors (a
+-- run's 200 ms start when its workers are told to go: on a loaded machine
+-- they may complete no I/O in them, so up to five tries, each completed)
+CREATE TEMP TABLE normal (LIKE iobench.runs);
+DO $$
+BEGIN
+    FOR i IN 1 .. 5 LOOP
+        INSERT INTO normal
+        SELECT * FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
+        EXIT WHEN (SELECT bool_or(ops > 0) FROM normal);
+    END LOOP;
+END
+$$;
+SELECT string_agg(DISTINCT status, ', ') AS status, bool_or(ops > 0) AS has_ops FROM normal;
 SELECT leftover_files(), running_workers();
 
 -- the free-space error names the tablespace and its location, not the
