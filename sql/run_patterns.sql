@@ -89,12 +89,17 @@ SELECT rate_iops, iops BETWEEN 150 AND 210 AS rate_held
   FROM iobench.run(rate_iops => 200, workers => 2, duration => '1s',
                    file_size => '8MB', engine => 'psync');
 
--- the same seed gives the same offsets; another seed other offsets
+-- the same seed gives the same offsets; another seed other offsets; the
+-- digest is of the first 64 ops of each worker's generator, also when a
+-- worker issues fewer (d: 10 IOPS, one or two ops per worker)
 SELECT a.offset_digest = b.offset_digest AS same_seed_same_offsets,
        a.offset_digest <> c.offset_digest AS other_seed_other_offsets,
+       a.offset_digest = d.offset_digest AND d.ops < 64 AS few_ops_same_digest,
        a.seed
   FROM iobench.run(seed => 42, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync') AS a,
        iobench.run(seed => 42, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync') AS b,
-       iobench.run(seed => 43, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync') AS c;
+       iobench.run(seed => 43, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync') AS c,
+       iobench.run(seed => 42, workers => 2, files => 3, duration => '200ms', file_size => '8MB', engine => 'psync',
+                   rate_iops => 10) AS d;
 
 SELECT leftover_files(), running_workers();

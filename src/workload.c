@@ -27,6 +27,31 @@ digest_step(uint64 h, uint64 v)
 }
 
 /*
+ * The digest of the first IOB_DIGEST_OPS ops generator "wl" gives, drawn
+ * from a copy of it: the same for the same seed and settings however many
+ * ops the worker gets to issue (a short run on a loaded machine may issue
+ * fewer).
+ */
+static uint64
+leading_ops_digest(const IobWorkload *wl)
+{
+	IobWorkload copy = *wl;
+	uint64		h = UINT64CONST(0xcbf29ce484222325);
+	int			i;
+
+	for (i = 0; i < IOB_DIGEST_OPS; i++)
+	{
+		IobOpKind	kind;
+		int			file;
+		uint64		offset;
+
+		iob_workload_next(&copy, &kind, &file, &offset);
+		h = digest_step(h, ((uint64) kind << 56) ^ ((uint64) file << 40) ^ offset);
+	}
+	return h;
+}
+
+/*
  * Set up worker "worker_index"'s generator.  The PRNG seed mixes the run's
  * seed with the worker index so workers differ but each is reproducible.
  */
@@ -62,7 +87,7 @@ iob_workload_init(IobWorkload *wl, const IobRunParams *params, int worker_index)
 		wl->region_blocks = 1;
 	}
 	wl->cursor = 0;
-	wl->digest = UINT64CONST(0xcbf29ce484222325);
+	wl->digest = leading_ops_digest(wl);
 }
 
 /* Choose the next op: its kind, file and byte offset */
@@ -113,10 +138,4 @@ iob_workload_next(IobWorkload *wl, IobOpKind *kind, int *file, uint64 *offset)
 		}
 	}
 
-	if (wl->digest_ops < IOB_DIGEST_OPS)
-	{
-		wl->digest = digest_step(wl->digest,
-								 ((uint64) *kind << 56) ^ ((uint64) *file << 40) ^ *offset);
-		wl->digest_ops++;
-	}
 }

@@ -48,7 +48,6 @@ typedef struct IobWorkload
 
 	/* digest of the first IOB_DIGEST_OPS ops, for seed reproducibility */
 	uint64		digest;
-	uint32		digest_ops;
 } IobWorkload;
 
 extern void iob_workload_init(IobWorkload *wl, const IobRunParams *params,
