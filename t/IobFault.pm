@@ -156,15 +156,24 @@ sub iob_shm_mark
 	return \%names;
 }
 
-# The contents of /dev/shm/$name, or undef
-sub read_segment
+# The handles a DSM control segment /dev/shm/$name registers (every
+# 32-bit word after its header), or undef when it is not one (its first
+# word is not PG_DYNSHMEM_CONTROL_MAGIC; only that word is read then)
+sub control_handles
 {
 	my ($name) = @_;
 	open(my $f, '<:raw', "/dev/shm/$name") or return undef;
-	local $/;
-	my $bytes = <$f>;
+	my $head = '';
+	my $ok = read($f, $head, 12) == 12 && unpack('L', $head) == 0x9a503d32;
+	my $bytes = '';
+	if ($ok)
+	{
+		local $/;
+		$bytes = <$f> // '';
+	}
 	close $f;
-	return $bytes;
+	return undef unless $ok;
+	return { map { $_ => 1 } unpack('L*', substr($bytes, 0, length($bytes) - length($bytes) % 4)) };
 }
 
 # The segments of /dev/shm that processes map now, and of them the
@@ -173,7 +182,7 @@ sub read_segment
 # postmaster and every backend of its cluster and lists a handle per
 # slot (slot layouts differ between releases: every 32-bit word after the
 # header is taken, and a handle is a random 32-bit number, so another
-# word matches one with a chance of about 2^-20).  Returns a hash of the
+# word matches a given one with a chance of about one in a million).  Returns a hash of the
 # mapped names and a hash of control segment name => { handle => 1 }.
 sub shm_state
 {
@@ -191,11 +200,8 @@ sub shm_state
 	closedir $proc;
 	foreach my $name (keys %mapped)
 	{
-		my $bytes = read_segment($name);
-		next unless defined $bytes && length($bytes) >= 12
-		  && unpack('L', $bytes) == 0x9a503d32;
-		my @words = unpack('L*', substr($bytes, 12, length($bytes) - 12 - length($bytes) % 4));
-		$registered{$name} = { map { $_ => 1 } @words };
+		my $handles = control_handles($name);
+		$registered{$name} = $handles if $handles;
 	}
 	return (\%mapped, \%registered);
 }
@@ -212,7 +218,7 @@ sub control_segment
 	my $name = '';
 	while (<$maps>)
 	{
-		$name = $1 if m{/dev/shm/(PostgreSQL\.\d+)};
+		$name = $1 if m{/dev/shm/(PostgreSQL\.\d+)} && control_handles($1);
 	}
 	close $maps;
 	return $name;
