@@ -121,6 +121,7 @@ CREATE TEMP TABLE g_ts AS
 SELECT to_jsonb(t) - 'run_id' AS row FROM iobench.run_tablespaces t WHERE t.run_id = (SELECT run_id FROM g);
 CREATE TEMP TABLE g_stats AS SELECT s.* FROM g, iobench.disk_stats(g.run_id) s;
 CREATE TEMP TABLE g_report AS SELECT line FROM g, iobench.report(g.run_id) line;
+CREATE TEMP TABLE g_json AS SELECT iobench.run_json(g.run_id) AS j FROM g;
 SELECT (SELECT count(*) FROM g_ts) AS tablespaces,
        (SELECT count(*) FROM g_disk) > 0 OR (SELECT disk IS NULL FROM g) AS disk_seconds;
 CREATE TEMP TABLE g_doc AS SELECT iobench.export_runs(ARRAY[(SELECT run_id FROM g)]) AS d;
@@ -149,14 +150,16 @@ SELECT imp_g.imported,
        AND NOT EXISTS (SELECT * FROM iobench.disk_stats(imp_g.run_id) EXCEPT SELECT * FROM g_stats) AS same_disk_stats
   FROM imp_g;
 -- and report() shows the copy as the original, but for its first line
--- (the run id here) and where it came from
+-- (the run id here) and where it came from; run_json() the same disk_util
 SELECT (SELECT count(*) FROM (SELECT line FROM g_report
                               EXCEPT ALL SELECT line FROM imp_g, iobench.report(imp_g.run_id) line) x
          WHERE x.line NOT LIKE 'iobench run %') AS lines_lost,
        (SELECT count(*) FROM (SELECT line FROM imp_g, iobench.report(imp_g.run_id) line
                               EXCEPT ALL SELECT line FROM g_report) x
          WHERE x.line NOT LIKE 'iobench run %' AND x.line NOT LIKE '  server "elsewhere": %') AS lines_added,
-       (SELECT count(*) FROM g_report WHERE line LIKE '  iob_fleet_ts %') AS group_line;
+       (SELECT count(*) FROM g_report WHERE line LIKE '  iob_fleet_ts %') AS group_line,
+       (SELECT iobench.run_json(imp_g.run_id) -> 'disk_util' = g_json.j -> 'disk_util'
+          FROM imp_g, g_json) AS same_disk_util;
 -- a device's second written out by hand, as any machine's: stored with
 -- iostat's figures computed here (a generated column in the document is
 -- ignored), and exported again as it came
