@@ -29,6 +29,13 @@
 # profile: the samples of the checkpointer (always present, idle in
 # CheckpointerMain) over the periods that elapsed.
 #
+# Side by side: last, both collectors run in one cluster at once (iobench's
+# and pg_wait_sampling's, the same period), through the same idle and load
+# phases, BENCH_ROUNDS times per period.  Each sees the other as one more
+# process; both are measured over the very same seconds, so the drift of a
+# shared machine between configurations, which moves a collector's CPU by
+# tens of per cent, does not enter their ratio.
+#
 # Targets: TPS loss <= 1 % at 10 ms; CPU no more than pg_wait_sampling's at
 # the same period; >= 99 % of ticks at 1 ms idle.
 #
@@ -165,6 +172,52 @@ pgbench_run() {
 		2>/dev/null | awk '/^tps = / { print $3; exit }' >"$PGBENCH_OUT"
 }
 
+# Both collectors in one cluster at the same period: for each phase and
+# round, prints "phase iobench_cpu_pct pgws_cpu_pct iobench_ticks
+# pgws_ticks_est elapsed_s" (tick counts as ticks_taken()).
+side_by_side() {
+	local period=$1 signal=$2 round phase ipid ppid t0 t1 i0 i1 p0 p1 ti tp
+	local PGBENCH_OUT=/dev/null
+	waits_restart "shared_preload_libraries = 'iobench, pg_wait_sampling'" \
+		"iobench.sample_period = $period" "iobench.sample_signal = $signal" \
+		"pg_wait_sampling.profile_period = $period"
+	q "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS pg_wait_sampling" >/dev/null
+	ipid=$(q "SELECT pid FROM iobench.wait_collector")
+	ppid=$(q "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pg_wait_sampling collector'")
+	for ((round = 1; round <= ROUNDS; round++)); do
+		for phase in idle load; do
+			[ "$phase" = idle ] || pgbench_run "$WARMUP_SECONDS"
+			reset_ticks iobench
+			reset_ticks pg_wait_sampling
+			t0=$(now); i0=$(waits_proc_cpu_ns "$ipid"); p0=$(waits_proc_cpu_ns "$ppid")
+			if [ "$phase" = idle ]; then sleep "$IDLE_SECONDS"; else pgbench_run "$SECONDS_EACH"; fi
+			t1=$(now); i1=$(waits_proc_cpu_ns "$ipid"); p1=$(waits_proc_cpu_ns "$ppid")
+			ti=$(ticks_taken iobench "$period" 1 | awk '{ print $2 }')
+			tp=$(ticks_taken pg_wait_sampling "$period" 1 | awk '{ print $2 }')
+			awk -v ph="$phase" -v i="$((i1 - i0))" -v p="$((p1 - p0))" -v t0="$t0" -v t1="$t1" \
+				-v ti="$ti" -v tp="$tp" 'BEGIN {
+				e = t1 - t0; printf "%s %.3f %.3f %d %d %.3f\n", ph, i / e / 1e7, p / e / 1e7, ti, tp, e }'
+		done
+	done
+}
+
+# Print the side-by-side table of one period's side_by_side output (stdin).
+side_by_side_table() {
+	awk -v label="$1" '{
+		n[$1]++; ic[$1] += $2; pc[$1] += $3; it[$1] += $4; pt[$1] += $5; el[$1] += $6
+		r[$1] = r[$1] sprintf("%.2f ", ($3 > 0 ? $2 / $3 : 0))
+	} END {
+		for (k = 1; k <= 2; k++) {
+			ph = (k == 1) ? "under load" : "idle"; key = (k == 1) ? "load" : "idle"
+			if (!(key in n)) continue
+			printf "%-34s %-10s %9.3f %9.3f %6.2f   %-18s %8.1f %8.1f\n", label, ph,
+				ic[key] / n[key], pc[key] / n[key], (pc[key] > 0 ? ic[key] / pc[key] : 0), r[key],
+				(it[key] > 0 ? ic[key] / n[key] / 100 * el[key] * 1e6 / it[key] : 0),
+				(pt[key] > 0 ? pc[key] / n[key] / 100 * el[key] * 1e6 / pt[key] : 0)
+		}
+	}'
+}
+
 main() {
 	local round i idx name lib setting period pid r tps order=() results_dir
 	declare -A TPS IDLE LOAD
@@ -265,6 +318,20 @@ main() {
 	echo "us/tick: collector on-CPU time per tick taken"
 	echo "ticks %: iobench counts missed periods exactly; pg_wait_sampling's is estimated from its profile"
 	echo "targets: loss <= 1 % at 10 ms; iobench CPU <= pg_wait_sampling CPU at the same period; idle ticks >= 99 % at 1 ms"
+
+	[[ $PWS_VERSION == "left out"* ]] && return 0
+	echo
+	echo "side by side: both collectors in one cluster at once, $ROUNDS rounds, CPU % of a core (mean)"
+	printf '%-34s %-10s %9s %9s %6s   %-18s %8s %8s\n' "" phase iobench pgws ratio "ratio per round" \
+		"iob us/t" "pgws us/t"
+	for period in 10 1; do
+		echo "sampler_overhead: side by side, ${period} ms ..." >&2
+		side_by_side "$period" on | side_by_side_table "${period} ms"
+	done
+	echo "sampler_overhead: side by side, 10 ms, no schedstat ..." >&2
+	side_by_side 10 off | side_by_side_table "10 ms, iobench signal off"
+	echo
+	echo "us/t: CPU per tick taken (pg_wait_sampling's ticks estimated from its profile, as above)"
 }
 
 main "$@"

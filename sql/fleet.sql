@@ -123,6 +123,90 @@ SELECT i.* FROM doc, iobench.import_runs(jsonb_set(doc.d, '{runs,0,run}',
 SELECT r.tool, r.cold_reads, r.go_at IS NULL AS no_go_at, r.server, o.imported
   FROM other o JOIN iobench.runs r USING (run_id);
 SELECT count(*) AS copies FROM iobench.runs WHERE run_uuid = (SELECT run_uuid FROM a);
+-- the block device's seconds and a tablespace group's tablespaces travel
+-- too: a run on a group of two, exported, gone here, then imported
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set ts_dir :abs_builddir '/testtablespace'
+CREATE TABLESPACE iob_fleet_ts LOCATION :'ts_dir';
+CREATE TEMP TABLE g AS
+SELECT * FROM iobench.run(tablespaces => ARRAY['pg_default', 'iob_fleet_ts']::name[], files => 2,
+                          duration => '300ms', file_size => '1MB', engine => 'psync', label => 'fleet group');
+-- (with the generated columns: the importing server computes the same)
+CREATE TEMP TABLE g_disk AS
+SELECT to_jsonb(d) - 'run_id' AS row FROM iobench.run_disk_seconds d WHERE d.run_id = (SELECT run_id FROM g);
+CREATE TEMP TABLE g_ts AS
+SELECT to_jsonb(t) - 'run_id' AS row FROM iobench.run_tablespaces t WHERE t.run_id = (SELECT run_id FROM g);
+CREATE TEMP TABLE g_stats AS SELECT s.* FROM g, iobench.disk_stats(g.run_id) s;
+CREATE TEMP TABLE g_report AS SELECT line FROM g, iobench.report(g.run_id) line;
+CREATE TEMP TABLE g_json AS SELECT iobench.run_json(g.run_id) AS j FROM g;
+SELECT (SELECT count(*) FROM g_ts) AS tablespaces,
+       (SELECT count(*) FROM g_disk) > 0 OR (SELECT disk IS NULL FROM g) AS disk_seconds;
+CREATE TEMP TABLE g_doc AS SELECT iobench.export_runs(ARRAY[(SELECT run_id FROM g)]) AS d;
+SELECT jsonb_array_length(d -> 'runs' -> 0 -> 'tablespaces') AS tablespaces,
+       jsonb_array_length(d -> 'runs' -> 0 -> 'disk_seconds') = (SELECT count(*) FROM g_disk) AS disk_seconds,
+       (SELECT array_agg(e ->> 'tablespace' ORDER BY n)
+          FROM jsonb_array_elements(d -> 'runs' -> 0 -> 'tablespaces') WITH ORDINALITY x(e, n)) AS in_order,
+       NOT EXISTS (SELECT FROM jsonb_array_elements(d -> 'runs' -> 0 -> 'disk_seconds') e,
+                               jsonb_object_keys(e) k
+                     JOIN pg_attribute a ON a.attname = k AND a.attrelid = 'iobench.run_disk_seconds'::regclass
+                    WHERE a.attgenerated <> '' OR a.attname = 'run_id') AS no_generated
+  FROM g_doc;
+DELETE FROM iobench.runs WHERE run_id = (SELECT run_id FROM g);
+CREATE TEMP TABLE imp_g AS SELECT i.* FROM g_doc, iobench.import_runs(g_doc.d, 'elsewhere') i;
+SELECT imp_g.imported,
+       (SELECT count(*) FROM iobench.run_tablespaces t WHERE t.run_id = imp_g.run_id) AS tablespaces,
+       NOT EXISTS (SELECT row FROM g_ts
+                   EXCEPT SELECT to_jsonb(t) - 'run_id' FROM iobench.run_tablespaces t WHERE t.run_id = imp_g.run_id)
+       AND NOT EXISTS (SELECT to_jsonb(t) - 'run_id' FROM iobench.run_tablespaces t WHERE t.run_id = imp_g.run_id
+                       EXCEPT SELECT row FROM g_ts) AS same_tablespaces,
+       NOT EXISTS (SELECT row FROM g_disk
+                   EXCEPT SELECT to_jsonb(d) - 'run_id' FROM iobench.run_disk_seconds d WHERE d.run_id = imp_g.run_id)
+       AND NOT EXISTS (SELECT to_jsonb(d) - 'run_id' FROM iobench.run_disk_seconds d WHERE d.run_id = imp_g.run_id
+                       EXCEPT SELECT row FROM g_disk) AS same_disk_seconds,
+       NOT EXISTS (SELECT * FROM g_stats EXCEPT SELECT * FROM iobench.disk_stats(imp_g.run_id))
+       AND NOT EXISTS (SELECT * FROM iobench.disk_stats(imp_g.run_id) EXCEPT SELECT * FROM g_stats) AS same_disk_stats
+  FROM imp_g;
+-- and report() shows the copy as the original, but for its first line
+-- (the run id here) and where it came from; run_json() the same disk_util
+SELECT (SELECT count(*) FROM (SELECT line FROM g_report
+                              EXCEPT ALL SELECT line FROM imp_g, iobench.report(imp_g.run_id) line) x
+         WHERE x.line NOT LIKE 'iobench run %') AS lines_lost,
+       (SELECT count(*) FROM (SELECT line FROM imp_g, iobench.report(imp_g.run_id) line
+                              EXCEPT ALL SELECT line FROM g_report) x
+         WHERE x.line NOT LIKE 'iobench run %' AND x.line NOT LIKE '  server "elsewhere": %') AS lines_added,
+       (SELECT count(*) FROM g_report WHERE line LIKE '  iob_fleet_ts %') AS group_line,
+       (SELECT iobench.run_json(imp_g.run_id) -> 'disk_util' = g_json.j -> 'disk_util'
+          FROM imp_g, g_json) AS same_disk_util;
+-- a device's second written out by hand, as any machine's: stored with
+-- iostat's figures computed here (a generated column in the document is
+-- ignored), and exported again as it came
+CREATE TEMP TABLE hand_disk AS
+SELECT '[{"device": "vdz", "member": false, "second": 0, "interval_s": 0.5,
+          "reads": 100, "read_merges": 0, "read_sectors": 1600, "read_ms": 50,
+          "writes": 10, "write_merges": 1, "write_sectors": 160, "write_ms": 20,
+          "in_flight": 1, "io_ms": 250, "queue_ms": 70, "discards": null, "discard_merges": null,
+          "discard_sectors": null, "discard_ms": null, "flushes": 2, "flush_ms": 4}]'::jsonb AS rows;
+CREATE TEMP TABLE hand AS
+SELECT i.* FROM g_doc, hand_disk,
+       iobench.import_runs(jsonb_set(jsonb_set(g_doc.d, '{runs,0,run,run_uuid}', '"00000000-0000-0000-0000-0000000000bb"'),
+                                     '{runs,0,disk_seconds}', jsonb_set(hand_disk.rows, '{0,r_s}', '1')), 'by hand') i;
+SELECT device, member, second, r_s, w_s, rmb_s, wmb_s, areq_kb, aqu_sz, r_await_ms, w_await_ms,
+       util_pct, d_s, f_s
+  FROM iobench.run_disk_seconds WHERE run_id = (SELECT run_id FROM hand);
+SELECT iobench.export_runs(ARRAY[hand.run_id]) -> 'runs' -> 0 -> 'disk_seconds' = hand_disk.rows AS exported_as_it_came
+  FROM hand, hand_disk;
+-- a document of 0.1, which has neither: imported without them
+CREATE TEMP TABLE old_g AS
+SELECT i.* FROM g_doc, iobench.import_runs(jsonb_set(g_doc.d, '{runs,0}',
+    (g_doc.d -> 'runs' -> 0) - 'disk_seconds' - 'tablespaces'
+    || jsonb_build_object('run', (g_doc.d -> 'runs' -> 0 -> 'run')
+                                 || '{"run_uuid": "00000000-0000-0000-0000-0000000000cc"}'))) i;
+SELECT o.imported,
+       (SELECT count(*) FROM iobench.run_tablespaces t WHERE t.run_id = o.run_id) AS tablespaces,
+       (SELECT count(*) FROM iobench.run_disk_seconds d WHERE d.run_id = o.run_id) AS disk_seconds,
+       (SELECT count(*) FROM iobench.run_seconds s WHERE s.run_id = o.run_id) > 0 AS seconds
+  FROM old_g o;
+DROP TABLESPACE iob_fleet_ts;
 -- the report names the server
 SELECT count(*) = 1 AS named
   FROM iobench.report((SELECT run_id FROM imp)) AS line
@@ -264,6 +348,8 @@ DROP ROLE iob_fleet_user;
 DELETE FROM iobench.fleets;
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM b UNION SELECT run_id FROM imp
                                           UNION SELECT run_id FROM other
+                                          UNION SELECT run_id FROM imp_g UNION SELECT run_id FROM hand
+                                          UNION SELECT run_id FROM old_g
                                           UNION SELECT run_id FROM fio
                                           UNION SELECT run_id FROM f1 UNION SELECT run_id FROM f2 UNION SELECT run_id FROM f4
                                           UNION SELECT run_id FROM f3);

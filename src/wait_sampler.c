@@ -242,6 +242,25 @@ iob_slot_attach(IobWaitSampler *s, IobProcSlot *slot, int pid, uint64 key,
 }
 
 /*
+ * The pid of the process that uses a PGPROC, 0 when none does.  Before 17,
+ * ProcKill() leaves an exited backend's pid in its PGPROC and only disowns
+ * the latch, so an unowned latch marks a free slot too (on every release:
+ * one load of the same PGPROC).  Following such a slot would read a dead
+ * or recycled pid: no schedstat, an unknown backend type that sends the
+ * backend type lookup back to the status snapshot, or another process's
+ * preemption counted a second time.
+ */
+static inline int
+iob_proc_pid(PGPROC *proc)
+{
+	int			pid = *(volatile int *) &proc->pid;
+
+	if (pid != 0 && *(volatile int *) &proc->procLatch.owner_pid == 0)
+		return 0;
+	return pid;
+}
+
+/*
  * Key of a process's current state, with its backend type; 0 when it is
  * not waiting
  */
@@ -580,7 +599,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		uint64		rd = 0;
 		bool		rd_known = false;
 
-		pid = *(volatile int *) &proc->pid;
+		pid = iob_proc_pid(proc);
 		if (pid == 0 || i == mine ||
 			(pids != NULL && !iob_pid_in(pids, npids, pid)))
 		{

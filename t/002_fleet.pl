@@ -1,8 +1,9 @@
 # Many servers from one session: three clusters on private sockets, the
 # first coordinating the other two (and itself) through postgres_fdw server
-# names.  The oltp suite runs on all three at once; the runs are gathered,
-# compared and merged; runs are exported from one cluster and imported into
-# another, with a real fio json+ result; a cluster stopped halfway through
+# names.  The oltp suite runs on all three at once; the runs are gathered
+# (with their device seconds, and a tablespace group run with its
+# tablespaces), compared and merged; runs are exported from one cluster and
+# imported into another, with a real fio json+ result; a cluster stopped halfway through
 # a call gives one error row beside the others' results; a cancel stops
 # every server; a role runs remotely with its remote rights only.
 use strict;
@@ -93,6 +94,50 @@ SELECT count(*) FROM iobench.fleet_runs f, iobench.report(f.run_id) AS line
  WHERE f.fleet_id = $fleet AND f.server = 's3' AND f.test_no = 1 AND line LIKE '  server "s3": its run % there, imported %'}),
 	'1', 'report names the server a gathered run came from');
 
+# The gathered runs carry what their server stored of the block device's
+# seconds and of a tablespace group's tablespaces, row for row: the four
+# suite runs of each server and a run on a group of two on the second
+mkdir $second->basedir . '/fleet_ts' or die "mkdir: $!";
+$second->safe_psql('postgres', "CREATE TABLESPACE fleet_ts LOCATION '" . $second->basedir . "/fleet_ts'");
+my $group = $coord->safe_psql('postgres', q{
+SELECT DISTINCT fleet_id FROM iobench.fleet_run(ARRAY['s2'],
+    '{"tablespaces": "{pg_default,fleet_ts}", "files": 2, "duration": "300ms", "file_size": "1MB", "label": "group"}')});
+
+# The device's seconds and tablespaces of the runs given (a list of ids),
+# one line per row, numbered by the run's place in the list
+sub children_of
+{
+	my ($node, $ids) = @_;
+	return $node->safe_psql('postgres', qq{
+SELECT c.n || ' ' || c.what || ' ' || c.row
+  FROM (SELECT x.n, 'disk' AS what, d.device AS k, d.second AS k2, (to_jsonb(d) - 'run_id')::text AS row
+          FROM unnest(ARRAY[$ids]::bigint[]) WITH ORDINALITY x(id, n)
+          JOIN iobench.run_disk_seconds d ON d.run_id = x.id
+        UNION ALL
+        SELECT x.n, 'tablespace', '', t.position, (to_jsonb(t) - 'run_id')::text
+          FROM unnest(ARRAY[$ids]::bigint[]) WITH ORDINALITY x(id, n)
+          JOIN iobench.run_tablespaces t ON t.run_id = x.id) c
+ ORDER BY c.n, c.what, c.k, c.k2});
+}
+foreach my $s ('s2', 's3')
+{
+	my $node = $s eq 's2' ? $second : $third;
+	my $which = "server = '$s' AND (fleet_id = $fleet OR fleet_id = $group)";
+	my $here = $coord->safe_psql('postgres',
+		"SELECT string_agg(run_id::text, ',' ORDER BY fleet_id, test_no) FROM iobench.fleet_runs WHERE $which");
+	my $there = $coord->safe_psql('postgres',
+		"SELECT string_agg(remote_run_id::text, ',' ORDER BY fleet_id, test_no) FROM iobench.fleet_runs WHERE $which");
+	my $want = children_of($node, $there);
+	is(children_of($coord, $here), $want, "the runs gathered from $s have its device seconds and tablespaces");
+	is($node->safe_psql('postgres', qq{
+SELECT bool_and(EXISTS (SELECT FROM iobench.run_disk_seconds d WHERE d.run_id = r.run_id) OR r.disk IS NULL)
+  FROM iobench.runs r WHERE r.run_id = ANY (ARRAY[$there]::bigint[])}),
+		't', "$s stored device seconds for each run with a block device");
+}
+like(children_of($second, $second->safe_psql('postgres', q{SELECT run_id FROM iobench.runs WHERE label = 'group'})),
+	qr/^1 tablespace \{.*"tablespace": "pg_default".*\n1 tablespace \{.*"tablespace": "fleet_ts"/m,
+	'the group run on the second has its two tablespaces');
+
 # Merged percentiles equal those of one histogram of all the samples: the
 # buckets of each server's own run (read on that server), summed here in
 # Perl, and the percentile rule of iobench's histogram (the midpoint of the
@@ -150,8 +195,9 @@ is($third->safe_psql('postgres', qq{SELECT count(*) FILTER (WHERE imported) FROM
 is($third->safe_psql('postgres', q{
 SELECT count(*) FROM iobench.runs r
  WHERE r.server = 'second' AND r.system_identifier <> (SELECT system_identifier FROM pg_control_system())
-   AND EXISTS (SELECT FROM iobench.run_latency l WHERE l.run_id = r.run_id)}),
-	'4', 'the imported runs keep their origin and histograms');
+   AND EXISTS (SELECT FROM iobench.run_latency l WHERE l.run_id = r.run_id)
+   AND (EXISTS (SELECT FROM iobench.run_disk_seconds d WHERE d.run_id = r.run_id) OR r.disk IS NULL)}),
+	'4', 'the imported runs keep their origin, histograms and device seconds');
 
 # A real fio json+ result beside them
 my $fio_file = dirname(__FILE__) . '/../data/fio_randread.json';

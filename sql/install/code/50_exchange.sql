@@ -8,7 +8,10 @@
 -- gathering twice stores once.
 
 -- A document of iobench runs (version 1) around the runs given, each
--- {"run": ..., "seconds": ..., ...}, as import_runs() reads it.
+-- {"run": ..., "seconds": ..., ...}, as import_runs() reads it.  Keys
+-- added since (0.2: "disk_seconds", "tablespaces") keep the version: a
+-- reader ignores the keys it does not know and stores no rows for the
+-- ones a document lacks.
 CREATE OR REPLACE FUNCTION iobench.runs_document(runs jsonb)
 RETURNS jsonb
 LANGUAGE sql STABLE
@@ -43,9 +46,11 @@ END
 $$;
 COMMENT ON FUNCTION iobench.export_run_row(iobench.runs) IS 'a row iobench.run() returned without storing it, as a document for iobench.import_runs()';
 
--- Runs with their seconds, latency histograms, stalls and waits as one
--- self-contained JSON document, for iobench.import_runs() on another
--- server.  run_ids NULL: every run (since "since", when given).
+-- Runs with their seconds, latency histograms, stalls, waits, the block
+-- device's seconds and the tablespaces of a group as one self-contained
+-- JSON document, for iobench.import_runs() on another server.  Generated
+-- columns are left out (the importing server computes them).  run_ids
+-- NULL: every run (since "since", when given).
 CREATE OR REPLACE FUNCTION iobench.export_runs(run_ids bigint[] DEFAULT NULL,
                                                since timestamptz DEFAULT NULL)
 RETURNS jsonb
@@ -71,14 +76,24 @@ BEGIN
                              FROM iobench.run_waits w WHERE w.run_id = r.run_id), '[]'),
                        'wait_sampling', (
                            SELECT to_jsonb(ws) - 'run_id'
-                             FROM iobench.run_wait_sampling ws WHERE ws.run_id = r.run_id))
+                             FROM iobench.run_wait_sampling ws WHERE ws.run_id = r.run_id),
+                       -- without iostat's figures, which the columns generate
+                       'disk_seconds', coalesce((
+                           SELECT jsonb_agg(to_jsonb(d) - ARRAY['run_id', 'r_s', 'w_s', 'rmb_s', 'wmb_s',
+                                                                'areq_kb', 'aqu_sz', 'r_await_ms', 'w_await_ms',
+                                                                'util_pct', 'd_s', 'f_s']
+                                            ORDER BY d.device, d.second)
+                             FROM iobench.run_disk_seconds d WHERE d.run_id = r.run_id), '[]'),
+                       'tablespaces', coalesce((
+                           SELECT jsonb_agg(to_jsonb(g) - 'run_id' ORDER BY g.position)
+                             FROM iobench.run_tablespaces g WHERE g.run_id = r.run_id), '[]'))
                    ORDER BY r.run_id)
               FROM iobench.runs r
              WHERE (export_runs.run_ids IS NULL OR r.run_id = ANY (export_runs.run_ids))
                AND (export_runs.since IS NULL OR r.started_at >= export_runs.since)), '[]'));
 END
 $$;
-COMMENT ON FUNCTION iobench.export_runs(bigint[], timestamptz) IS 'runs with their seconds, histograms, stalls and waits as one JSON document, for import_runs()';
+COMMENT ON FUNCTION iobench.export_runs(bigint[], timestamptz) IS 'runs with their seconds, histograms, stalls, waits, device seconds and group tablespaces as one JSON document, for import_runs()';
 
 -- Insert one iobench.runs row from a JSON object keyed by column name,
 -- unless a run with its run_uuid is stored already; returns the new run_id
@@ -110,8 +125,9 @@ END
 $$;
 COMMENT ON FUNCTION iobench.insert_run(jsonb) IS 'insert a run from a JSON object keyed by column name (the import functions)';
 
--- The children of an imported run (seconds, histogram, stalls, waits)
--- from its entry in an export_runs() document.
+-- The children of an imported run (seconds, histogram, stalls, waits,
+-- the device's seconds, the tablespaces of a group) from its entry in an
+-- export_runs() document; a key missing from the entry stores no rows.
 CREATE OR REPLACE FUNCTION iobench.import_children(run_id bigint, run jsonb)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
@@ -135,6 +151,39 @@ BEGIN
         SELECT import_children.run_id, ws.scope, ws.period_ms, ws.ticks, ws.missed_ticks, ws.sampled_s
           FROM jsonb_populate_record(NULL::iobench.run_wait_sampling, import_children.run -> 'wait_sampling') ws;
     END IF;
+    -- new in 0.2: documents of 0.1 have neither
+    INSERT INTO iobench.run_disk_seconds (run_id, device, member, second, interval_s,
+                                          reads, read_merges, read_sectors, read_ms,
+                                          writes, write_merges, write_sectors, write_ms,
+                                          in_flight, io_ms, queue_ms,
+                                          discards, discard_merges, discard_sectors, discard_ms,
+                                          flushes, flush_ms)
+    SELECT import_children.run_id, d.device, d.member, d.second, d.interval_s,
+           d.reads, d.read_merges, d.read_sectors, d.read_ms,
+           d.writes, d.write_merges, d.write_sectors, d.write_ms,
+           d.in_flight, d.io_ms, d.queue_ms,
+           d.discards, d.discard_merges, d.discard_sectors, d.discard_ms,
+           d.flushes, d.flush_ms
+      FROM jsonb_populate_recordset(NULL::iobench.run_disk_seconds, coalesce(import_children.run -> 'disk_seconds', '[]')) d;
+    INSERT INTO iobench.run_tablespaces (run_id, tablespace, position, device, filesystem, mount_point, files,
+        ops, bytes, mb_per_s, mib_per_s, iops,
+        lat_avg_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us,
+        read_ops, read_bytes, read_mb_per_s, read_mib_per_s, read_iops,
+        read_lat_avg_us, read_lat_p50_us, read_lat_p90_us, read_lat_p99_us, read_lat_p999_us, read_lat_max_us,
+        write_ops, write_bytes, write_mb_per_s, write_mib_per_s, write_iops,
+        write_lat_avg_us, write_lat_p50_us, write_lat_p90_us, write_lat_p99_us, write_lat_p999_us, write_lat_max_us,
+        fsync_ops, fsync_iops,
+        fsync_lat_avg_us, fsync_lat_p50_us, fsync_lat_p90_us, fsync_lat_p99_us, fsync_lat_p999_us, fsync_lat_max_us)
+    SELECT import_children.run_id, g.tablespace, g.position, g.device, g.filesystem, g.mount_point, g.files,
+        g.ops, g.bytes, g.mb_per_s, g.mib_per_s, g.iops,
+        g.lat_avg_us, g.lat_p50_us, g.lat_p90_us, g.lat_p99_us, g.lat_p999_us, g.lat_max_us,
+        g.read_ops, g.read_bytes, g.read_mb_per_s, g.read_mib_per_s, g.read_iops,
+        g.read_lat_avg_us, g.read_lat_p50_us, g.read_lat_p90_us, g.read_lat_p99_us, g.read_lat_p999_us, g.read_lat_max_us,
+        g.write_ops, g.write_bytes, g.write_mb_per_s, g.write_mib_per_s, g.write_iops,
+        g.write_lat_avg_us, g.write_lat_p50_us, g.write_lat_p90_us, g.write_lat_p99_us, g.write_lat_p999_us, g.write_lat_max_us,
+        g.fsync_ops, g.fsync_iops,
+        g.fsync_lat_avg_us, g.fsync_lat_p50_us, g.fsync_lat_p90_us, g.fsync_lat_p99_us, g.fsync_lat_p999_us, g.fsync_lat_max_us
+      FROM jsonb_populate_recordset(NULL::iobench.run_tablespaces, coalesce(import_children.run -> 'tablespaces', '[]')) g;
 END
 $$;
 COMMENT ON FUNCTION iobench.import_children(bigint, jsonb) IS 'store the children of an imported run';
