@@ -29,7 +29,7 @@ iob_wait_stderr($h, qr/connection|crash/);
 eval { $h->quit; };
 like($h->{stderr}, qr/terminating connection because of crash of another server process|server closed the connection unexpectedly/,
 	"the caller's error");
-ok($node->poll_query_until('postgres', 'SELECT true', 't'), 'server back after the crash');
+ok(iob_poll_after_crash($node, 'SELECT true'), 'server back after the crash');
 ok($node->log_contains(qr/background worker "iobench worker" \(PID $victim\) was terminated by signal 9/),
 	'the server saw the worker killed');
 ok($node->log_contains(qr/terminating any other active server processes/),

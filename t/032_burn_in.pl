@@ -34,7 +34,7 @@ is( $node->safe_psql('postgres', q{
 my $launcher = $node->safe_psql('postgres', 'SELECT launcher_pid FROM iobench.running_runs');
 my $stored = $node->safe_psql('postgres', 'SELECT seconds_stored FROM iobench.running_runs');
 kill 'KILL', $launcher;
-ok($node->poll_query_until('postgres', q{SELECT state FROM iobench.running_runs}, 'interrupted'),
+ok(iob_poll_after_crash($node, q{SELECT state FROM iobench.running_runs}, 'interrupted'),
 	'after the crash the run shows as interrupted');
 is( $node->safe_psql('postgres', qq{
 		SELECT seconds_stored >= $stored AND last_second >= 2 AND stalls > 0

@@ -20,7 +20,7 @@ use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_shm_mark iob_assert_clean iob_leftover_files iob_sql_value
   iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
-  iob_wait_stderr);
+  iob_wait_stderr iob_poll_after_crash);
 use Exporter 'import';
 
 # The values of the environment variables that name the storage rigs a
@@ -101,6 +101,24 @@ sub iob_wait_for_workers
 		  FROM pg_stat_activity WHERE backend_type = 'iobench worker'})
 	  or die "the workers did not start";
 	usleep(300_000);
+}
+
+# poll_query_until() across a crash restart of the server: psql may exit
+# before it reads its query (connections are refused while the server
+# restarts), and IPC::Run then dies writing the query to it ("ack Broken
+# pipe"); such a try is repeated.  Returns poll_query_until()'s answer.
+sub iob_poll_after_crash
+{
+	my ($node, $sql, $expected) = @_;
+	$expected = 't' unless defined $expected;
+	foreach my $try (1 .. 20)
+	{
+		my $ok = eval { $node->poll_query_until('postgres', $sql, $expected) };
+		return $ok if defined $ok;
+		note("poll_query_until died while the server restarted: $@");
+		usleep(100_000);
+	}
+	return 0;
 }
 
 # Wait (up to 10 s) until a background psql's stderr matches
