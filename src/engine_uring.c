@@ -49,7 +49,8 @@
  * (one contiguous area) as one fixed buffer and its files as the ring's
  * file table, as fio's fastest set-up does (fixedbufs, registerfiles), so
  * the kernel neither pins the pages of each I/O's buffer nor takes a
- * reference on its file for every I/O.  Where the kernel refuses (the
+ * reference on its file for every I/O (fsyncs keep naming their file by
+ * descriptor: see uring_prepare()).  Where the kernel refuses (the
  * memory-lock limit, RLIMIT_MEMLOCK, counts registered buffers for an
  * unprivileged user), the engine uses plain buffers or descriptors, which
  * work the same, only with more CPU per I/O.  IOSQE_IO_DRAIN was measured

@@ -137,5 +137,4 @@ iob_workload_next(IobWorkload *wl, IobOpKind *kind, int *file, uint64 *offset)
 			wl->last_offset = *offset;
 		}
 	}
-
 }

@@ -77,11 +77,12 @@ BEGIN
                        'wait_sampling', (
                            SELECT to_jsonb(ws) - 'run_id'
                              FROM iobench.run_wait_sampling ws WHERE ws.run_id = r.run_id),
-                       -- without iostat's figures, which the columns generate
+                       -- without iostat's figures, which the generated columns compute
                        'disk_seconds', coalesce((
-                           SELECT jsonb_agg(to_jsonb(d) - ARRAY['run_id', 'r_s', 'w_s', 'rmb_s', 'wmb_s',
-                                                                'areq_kb', 'aqu_sz', 'r_await_ms', 'w_await_ms',
-                                                                'util_pct', 'd_s', 'f_s']
+                           SELECT jsonb_agg(to_jsonb(d) - ('{run_id}'::text[] || ARRAY(
+                                                SELECT a.attname::text FROM pg_attribute a
+                                                 WHERE a.attrelid = 'iobench.run_disk_seconds'::regclass
+                                                   AND a.attgenerated <> ''))
                                             ORDER BY d.device, d.second)
                              FROM iobench.run_disk_seconds d WHERE d.run_id = r.run_id), '[]'),
                        'tablespaces', coalesce((
