@@ -402,7 +402,10 @@ main() {
 	done
 	huge_setup
 	if [ "$ram" = 1 ]; then
-		ramdev_setup $(( $(numfmt --from=iec "${FILE_SIZE%B}") / 1048576 * 2 + 256 ))
+		# fio's file stays while iobench's is written: room for both, and
+		# for ext4's journal and inode tables (an eighth more, plus 256 MB)
+		local file_mb=$(($(numfmt --from=iec "${FILE_SIZE%B}") / 1048576))
+		ramdev_setup $((file_mb * 2 + file_mb / 8 + 256))
 		cluster_as_owner mkdir "$RAMDEV_DIR/ts"
 		cluster_psql -c "CREATE TABLESPACE iob_ram LOCATION '$RAMDEV_DIR/ts'"
 	fi
@@ -453,6 +456,10 @@ main() {
 		awk -v n="$name" -v fi="$fi_iops" -v ii="$ib_iops" -v f50="$fi_p50" -v i50="$ib_p50" \
 			-v f99="$fi_p99" -v i99="$ib_p99" -v fc="$fi_cpu" -v ic="$ib_cpu" \
 			-v frq="$fi_rq" -v irq="$ib_rq" 'BEGIN {
+			if (fi + 0 == 0 || ii + 0 == 0 || fc + 0 == 0 || ic + 0 == 0) {
+				printf "%-34s %10.0f %10.0f  FAILED: a tool did no I/O (its error is above)\n", n, fi, ii
+				exit
+			}
 			printf "%-34s %10.0f %10.0f %6.3f  %8.1f %8.1f  %8.1f %8.1f  %9.2f %9.2f %6.3f  %7.0f %7.0f  %s\n",
 				n, fi, ii, ii / fi, f50, i50, f99, i99, fc, ic, ic / fc, frq, irq,
 				(ii / fi >= 0.98 && ic / fc <= 1.00) ? "ok" : "MISSED"
@@ -467,6 +474,10 @@ main() {
 		read -r _ _ _ _ fi_own fi_wq _ <<<"$fr"
 		read -r _ _ _ _ ib_own ib_wq _ <<<"$ir"
 		awk -v n="$name" -v fc="$fi_own" -v ic="$ib_own" -v fw="$fi_wq" -v iw="$ib_wq" 'BEGIN {
+			if (fc + 0 == 0 || ic + 0 == 0) {
+				printf "%-34s  FAILED\n", n
+				exit
+			}
 			printf "%-34s %9.2f %9.2f %6.3f  %9.1f %9.1f\n", n, fc, ic, ic / fc, fw, iw
 		}'
 	done

@@ -46,7 +46,8 @@ ramdev_setup() {
 		echo "ramdev.sh: no zram or brd device in this kernel" >&2
 		return 1
 	fi
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RAMDEV"
+	# no blocks reserved for root: the size asked for is the room wanted
+	mkfs.ext4 -q -F -m 0 -E lazy_itable_init=0,lazy_journal_init=0 "$RAMDEV"
 	RAMDEV_DIR=$(mktemp -d "${IOBENCH_TMPDIR:-/var/tmp}/iobench-ramdev.XXXXXX")
 	mount "$RAMDEV" "$RAMDEV_DIR"
 	chown "$owner": "$RAMDEV_DIR"
