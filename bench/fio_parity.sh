@@ -160,6 +160,16 @@ fio_summary() {
 		| map(tostring) | join(" ")'
 }
 
+# Where fio's replay logs go: /dev/shm when it is a tmpfs, else the
+# cluster's directory.
+iolog_parent() {
+	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ -w /dev/shm ]; then
+		echo /dev/shm
+	else
+		echo "$CLUSTER_DIR"
+	fi
+}
+
 # Write fio replay logs (format 2) for "jobs" jobs: random 8 KB reads,
 # read_pct % of the ops, the others writes each followed by a sync, enough
 # for the run time at up to 40,000 ops/s per job.
@@ -295,7 +305,10 @@ run_fio() {
 	out=$(mktemp)
 	if [[ $opts == IOLOG* ]]; then
 		read -r _ jobs read_pct <<<"$opts"
-		logdir=$(cluster_as_owner mktemp -d -p "$CLUSTER_DIR")
+		# the logs (about 11 MB per job) go to memory where there is a
+		# tmpfs: written to the disk under test, their writeback would
+		# land in a later run of either tool
+		logdir=$(cluster_as_owner mktemp -d -p "$(iolog_parent)")
 		make_iologs "$jobs" "$read_pct" "$file" "$logdir"
 		chown -R --reference="$CLUSTER_DIR" "$logdir"
 		for j in $(seq 0 $((jobs - 1))); do
