@@ -385,6 +385,7 @@ RETURNS TABLE (
     p99_ratio      numeric,
     note           text)
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
 DECLARE
     spcs name[];
@@ -444,6 +445,7 @@ RETURNS TABLE (
     p99_us         numeric,
     p99_ratio      numeric)
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
 DECLARE
     base bigint;
@@ -504,6 +506,7 @@ RETURNS TABLE (
     max_latency_op text,
     reason         text)
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
 DECLARE
     measured double precision;
@@ -570,6 +573,7 @@ COMMENT ON FUNCTION iobench.stalls(bigint, double precision, interval) IS 'secon
 CREATE FUNCTION iobench.format_us(us double precision)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT CASE
         WHEN us IS NULL THEN '-'
@@ -589,6 +593,7 @@ COMMENT ON FUNCTION iobench.format_us(double precision) IS 'a latency in microse
 CREATE FUNCTION iobench.format_bytes(bytes bigint)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT CASE
         WHEN bytes IS NULL THEN '-'
@@ -605,6 +610,7 @@ COMMENT ON FUNCTION iobench.format_bytes(bigint) IS 'a size in bytes as text wit
 CREATE FUNCTION iobench.sparkline(vals double precision[])
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT string_agg(
                CASE WHEN v IS NULL OR v <= 0 OR m IS NULL OR m <= 0 THEN ' '
@@ -620,6 +626,7 @@ COMMENT ON FUNCTION iobench.sparkline(double precision[]) IS 'values as a line o
 CREATE FUNCTION iobench.bar(share double precision, width integer DEFAULT 40)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT repeat('█', (e / 8)::integer)
            || CASE WHEN e % 8 > 0 THEN substr('▏▎▍▌▋▊▉', (e % 8)::integer, 1) ELSE '' END
@@ -633,6 +640,7 @@ COMMENT ON FUNCTION iobench.bar(double precision, integer) IS 'a horizontal bar 
 CREATE FUNCTION iobench.latency_ranges(run_id bigint, op text)
 RETURNS TABLE (lower_us double precision, upper_us double precision, count bigint, share double precision)
 LANGUAGE sql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     WITH edges AS (
         SELECT m * 10::double precision ^ e AS lo,
@@ -664,6 +672,7 @@ COMMENT ON FUNCTION iobench.latency_ranges(bigint, text) IS 'a run''s latency hi
 CREATE FUNCTION iobench.report(run_id bigint)
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
 DECLARE
     r iobench.runs;
@@ -854,6 +863,7 @@ CREATE FUNCTION iobench.fio_latency(run_id bigint, op text, mean_us double preci
                                     max_us double precision, with_percentiles boolean)
 RETURNS jsonb
 LANGUAGE sql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     WITH b AS (
         SELECT round((l.lower_us * 1000 + l.upper_us * 1000 - 1) / 2)::bigint AS ns, l.count,
@@ -891,6 +901,7 @@ COMMENT ON FUNCTION iobench.fio_latency(bigint, text, double precision, double p
 CREATE FUNCTION iobench.fio_direction(r iobench.runs, op text)
 RETURNS jsonb
 LANGUAGE sql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     WITH v AS (
         SELECT CASE op WHEN 'read' THEN r.read_ops WHEN 'write' THEN r.write_ops END AS ops,
@@ -948,6 +959,7 @@ COMMENT ON FUNCTION iobench.fio_direction(iobench.runs, text) IS 'the read or wr
 CREATE FUNCTION iobench.run_json(run_id bigint)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
 DECLARE
     r iobench.runs;
@@ -1184,6 +1196,7 @@ SELECT pg_catalog.pg_extension_config_dump('iobench.benign_waits', 'WHERE NOT bu
 CREATE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[])
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     WITH grouped AS (
         SELECT u.wait_type,
@@ -1237,6 +1250,7 @@ COMMENT ON FUNCTION iobench.wait_table_all IS 'all rows of a wait table, unround
 CREATE FUNCTION iobench.wait_table(raw iobench.wait_raw[])
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT t.wait_type,
            t.wait_s::numeric(16, 2),
@@ -1329,6 +1343,7 @@ SELECT pg_catalog.pg_extension_config_dump('iobench.wait_snapshot_rows', '');
 CREATE FUNCTION iobench.snapshot_waits(snapshot_name text)
 RETURNS timestamptz
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
 DECLARE
     before_reset timestamptz;
@@ -1371,6 +1386,7 @@ COMMENT ON FUNCTION iobench.snapshot_waits IS 'store the wait collector''s curre
 CREATE FUNCTION iobench.wait_snapshot_diff_raw(from_snapshot text, to_snapshot text DEFAULT NULL)
 RETURNS SETOF iobench.wait_raw
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
 DECLARE
     f iobench.wait_snapshots;
@@ -1444,6 +1460,7 @@ COMMENT ON FUNCTION iobench.wait_snapshot_diff_raw IS 'raw wait statistics betwe
 CREATE FUNCTION iobench.wait_stats_diff(from_snapshot text, to_snapshot text DEFAULT NULL)
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table(ARRAY(
         SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r))
@@ -1453,6 +1470,7 @@ COMMENT ON FUNCTION iobench.wait_stats_diff IS 'the wait table of the interval b
 CREATE FUNCTION iobench.wait_stats_diff_all(from_snapshot text, to_snapshot text DEFAULT NULL)
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r))
@@ -1476,6 +1494,7 @@ CREATE FUNCTION iobench.sample_waits(
     pids          integer[] DEFAULT NULL)
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table(ARRAY(
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
@@ -1488,6 +1507,7 @@ CREATE FUNCTION iobench.sample_waits_all(
     pids          integer[] DEFAULT NULL)
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
@@ -1533,6 +1553,7 @@ RETURNS TABLE (
     "ExactCount"  bigint,
     "ExactWait_S" numeric(16, 2))
 LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT t.wait_type,
            t.wait_s::numeric(16, 2),
@@ -1558,6 +1579,7 @@ COMMENT ON FUNCTION iobench.run_wait_stats IS 'the wait table of one run, with t
 CREATE FUNCTION iobench.run_wait_stats_all(run_id bigint)
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, iobench, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
