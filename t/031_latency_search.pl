@@ -94,10 +94,12 @@ is( $node->safe_psql('postgres', q{
 # Steady state on the same disk: at the cap IOPS are as steady as they
 # get, so a 10 % band over 3 s is reached within the first seconds and ends
 # a 30 s run there; the latency of a fixed depth at the cap is as steady.
+# Not before the window has passed (3 s), and well before the 30 s end even
+# on a loaded machine, whose first seconds may be less steady.
 foreach my $metric ('iops', 'latency')
 {
 	is( $node->safe_psql('postgres', qq{
-			SELECT steady_reached AND steady_at_s BETWEEN 3 AND 6
+			SELECT steady_reached AND steady_at_s BETWEEN 3 AND 20
 			   AND measured_s BETWEEN steady_at_s AND steady_at_s + 1.5
 			   AND status = 'completed'
 			  FROM iobench.run(tablespace => 'throttled', iodepth => 4, duration => '30s',
