@@ -4,8 +4,8 @@ SET client_min_messages = warning;
 
 -- defaults of the workload, a short run with a rewrite after 20 % of reads
 CREATE TEMP TABLE p AS
-SELECT * FROM iobench.pgiosim(files => 2, workers => 2, write_pct => 20,
-                              duration => '500ms', file_size => '2MB', seed => 7);
+SELECT * FROM public.with_io($$SELECT * FROM iobench.pgiosim(files => 2, workers => 2, write_pct => 20,
+                              duration => '500ms', file_size => '2MB', seed => 7)$$);
 SELECT status, label, rw, block_size, iodepth, direct, engine, files, workers,
        rewrite_pct, fsync_every, sync_method, read_pct,
        stall_threshold = interval '1s' AS default_threshold,
@@ -23,21 +23,21 @@ SELECT status, label, rw, block_size, iodepth, direct, engine, files, workers,
 
 -- fsync off: rewrites, but no syncs; no rewrites: reads only
 SELECT fsync_every, write_ops > 0 AS rewrites, fsync_ops AS syncs
-  FROM iobench.pgiosim(files => 1, workers => 1, fsync => false,
-                       duration => '300ms', file_size => '1MB');
+  FROM public.with_io($$SELECT * FROM iobench.pgiosim(files => 1, workers => 1, fsync => false,
+                       duration => '300ms', file_size => '1MB')$$);
 SELECT rewrite_pct, fsync_every, write_ops AS writes, fsync_ops AS syncs, read_ops > 0 AS reads
-  FROM iobench.pgiosim(files => 1, workers => 1, write_pct => 0,
-                       duration => '300ms', file_size => '1MB');
+  FROM public.with_io($$SELECT * FROM iobench.pgiosim(files => 1, workers => 1, write_pct => 0,
+                       duration => '300ms', file_size => '1MB')$$);
 
 -- with a 1 µs threshold every write + fsync is a stall: all counted, the
 -- longest 64 per worker listed, each a write followed by its sync (how the
 -- stalls split between the two workers depends on timing: a worker with
 -- fewer than 64 lists them all)
 CREATE TEMP TABLE s AS
-SELECT * FROM iobench.pgiosim(files => 2, workers => 2, write_pct => 50,
+SELECT * FROM public.with_io($$SELECT * FROM iobench.pgiosim(files => 2, workers => 2, write_pct => 50,
                               stall_threshold => '1 microsecond',
                               duration => '300ms', file_size => '1MB',
-                              sync_method => 'fdatasync');
+                              sync_method => 'fdatasync')$$);
 SELECT sync_method,
        stall_count = fsync_ops AS every_pair_a_stall,
        (SELECT coalesce(sum(per_worker), 0) BETWEEN least(s.stall_count, 64) AND least(s.stall_count, 2 * 64)
@@ -65,16 +65,16 @@ SELECT stall_threshold IS NULL AS no_threshold, stall_count IS NULL AS no_count
 -- pgiosim() is run() with pgiosim's settings: the same seed issues the same
 -- I/O, and every setting is stored alike
 CREATE TEMP TABLE pr AS
-SELECT 'pgiosim' AS via, * FROM iobench.pgiosim(files => 2, workers => 2, write_pct => 30,
+SELECT 'pgiosim' AS via, * FROM public.with_io($$SELECT * FROM iobench.pgiosim(files => 2, workers => 2, write_pct => 30,
                                                duration => '300ms', file_size => '1MB',
-                                               seed => 11)
+                                               seed => 11)$$)
 UNION ALL
-SELECT 'run', * FROM iobench.run(rw => 'randread', block_size => '8kB', files => 2,
+SELECT 'run', * FROM public.with_io($$SELECT * FROM iobench.run(rw => 'randread', block_size => '8kB', files => 2,
                                  workers => 2, duration => '300ms', file_size => '1MB',
                                  rewrite_pct => 30, fsync_every => 1, direct => false,
                                  cold_reads => true, engine => 'psync',
                                  stall_threshold => '1s', progress_interval => '10s',
-                                 seed => 11);
+                                 seed => 11)$$);
 SELECT via, rw, block_size, iodepth, direct, cold_reads, engine, rewrite_pct,
        fsync_every, stall_threshold, stall_count >= 0 AS stalls_counted,
        write_ops > 0 AS rewrites, fsync_ops > 0 AS syncs

@@ -21,8 +21,8 @@ GRANT EXECUTE ON FUNCTION iobench.run TO iob_user;
 -- the database's default tablespace needs no grant, as for temporary files
 SET ROLE iob_user;
 SELECT status, ops > 0 AS has_ops
-  FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync',
-                   label => 'by iob_user');
+  FROM public.with_io($$SELECT * FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync',
+                   label => 'by iob_user')$$);
 
 -- results are written as the schema owner with search_path pinned: an
 -- operator of the caller's placed first in search_path is never called
@@ -50,8 +50,8 @@ RESET ROLE;
 GRANT CREATE ON TABLESPACE iob_priv_ts TO iob_user;
 SET ROLE iob_user;
 SELECT tablespace, status, ops > 0 AS has_ops
-  FROM iobench.run(tablespace => 'iob_priv_ts', duration => '200ms',
-                   file_size => '1MB', engine => 'psync');
+  FROM public.with_io($$SELECT * FROM iobench.run(tablespace => 'iob_priv_ts', duration => '200ms',
+                   file_size => '1MB', engine => 'psync')$$);
 -- nor writable by a user who may run benchmarks
 INSERT INTO iobench.runs (status, started_at, finished_at, tablespace, rw, block_size,
                           workers, iodepth, duration, warmup, file_size, files,

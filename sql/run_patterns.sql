@@ -2,11 +2,12 @@
 SET client_min_messages = warning;
 
 CREATE TEMP TABLE pattern_runs AS
+SELECT * FROM public.with_io($$
 SELECT r.*
   FROM unnest(ARRAY['randread', 'randwrite', 'randrw', 'read', 'write', 'readwrite']) AS p(rw),
        LATERAL iobench.run(rw => p.rw, duration => '500ms', file_size => '8MB',
                            files => 2, workers => 2, engine => 'psync',
-                           label => 'pattern ' || p.rw) AS r;
+                           label => 'pattern ' || p.rw) AS r$$);
 
 SELECT rw, status, label,
        iops > 0 AS has_iops,
@@ -39,27 +40,27 @@ SELECT DISTINCT coalesce(device, '') <> '' AS device_known,
 -- mixed patterns honour read_pct (70 % reads, within a wide margin)
 SELECT rw, read_pct,
        read_ops::float8 / ops BETWEEN 0.6 AND 0.8 AS read_share_ok
-  FROM iobench.run(rw => 'randrw', read_pct => 70, duration => '500ms',
-                   file_size => '8MB', engine => 'psync');
+  FROM public.with_io($$SELECT * FROM iobench.run(rw => 'randrw', read_pct => 70, duration => '500ms',
+                   file_size => '8MB', engine => 'psync')$$);
 
 -- fsync_every counts writes only: one sync per 4 writes to a file
 SELECT rw, fsync_every,
        fsync_ops > 0 AS syncs,
        abs(fsync_ops - write_ops / 4) <= workers * files + 1 AS one_sync_per_4_writes,
        fsync_lat_p99_us > 0 AS sync_latency
-  FROM iobench.run(rw => 'randrw', fsync_every => 4, workers => 2, files => 2,
-                   duration => '500ms', file_size => '8MB', engine => 'psync');
+  FROM public.with_io($$SELECT * FROM iobench.run(rw => 'randrw', fsync_every => 4, workers => 2, files => 2,
+                   duration => '500ms', file_size => '8MB', engine => 'psync')$$);
 
 -- fdatasync, buffered I/O and a warm-up period
 SELECT sync_method, direct, warmup, measured_s, fsync_ops > 0 AS syncs, ops > 0 AS has_ops
-  FROM iobench.run(rw => 'write', fsync_every => 8, sync_method => 'fdatasync',
+  FROM public.with_io($$SELECT * FROM iobench.run(rw => 'write', fsync_every => 8, sync_method => 'fdatasync',
                    direct => false, warmup => '200ms', duration => '500ms',
-                   file_size => '8MB', engine => 'psync');
+                   file_size => '8MB', engine => 'psync')$$);
 
 -- open_datasync: every write synchronous (O_DSYNC), no sync calls
 SELECT sync_method, direct, fsync_every, fsync_ops, write_ops > 0 AS wrote
-  FROM iobench.run(rw => 'write', sync_method => 'open_datasync', duration => '300ms',
-                   file_size => '8MB', engine => 'psync');
+  FROM public.with_io($$SELECT * FROM iobench.run(rw => 'write', sync_method => 'open_datasync', duration => '300ms',
+                   file_size => '8MB', engine => 'psync')$$);
 
 -- steady state: IOPS within 100 % of the mean over 2 s is reached as soon
 -- as two seconds have I/O, and ends the run there; a band of a millionth
@@ -81,8 +82,8 @@ SELECT rw, block_size, files, file_size = pg_size_bytes(current_setting('wal_seg
 
 -- large blocks, sequential
 SELECT block_size, bytes = ops * 1048576 AS whole_blocks, ops > 0 AS has_ops
-  FROM iobench.run(rw => 'read', block_size => '1MB', file_size => '16MB',
-                   duration => '500ms', engine => 'psync');
+  FROM public.with_io($$SELECT * FROM iobench.run(rw => 'read', block_size => '1MB', file_size => '16MB',
+                   duration => '500ms', engine => 'psync')$$);
 
 -- rate_iops holds its rate (200 IOPS over 2 workers, wide margin)
 SELECT rate_iops, iops BETWEEN 150 AND 210 AS rate_held

@@ -231,9 +231,27 @@ DELETE FROM iobench.suite_tests WHERE suite = 'tiny';
 
 -- the caller picks the WAL test's sync method: open_datasync is O_DIRECT
 -- with O_DSYNC and no sync call, as pg_test_fsync measures it
+-- (a stalled disk can leave a 200 ms test without a write: the suite runs
+-- again, up to five times, until its WAL test wrote)
 CREATE TEMP TABLE w AS
 SELECT * FROM iobench.suite('oltp', ARRAY['iob_suite_a'], duration => '200ms',
                             file_size => '1MB', wal_sync_method => 'open_datasync');
+DO $$
+BEGIN
+    FOR i IN 2 .. 5 LOOP
+        EXIT WHEN (SELECT r.write_ops > 0
+                     FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+                    WHERE sr.suite_id = (SELECT max(suite_id) FROM w) AND sr.test_no = 4);
+        DELETE FROM iobench.runs WHERE run_id IN
+            (SELECT run_id FROM iobench.suite_runs WHERE suite_id = (SELECT max(suite_id) FROM w));
+        DELETE FROM iobench.suites WHERE suite_id = (SELECT max(suite_id) FROM w);
+        DELETE FROM w;
+        INSERT INTO w
+        SELECT * FROM iobench.suite('oltp', ARRAY['iob_suite_a'], duration => '200ms',
+                                    file_size => '1MB', wal_sync_method => 'open_datasync');
+    END LOOP;
+END
+$$;
 SELECT r.sync_method, r.direct, r.fsync_every, r.fsync_ops, r.write_ops > 0 AS wrote,
        sr.note
   FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)

@@ -17,8 +17,8 @@ RESET ROLE;
 GRANT EXECUTE ON FUNCTION iobench.pgiosim, iobench.suite, iobench.run TO iob_suite_user;
 SET ROLE iob_suite_user;
 SELECT status, label, write_ops > 0 AS rewrites
-  FROM iobench.pgiosim(files => 1, workers => 1, duration => '200ms', file_size => '1MB',
-                       label => 'by iob_suite_user');
+  FROM public.with_io($$SELECT * FROM iobench.pgiosim(files => 1, workers => 1, duration => '200ms', file_size => '1MB',
+                       label => 'by iob_suite_user')$$);
 SELECT test_no, runs, note IS NOT NULL AS noted
   FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '100ms', file_size => '1MB',
                      engine => 'psync', label => 'by iob_suite_user')

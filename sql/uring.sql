@@ -8,12 +8,13 @@ SET client_min_messages = warning;
 
 -- Every access pattern at iodepth 8 completes with sane figures.
 CREATE TEMP TABLE uring_runs AS
+SELECT * FROM public.with_io($$
 SELECT r.*
   FROM unnest(ARRAY['randread', 'randwrite', 'randrw', 'read', 'write', 'readwrite']) AS p(rw),
        LATERAL iobench.run(rw => p.rw, iodepth => 8, engine => 'io_uring',
                            duration => '500ms', file_size => '8MB',
                            files => 2, workers => 2,
-                           label => 'uring ' || p.rw) AS r;
+                           label => 'uring ' || p.rw) AS r$$);
 
 SELECT rw, status, engine, iodepth,
        iops > 0 AS has_iops,
@@ -32,7 +33,7 @@ SELECT rw, status, engine, iodepth,
 
 -- "auto" picks io_uring where the kernel allows it (as on the test machines)
 SELECT engine, iodepth, ops > 0 AS has_ops
-  FROM iobench.run(iodepth => 4, duration => '200ms', file_size => '8MB');
+  FROM public.with_io($$SELECT * FROM iobench.run(iodepth => 4, duration => '200ms', file_size => '8MB')$$);
 
 -- Fsyncs behind writes in flight: every write counted, one sync per 4
 -- writes to a file, and the syncs timed as their own op kind.  When the
@@ -46,17 +47,17 @@ SELECT rw, engine, fsync_every,
        fsync_ops BETWEEN write_ops / 4 - workers * files * (1 + iodepth / 4)
                      AND write_ops / 4 + workers * files AS one_sync_per_4_writes,
        fsync_lat_p99_us > 0 AS sync_latency
-  FROM iobench.run(rw => 'randrw', fsync_every => 4, iodepth => 8,
+  FROM public.with_io($$SELECT * FROM iobench.run(rw => 'randrw', fsync_every => 4, iodepth => 8,
                    engine => 'io_uring', workers => 2, files => 2,
-                   duration => '500ms', file_size => '8MB');
+                   duration => '500ms', file_size => '8MB')$$);
 
 -- fdatasync after every write, buffered I/O (no O_DIRECT), one file
 SELECT rw, engine, sync_method, direct,
        fsync_ops > 0 AS syncs,
        abs(fsync_ops - write_ops) <= 8 AS one_sync_per_write
-  FROM iobench.run(rw => 'write', fsync_every => 1, sync_method => 'fdatasync',
+  FROM public.with_io($$SELECT * FROM iobench.run(rw => 'write', fsync_every => 1, sync_method => 'fdatasync',
                    direct => false, iodepth => 8, engine => 'io_uring',
-                   duration => '500ms', file_size => '8MB');
+                   duration => '500ms', file_size => '8MB')$$);
 
 -- rate_iops holds its rate with I/Os in flight (200 IOPS, wide margin)
 SELECT engine, rate_iops, iops BETWEEN 150 AND 210 AS rate_held
@@ -65,8 +66,8 @@ SELECT engine, rate_iops, iops BETWEEN 150 AND 210 AS rate_held
 
 -- The largest queue depth
 SELECT engine, iodepth, ops > 0 AS has_ops
-  FROM iobench.run(iodepth => 1024, block_size => '4kB', engine => 'io_uring',
-                   duration => '200ms', file_size => '8MB');
+  FROM public.with_io($$SELECT * FROM iobench.run(iodepth => 1024, block_size => '4kB', engine => 'io_uring',
+                   duration => '200ms', file_size => '8MB')$$);
 
 -- Forced fallback: "auto" runs on psync and says why.
 SET client_min_messages = notice;
