@@ -2,9 +2,9 @@
 SET client_min_messages = warning;
 
 CREATE TEMP TABLE r AS
-SELECT * FROM iobench.run(rw => 'randrw', fsync_every => 2, workers => 2, files => 2,
+SELECT * FROM public.with_io($$SELECT * FROM iobench.run(rw => 'randrw', fsync_every => 2, workers => 2, files => 2,
                           duration => '1200ms', file_size => '8MB', engine => 'psync',
-                          label => 'results test');
+                          label => 'results test')$$);
 
 -- the returned row is the stored row
 SELECT (SELECT row(s.*)::text FROM iobench.runs s WHERE s.run_id = r.run_id) = row(r.*)::text AS same_row

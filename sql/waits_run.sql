@@ -3,8 +3,8 @@
 SET client_min_messages = warning;
 
 CREATE TEMP TABLE r AS
-SELECT * FROM iobench.run(rw => 'randrw', fsync_every => 4, workers => 2,
-                          duration => '1s', file_size => '8MB', engine => 'psync');
+SELECT * FROM public.with_io($$SELECT * FROM iobench.run(rw => 'randrw', fsync_every => 4, workers => 2,
+                          duration => '1s', file_size => '8MB', engine => 'psync')$$);
 
 -- how it was sampled: the workers, at iobench.sample_period, over the measured second
 SELECT s.scope, s.period_ms, s.ticks BETWEEN 50 AND 101 AS ticks_ok,
