@@ -48,6 +48,13 @@ SELECT run_id FROM iobench.run(duration => '20s', file_size => '8MB', workers =>
                                engine => 'psync', label => 'caller terminated');
 });
 iob_wait_for_workers($node, 2);
+# its first second stored with I/O in it (a stalled disk may complete none
+# for a while), so that the stored run has I/O to show
+$node->poll_query_until('postgres', q{
+	SELECT EXISTS (SELECT FROM iobench.live_seconds s JOIN iobench.live_runs r USING (run_id)
+	                 JOIN pg_stat_activity a ON a.pid = r.recorder_pid
+	                WHERE s.ops > 0)})
+  or die "the run stored no second with I/O";
 $node->safe_psql('postgres',
 	"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%caller terminated%' AND pid <> pg_backend_pid() AND backend_type = 'client backend'");
 iob_wait_stderr($c, qr/terminating/);
