@@ -57,8 +57,8 @@ SELECT DISTINCT fleet_id FROM iobench.fleet_suite('oltp', ARRAY['s1', 's2', 's3'
 	last if $coord->safe_psql('postgres', qq{
 SELECT coalesce(bool_and(r.ops > 0), false)
   FROM iobench.fleet_runs f LEFT JOIN iobench.runs r USING (run_id) WHERE f.fleet_id = $fleet}) eq 't';
-	diag("try $try of the suite: a run did no I/O, running it again") if $try < 5;
 	last if $try == 5;
+	diag("try $try of the suite: a run did no I/O, running it again");
 	$coord->safe_psql('postgres', qq{
 DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM iobench.fleet_runs WHERE fleet_id = $fleet);
 DELETE FROM iobench.fleets WHERE fleet_id = $fleet});
