@@ -78,7 +78,7 @@ ensure_pg_wait_sampling() {
 	local pkg=postgresql-$PG_MAJOR-pg-wait-sampling c kept=()
 	PWS_VERSION=
 	if [ "$PG_CONFIG" = "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then
-		if ! dpkg-query -W -f='${db:Status-Status}\n' "$pkg" 2>/dev/null | grep -qx installed &&
+		if ! dpkg-query -W -f='${db:Status-Status}\n' "$pkg" 2>/dev/null | grep -x installed >/dev/null &&
 			apt-cache show "$pkg" >/dev/null 2>&1; then
 			echo "sampler_overhead: installing $pkg" >&2
 			as_root apt-get install -y -qq "$pkg" >/dev/null

@@ -113,7 +113,7 @@ host_mirror() {
 	if [ -z "$uri" ]; then
 		uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
 			sed 's/\[[^]]*\]//' | awk -v cn="$codename" \
-			'$1 == "deb" && $3 == cn { print $2; exit }')
+			'$1 == "deb" && $3 == cn && !found { print $2; found = 1 }')
 	fi
 	[ -n "$uri" ] || die "no apt source for \"$codename\" in /etc/apt: set IOBENCH_MIRROR"
 	echo "${uri%/}"
@@ -145,7 +145,7 @@ cleanup() {
 	local rc=$? d
 	unmount_all
 	for d in "${TEMP_DIRS[@]}"; do
-		if [ -d "$d" ] && ! findmnt -rno TARGET | grep -q "^$d"; then
+		if [ -d "$d" ] && ! findmnt -rno TARGET | grep "^$d" >/dev/null; then
 			rm -rf "$d"
 		fi
 	done

@@ -56,14 +56,14 @@ missing_packages() {
 		grep -qxF "$p" <<<"$installed" || echo "$p"
 	done
 	for p in "${OPTIONAL_PACKAGES[@]}"; do
-		dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed ||
+		dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -x installed >/dev/null ||
 			! available "$p" || echo "$p"
 	done
 }
 
 # Does the archive (as apt's lists know it) have package $1?
 available() {
-	apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'
+	apt-cache policy "$1" 2>/dev/null | grep 'Candidate: [^(]' >/dev/null
 }
 
 # Run a command as root: directly when we are root, otherwise through sudo.
@@ -109,7 +109,7 @@ main() {
 	local p
 	for p in "${OPTIONAL_PACKAGES[@]}"; do
 		[[ " ${missing[*]} " == *" $p "* ]] || ! available "$p" ||
-			dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed ||
+			dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -x installed >/dev/null ||
 			missing+=("$p")
 	done
 	as_root env DEBIAN_FRONTEND=noninteractive \

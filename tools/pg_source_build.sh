@@ -84,7 +84,7 @@ cleanup() {
 install_deps() {
 	local missing=() p
 	for p in "${BUILD_DEPS[@]}"; do
-		dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
+		dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null | grep -x installed >/dev/null || missing+=("$p")
 	done
 	[ "${#missing[@]}" -eq 0 ] && return 0
 	say "installing ${missing[*]}"
