@@ -33,7 +33,8 @@
 # copied back into the checkout as results.RELEASE/.
 #
 # Commands that enter a root run in a private mount namespace: /proc, /sys,
-# /dev, a tmpfs on /dev/shm and the root bound onto itself are mounted there,
+# /dev, a tmpfs on /dev/shm, the host's cgroup-v1 blkio hierarchy (where it
+# has one) and the root bound onto itself are mounted there,
 # seen by nobody else, and unmounted on exit and on error.  Each step prints
 # how long it took.  Needs root; debootstrap is installed when missing.
 #
@@ -128,6 +129,15 @@ mount_root() {
 	mount --bind /dev "$root/dev" && MOUNTS+=("$root/dev")
 	mount --bind /dev/pts "$root/dev/pts" && MOUNTS+=("$root/dev/pts")
 	mount -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm" && MOUNTS+=("$root/dev/shm")
+	# the host's cgroup-v1 blkio hierarchy, where it has one: the test
+	# runner's blkio rig (a disk with a known IOPS limit) works inside too
+	if findmnt -rno FSTYPE /sys/fs/cgroup/blkio 2>/dev/null | grep -x cgroup >/dev/null; then
+		mount -t tmpfs -o mode=0755,nosuid,nodev,noexec cgroup "$root/sys/fs/cgroup" &&
+			MOUNTS+=("$root/sys/fs/cgroup") &&
+			mkdir "$root/sys/fs/cgroup/blkio" &&
+			mount --bind /sys/fs/cgroup/blkio "$root/sys/fs/cgroup/blkio" &&
+			MOUNTS+=("$root/sys/fs/cgroup/blkio")
+	fi
 }
 
 # Unmount what mount_root mounted, last first.
