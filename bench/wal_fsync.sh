@@ -36,7 +36,7 @@ trap 'rm -rf "$INST"' EXIT
 chmod 755 "$INST"	# the cluster owner runs the binaries from it
 make -C "$SRC" -s >/dev/null
 private_install_tree "$SRC" "$INST"
-CLUSTER_PGBIN=$INST$PG15_BIN
+CLUSTER_PGBIN=$INST$PG_BIN
 . "$SRC/tools/cluster.sh"
 cluster_start "shared_preload_libraries = 'iobench'" "iobench.progress = off"
 # cluster.sh's EXIT trap replaces ours: remove the install tree there too
