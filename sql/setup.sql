@@ -49,6 +49,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     r iobench.runs;
     got iobench.runs[];
+    stored bigint[];
 BEGIN
     FOR i IN 1 .. 5 LOOP
         got := ARRAY[]::iobench.runs[];
@@ -57,9 +58,9 @@ BEGIN
         END LOOP;
         EXIT WHEN i = 5 OR (SELECT bool_and(public.did_io(x)) FROM unnest(got) x);
         -- (runs in a read-only transaction have no run_id: nothing to remove)
-        IF EXISTS (SELECT FROM unnest(got) x WHERE x.run_id IS NOT NULL) THEN
-            PERFORM public.forget_runs(ARRAY(SELECT x.run_id FROM unnest(got) x
-                                              WHERE x.run_id IS NOT NULL));
+        stored := ARRAY(SELECT x.run_id FROM unnest(got) x WHERE x.run_id IS NOT NULL);
+        IF stored <> '{}' THEN
+            PERFORM public.forget_runs(stored);
         END IF;
     END LOOP;
     RETURN QUERY SELECT * FROM unnest(got);
