@@ -256,57 +256,61 @@ BEGIN
                 END;
             END LOOP;
 
-            -- wait for the batch, a progress NOTICE a second, cancel passed on
+            -- wait for the batch, a progress NOTICE a second, cancel passed on;
+            -- each pass is one block, so that a cancel is caught wherever in
+            -- the pass it arrives, the tests of the loop included
             next_note := clock_timestamp() + '1s';
-            WHILE EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]) LOOP
-                FOREACH i IN ARRAY batch LOOP
-                    CONTINUE WHEN NOT pending[i];
-                    BEGIN
-                        EXECUTE format('SELECT %I.dblink_is_busy($1)', dbl) USING conn[i] INTO busy;
-                        IF busy = 0 THEN
-                            EXECUTE format('SELECT t.run_id, t.go_at FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
-                                USING conn[i] INTO local_id, first_go;
-                            EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
-                                USING conn[i] INTO busy;
-                            rid[i] := local_id;
-                            go[i] := first_go;
-                            pending[i] := false;
-                        ELSIF cancel_at IS NOT NULL AND clock_timestamp() > cancel_at + '10s' THEN
-                            RAISE EXCEPTION 'the server did not stop within 10 s of the cancel' USING ERRCODE = 'connection_exception';
-                        END IF;
-                    EXCEPTION WHEN OTHERS OR query_canceled THEN
-                        GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE,
-                                                ctxt = PG_EXCEPTION_CONTEXT, det = PG_EXCEPTION_DETAIL;
-                        IF code = '57014' AND strpos(ctxt, 'on dblink connection named') = 0 THEN
-                            -- our own cancel, not the server's error: cancel them all
-                            IF cancel_at IS NULL THEN
-                                cancel_at := clock_timestamp();
-                                cancelled := true;
-                                PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
-                            END IF;
-                            CONTINUE;
-                        END IF;
-                        err[i] := msg;
-                        pending[i] := false;
-                        -- a run that ended in an error (a cancel, a failed worker) is
-                        -- stored there all the same, and the DETAIL names it: gather it
-                        rid[i] := substring(det FROM 'The partial run is stored as run ([0-9]+) ')::bigint;
-                        IF rid[i] IS NOT NULL THEN
-                            rerr[i] := CASE WHEN NOT (cancel_at IS NOT NULL AND code = '57014') THEN msg END;
-                            -- the end of the failed query, before the connection serves again
-                            EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1, false) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
-                                USING conn[i] INTO busy;
-                            CONTINUE;
-                        END IF;
-                        PERFORM iobench.fleet_drop(dbl, conn[i]);
-                        connected[i] := false;
-                        rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
-                                                           'test', t.name, 'start_at', t_start,
-                                                           'error', err[i], 'sqlstate', code);
-                    END;
-                END LOOP;
-                EXIT WHEN NOT EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]);
+            <<wait>>
+            LOOP
                 BEGIN
+                    EXIT wait WHEN NOT EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]);
+                    FOREACH i IN ARRAY batch LOOP
+                        CONTINUE WHEN NOT pending[i];
+                        BEGIN
+                            EXECUTE format('SELECT %I.dblink_is_busy($1)', dbl) USING conn[i] INTO busy;
+                            IF busy = 0 THEN
+                                EXECUTE format('SELECT t.run_id, t.go_at FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                    USING conn[i] INTO local_id, first_go;
+                                EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                    USING conn[i] INTO busy;
+                                rid[i] := local_id;
+                                go[i] := first_go;
+                                pending[i] := false;
+                            ELSIF cancel_at IS NOT NULL AND clock_timestamp() > cancel_at + '10s' THEN
+                                RAISE EXCEPTION 'the server did not stop within 10 s of the cancel' USING ERRCODE = 'connection_exception';
+                            END IF;
+                        EXCEPTION WHEN OTHERS OR query_canceled THEN
+                            GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE,
+                                                    ctxt = PG_EXCEPTION_CONTEXT, det = PG_EXCEPTION_DETAIL;
+                            IF code = '57014' AND strpos(ctxt, 'on dblink connection named') = 0 THEN
+                                -- our own cancel, not the server's error: cancel them all
+                                IF cancel_at IS NULL THEN
+                                    cancel_at := clock_timestamp();
+                                    cancelled := true;
+                                    PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
+                                END IF;
+                                CONTINUE;
+                            END IF;
+                            err[i] := msg;
+                            pending[i] := false;
+                            -- a run that ended in an error (a cancel, a failed worker) is
+                            -- stored there all the same, and the DETAIL names it: gather it
+                            rid[i] := substring(det FROM 'The partial run is stored as run ([0-9]+) ')::bigint;
+                            IF rid[i] IS NOT NULL THEN
+                                rerr[i] := CASE WHEN NOT (cancel_at IS NOT NULL AND code = '57014') THEN msg END;
+                                -- the end of the failed query, before the connection serves again
+                                EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1, false) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                    USING conn[i] INTO busy;
+                                CONTINUE;
+                            END IF;
+                            PERFORM iobench.fleet_drop(dbl, conn[i]);
+                            connected[i] := false;
+                            rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                                                               'test', t.name, 'start_at', t_start,
+                                                               'error', err[i], 'sqlstate', code);
+                        END;
+                    END LOOP;
+                    EXIT wait WHEN NOT EXISTS (SELECT FROM unnest(batch) x(k) WHERE pending[x.k]);
                     IF clock_timestamp() >= next_note THEN
                         next_note := next_note + '1s';
                         RAISE NOTICE '%', format('fleet test %s of %s "%s": %s', t.no, ntests, t.name,
@@ -327,7 +331,7 @@ BEGIN
                         PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
                     END IF;
                 END;
-            END LOOP;
+            END LOOP wait;
 
             -- gather the runs of the batch and record their start skew
             first_go := NULL;
