@@ -32,6 +32,11 @@
 #   IOBENCH_TMPDIR=dir   parent of the temporary directory (default /var/tmp,
 #                        disk-backed, so direct I/O works; /tmp may be tmpfs)
 #   IOBENCH_KEEP_TMP=1   keep the temporary directory afterwards
+#   IOBENCH_EXPECTED_SKIPS="t1 t2"  the TAP tests that may skip here (CI sets
+#                        it per part); any other test that skips fails the
+#                        run, so a package or rig that should be there and is
+#                        not cannot pass unseen.  Empty: none may skip.
+#                        Unset: a skip counts as passed, and is printed.
 #
 # As root, the TAP tests also get IOBENCH_SMALL_FS: a 160 MB tmpfs mounted
 # for them (free-space tests), unmounted afterwards.
@@ -264,6 +269,26 @@ PASSED=0
 FAILED=0
 SKIPPED=()		# TAP tests that skipped (counted as passed), with the reason
 
+# Under IOBENCH_EXPECTED_SKIPS, count each skipped TAP test that it does not
+# name as failed, saying so; false when there was one.
+check_skips() {
+	local s name unexpected=0 may
+	[ -n "${IOBENCH_EXPECTED_SKIPS+set}" ] || return 0
+	may=$(echo $IOBENCH_EXPECTED_SKIPS)
+	may=${may:-none}
+	for s in "${SKIPPED[@]}"; do
+		name=${s%%:*}
+		case " $IOBENCH_EXPECTED_SKIPS " in
+		*" $name "*) continue ;;
+		esac
+		say "UNEXPECTED SKIP of $name: the tests that may skip here (IOBENCH_EXPECTED_SKIPS) are: $may"
+		PASSED=$((PASSED - 1))
+		FAILED=$((FAILED + 1))
+		unexpected=1
+	done
+	[ "$unexpected" -eq 0 ]
+}
+
 # Count the passed and failed tests of a pg_regress-style log: 15 prints
 # "name ... ok", 16 and later "ok N - name" and "not ok N - name".
 count_regress_log() {
@@ -433,8 +458,13 @@ main() {
 		say "prove ${tap[*]}"
 		run_kind TAP "" run_tap "${tap[@]}"
 	fi
-	# What did not run here, and why (a skip counts as passed)
+	# What did not run here, and why (a skip counts as passed unless it
+	# was not expected)
 	for t in "${SKIPPED[@]}"; do say "skipped $t"; done
+	if ! check_skips; then
+		rc=1
+		bad+=("unexpected skips")
+	fi
 	# One closing line that any CI can read: "N passed, N failed".
 	echo "run-tests: $PASSED passed, $FAILED failed"
 	if [ "$rc" -ne 0 ]; then
