@@ -63,6 +63,24 @@ SELECT * FROM iobench.wait_stats_diff('waits_after', 'waits_reset');
 SELECT dblink_disconnect('holder'), dblink_disconnect('w1'), dblink_disconnect('w2');
 DELETE FROM iobench.wait_snapshots;
 
+-- A new session is followed from the first ticks after it connects, not
+-- only at the collector's scans of every PGPROC slot every 100 ms: ten
+-- sessions, each sleeping 50 ms right after it connects, account for most
+-- of their 0.5 s (missed until a scan, they would give about a quarter)
+SELECT iobench.reset_waits();
+DO $$
+BEGIN
+    FOR i IN 1 .. 10 LOOP
+        PERFORM dblink_connect('fresh', waits_connstr());
+        PERFORM * FROM dblink('fresh', 'SELECT pg_sleep(0.05)') AS t(slept text);
+        PERFORM dblink_disconnect('fresh');
+    END LOOP;
+END
+$$;
+SELECT pg_sleep(0.05);			-- the collector's next tick closes the interval
+SELECT wait_s >= 0.3 AS fresh_sessions_followed
+  FROM iobench.wait_stats_all WHERE wait_type = 'Timeout:PgSleep';
+
 -- retention: snapshot_waits() keeps the newest iobench.wait_snapshots_keep
 SET iobench.wait_snapshots_keep = 2;
 SELECT iobench.snapshot_waits('keep_1') IS NOT NULL AS taken;

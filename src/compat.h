@@ -122,6 +122,48 @@ typedef slist_iter iob_bgworker_iter;
 #endif
 
 /*
+ * A fingerprint of the four free lists of PGPROCs that changes when a
+ * process takes a PGPROC from one of them (wait_sampler.c scans every slot
+ * only then).  16 made them dlists taken from the head and given back at
+ * the tail: their heads and tails.  15 keeps them as stacks linked through
+ * links.next: the top two entries of each.  Read without ProcStructLock:
+ * aligned pointers, and every entry is a PGPROC, so a stale one is still
+ * one to read.
+ */
+#define IOB_FREE_LIST_WORDS		8
+typedef struct IobFreeListPrint
+{
+	uintptr_t	word[IOB_FREE_LIST_WORDS];
+} IobFreeListPrint;
+
+static inline void
+iob_free_list_print(IobFreeListPrint *print)
+{
+#if PG_VERSION_NUM >= 160000
+	dlist_head *lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
+	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
+
+	for (int i = 0; i < 4; i++)
+	{
+		print->word[2 * i] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.next;
+		print->word[2 * i + 1] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.prev;
+	}
+#else
+	PGPROC	  **lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
+	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
+
+	for (int i = 0; i < 4; i++)
+	{
+		PGPROC	   *top = *(PGPROC *volatile *) lists[i];
+
+		print->word[2 * i] = (uintptr_t) top;
+		print->word[2 * i + 1] = top == NULL ? 0 :
+			(uintptr_t) *(SHM_QUEUE *volatile *) &top->links.next;
+	}
+#endif
+}
+
+/*
  * PG_TEMP_FILE_PREFIX moved from storage/fd.h to common/file_utils.h; both
  * are included above, so it is found either way.
  */

@@ -12,7 +12,10 @@
  * runnable but not running) with pread() on a descriptor held per PGPROC
  * slot, reopened when the pid in the slot changes.  A held descriptor of a
  * process that has exited answers ESRCH, so a recycled pid cannot mislead
- * it.
+ * it.  Only some ticks look at every slot: the others look at the slots of
+ * the processes they follow and of the auxiliary processes, since a new
+ * process takes its PGPROC from a free list, which those ticks watch (see
+ * IOB_FULL_SCAN_MAX_NS).
  *
  * The interval (t[k-1], t[k]] of a process is attributed to the state seen
  * at t[k-1], with the real length of the interval as weight, together with
@@ -75,6 +78,21 @@
 #define IOB_SCHEDSTAT_MAX_DEFER_NS	(UINT64CONST(50) * 1000000)
 #define IOB_SCHEDSTAT_MAX_DEFER_WAIT_NS	(UINT64CONST(1000) * 1000000)
 
+/*
+ * Longest time between two ticks that look at every PGPROC slot.  The other
+ * ticks look only at the slots of the processes already followed and of the
+ * auxiliary processes (which take no PGPROC from a free list): a new
+ * process takes its PGPROC from a free list, so a tick looks at every slot
+ * when a free list changed, and at each tick within IOB_FULL_SCAN_SETTLE_NS
+ * after (a process sets its pid shortly after taking its PGPROC).  The
+ * bound catches the one start a free list can hide, a PGPROC taken while
+ * others were taken and given back in the same period.  Most slots of a
+ * large max_connections are free, and reading each one's pid, one cache
+ * line and often one page apiece, is most of a scan 10 ms after the last.
+ */
+#define IOB_FULL_SCAN_MAX_NS	(UINT64CONST(100) * 1000000)
+#define IOB_FULL_SCAN_SETTLE_NS	(UINT64CONST(10) * 1000000)
+
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
 
@@ -120,6 +138,13 @@ struct IobWaitSampler
 	int		   *always_pids;	/* sorted set of pids read at every tick */
 	int			nalways;
 	bool		have_schedstat; /* /proc/self/schedstat exists */
+
+	int			aux_first;		/* slots of the auxiliary processes: */
+	int			aux_end;		/* [aux_first, aux_end) */
+	IobFreeListPrint free_lists;	/* the free lists at the last tick */
+	uint64		settle_ns;		/* look at every slot until this time */
+	int			settle_ticks;	/* and at this many more ticks at least */
+	uint64		full_scan_ns;	/* last tick that looked at every slot */
 
 	uint64		first_ns;		/* time of the first tick; 0 = none yet */
 	uint64		last_ns;		/* time of the previous tick */
@@ -357,6 +382,8 @@ iob_wait_sampler_create(const int *pids, int npids)
 		s->npids = npids;
 		s->pids = iob_sorted_pids(pids, npids);
 	}
+	s->aux_first = Min(MaxBackends, s->nprocs);
+	s->aux_end = Min(MaxBackends + NUM_AUXILIARY_PROCS, s->nprocs);
 	s->have_schedstat = iobench_sample_signal &&
 		access("/proc/self/schedstat", R_OK) == 0;
 
@@ -557,6 +584,32 @@ iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
 }
 
 /*
+ * Whether this tick looks at every PGPROC slot (see IOB_FULL_SCAN_MAX_NS):
+ * when a free list changed since the last tick, at the next tick and any
+ * other within the settling time after, and at least every
+ * IOB_FULL_SCAN_MAX_NS.  The first tick does.
+ */
+static inline bool
+iob_full_scan_due(IobWaitSampler *s, uint64 now)
+{
+	IobFreeListPrint print;
+
+	iob_free_list_print(&print);
+	if (memcmp(&print, &s->free_lists, sizeof(print)) != 0)
+	{
+		s->free_lists = print;
+		s->settle_ns = now + IOB_FULL_SCAN_SETTLE_NS;
+		s->settle_ticks = 2;	/* this tick and the next, at least */
+	}
+	if (s->settle_ticks > 0)
+		s->settle_ticks--;
+	else if (now > s->settle_ns && now - s->full_scan_ns < IOB_FULL_SCAN_MAX_NS)
+		return false;
+	s->full_scan_ns = now;
+	return true;
+}
+
+/*
  * Take one sample now: read every wanted PGPROC and turn the interval
  * since the previous tick into deltas (see iob_wait_sampler_deltas()).
  * The first tick sets baselines and counts the waits it finds.  Returns
@@ -579,14 +632,18 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	bool	   *followed = s->followed;
 	const int  *pids = s->pids;
 	int			npids = s->npids;
+	bool		full = iob_full_scan_due(s, now);
+	int			aux_first = s->aux_first;
+	int			aux_end = s->aux_end;
 	int			i;
 
 	s->ndeltas = 0;
 
 	/*
-	 * Most slots of a large max_connections are empty: their test is kept to
-	 * one load of the pid and one of the "followed" flag, with everything
-	 * else in locals the stores below cannot alias.
+	 * Most slots of a large max_connections are empty: a tick that need not
+	 * look at every slot passes theirs on the "followed" flag alone, and a
+	 * full one tests them with one load of the pid; everything else is in
+	 * locals the stores below cannot alias.
 	 */
 	for (i = 0; i < n; i++)
 	{
@@ -599,6 +656,8 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 		uint64		rd = 0;
 		bool		rd_known = false;
 
+		if (!full && !followed[i] && (i < aux_first || i >= aux_end))
+			continue;
 		pid = iob_proc_pid(proc);
 		if (pid == 0 || i == mine ||
 			(pids != NULL && !iob_pid_in(pids, npids, pid)))
