@@ -87,8 +87,8 @@
  * after (a process sets its pid shortly after taking its PGPROC).  The
  * bound catches the one start a free list can hide, a PGPROC taken while
  * others were taken and given back in the same period.  Most slots of a
- * large max_connections are free, and reading each one's pid, one cache
- * line and often one page apiece, is most of a scan 10 ms after the last.
+ * large max_connections are free, and reading each one's pid (a cache line
+ * apiece, a page for every few) is most of a scan 10 ms after the last.
  */
 #define IOB_FULL_SCAN_MAX_NS	(UINT64CONST(100) * 1000000)
 #define IOB_FULL_SCAN_SETTLE_NS	(UINT64CONST(10) * 1000000)
