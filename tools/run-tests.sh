@@ -274,6 +274,7 @@ SKIPPED=()		# TAP tests that skipped (counted as passed), with the reason
 check_skips() {
 	local s name unexpected=0 may
 	[ -n "${IOBENCH_EXPECTED_SKIPS+set}" ] || return 0
+	# shellcheck disable=SC2086 # unquoted on purpose: one space between names
 	may=$(echo $IOBENCH_EXPECTED_SKIPS)
 	may=${may:-none}
 	for s in "${SKIPPED[@]}"; do
