@@ -60,16 +60,19 @@ ROUNDS=${BENCH_ROUNDS:-3}
 
 # Workloads: name | fio options | iobench arguments | op kind compared.
 # Names starting with "ram " run on a RAM-backed block device
-# (bench/ramdev.sh), where the CPU and not the disk is the limit; HUGEMEM in
-# fio's options is its I/O memory on 2 MB huge pages (see below).
+# (bench/ramdev.sh), where the CPU and not the disk is the limit.  fio's I/O
+# memory is on 2 MB huge pages, as iobench's is (see below), except where its
+# options say DEFAULTMEM: those rows keep fio's default buffers, to show what
+# the memory alone is worth.
 WORKLOADS=(
 	"8k randread QD1 psync|--rw=randread --bs=8k --ioengine=psync --iodepth=1 --numjobs=1|rw => 'randread', block_size => '8kB', engine => 'psync'|read"
 	"8k randwrite+fsync QD1 psync|--rw=randwrite --bs=8k --ioengine=psync --iodepth=1 --numjobs=1 --fsync=1|rw => 'randwrite', block_size => '8kB', engine => 'psync', fsync_every => 1|write"
+	"64k seq read QD1 psync, fio default mem|--rw=read --bs=64k --ioengine=psync --iodepth=1 --numjobs=1 DEFAULTMEM|rw => 'read', block_size => '64kB', engine => 'psync'|read"
 	"64k seq read QD1 psync|--rw=read --bs=64k --ioengine=psync --iodepth=1 --numjobs=1|rw => 'read', block_size => '64kB', engine => 'psync'|read"
 	"8k randread QD32 io_uring|--rw=randread --bs=8k --ioengine=io_uring --iodepth=32 --numjobs=1|rw => 'randread', block_size => '8kB', engine => 'io_uring', iodepth => 32|read"
 	"8k randread 4x QD8 io_uring|--rw=randread --bs=8k --ioengine=io_uring --iodepth=8 --numjobs=4|rw => 'randread', block_size => '8kB', engine => 'io_uring', iodepth => 8, workers => 4|read"
-	"1M seq read QD8, fio default mem|--rw=read --bs=1m --ioengine=io_uring --iodepth=8 --numjobs=1|rw => 'read', block_size => '1MB', engine => 'io_uring', iodepth => 8|read"
-	"1M seq read QD8 io_uring|--rw=read --bs=1m --ioengine=io_uring --iodepth=8 --numjobs=1 HUGEMEM|rw => 'read', block_size => '1MB', engine => 'io_uring', iodepth => 8|read"
+	"1M seq read QD8, fio default mem|--rw=read --bs=1m --ioengine=io_uring --iodepth=8 --numjobs=1 DEFAULTMEM|rw => 'read', block_size => '1MB', engine => 'io_uring', iodepth => 8|read"
+	"1M seq read QD8 io_uring|--rw=read --bs=1m --ioengine=io_uring --iodepth=8 --numjobs=1|rw => 'read', block_size => '1MB', engine => 'io_uring', iodepth => 8|read"
 	"8k 90/10 rw+fsync 10x io_uring|IOLOG 10 90|rw => 'randrw', read_pct => 90, block_size => '8kB', engine => 'io_uring', fsync_every => 1, workers => 10|read+write"
 	"ram 8k randread QD1 psync|--rw=randread --bs=8k --ioengine=psync --iodepth=1 --numjobs=1|rw => 'randread', block_size => '8kB', engine => 'psync'|read"
 	"ram 8k randread QD32 io_uring|--rw=randread --bs=8k --ioengine=io_uring --iodepth=32 --numjobs=1|rw => 'randread', block_size => '8kB', engine => 'io_uring', iodepth => 32|read"
@@ -89,12 +92,16 @@ WORKLOADS=(
 # none (fio fails with EOPNOTSUPP), so they are left out.
 FIO_PEAK="--registerfiles=1 --fixedbufs=1 --nonvectored=1"
 
-# Huge pages for fio's I/O memory.  iobench's buffers are 2 MB aligned and
-# offered to transparent huge pages, so a 1 MB request is one physical
-# segment; fio's default buffers are 4 kB pages, and virtio-blk, which takes
-# at most 254 segments per request, splits each 1 MB read.  fio cannot ask
-# for transparent huge pages (--iomem_align=2m alone leaves its requests
-# split), so it gets hugetlbfs pages: --iomem=mmaphuge on a mount made here.
+# Huge pages for fio's I/O memory.  iobench's buffers are on a 2 MB
+# transparent huge page, so every request is one physical segment; fio's
+# default buffers are 4 kB pages, so a request of more than 4 kB is several
+# segments (a 64 kB read 16, where the device or its host handles each one),
+# and virtio-blk, which takes at most 254 segments per request, splits each
+# 1 MB read.  fio cannot ask for transparent huge pages (--iomem_align=2m
+# alone leaves its requests split), so it gets hugetlbfs pages:
+# --iomem=mmaphuge on a mount made here, one file that the jobs of a row
+# share (each maps it from its start; the data read or written is not
+# looked at, so sharing changes nothing but the memory used).
 HUGE_DIR=
 HUGE_PAGES_BEFORE=
 huge_setup() {
@@ -110,7 +117,7 @@ huge_setup() {
 	# free 2 MB pages (fragmented memory, or taken already) the mount is
 	# made without the reservation.
 	if ! as_root mount -t hugetlbfs -o pagesize=2M,min_size=32M,mode=1777 none "$HUGE_DIR" 2>/dev/null; then
-		echo "fio_parity: warning: could not reserve 16 huge pages; fio's 1 MB row on huge pages may fail" >&2
+		echo "fio_parity: warning: could not reserve 16 huge pages; fio's runs on huge pages may fail" >&2
 		as_root mount -t hugetlbfs -o pagesize=2M,mode=1777 none "$HUGE_DIR"
 	fi
 }
@@ -298,9 +305,14 @@ cpu_both_ways() {
 # Run fio for one workload; prints "iops p50_us p99_us cpu_us_per_io
 # cpu_us_per_io_main_threads iowq_pct".
 run_fio() {
-	local opts=$1 op=$2 file=$3 out jobs read_pct logdir j jobargs=() bg threads figures
+	local opts=$1 op=$2 file=$3 out jobs read_pct logdir j jobargs=() bg threads figures mem
 	make_file_like_iobench "$file"
-	opts=${opts/HUGEMEM/--iomem=mmaphuge:$HUGE_DIR/fio_parity.mem}
+	if [[ $opts == *DEFAULTMEM* ]]; then
+		opts=${opts/DEFAULTMEM/}
+		mem=()
+	else
+		mem=(--iomem=mmaphuge:"$HUGE_DIR/fio_parity.mem")
+	fi
 	opts=${opts/PEAK/$FIO_PEAK}
 	out=$(mktemp)
 	if [[ $opts == IOLOG* ]]; then
@@ -316,13 +328,14 @@ run_fio() {
 		done
 		(cd "$CLUSTER_DIR" && cluster_as_owner fio --direct=1 \
 			--ioengine=io_uring --iodepth=1 --runtime="$SECONDS_EACH" \
-			--group_reporting --lat_percentiles=1 --output-format=json "${jobargs[@]}" >"$out") &
+			--group_reporting --lat_percentiles=1 --output-format=json "${mem[@]}" \
+			"${jobargs[@]}" >"$out") &
 	else
 		# shellcheck disable=SC2086
 		(cd "$CLUSTER_DIR" && cluster_as_owner fio --name=parity --filename="$file" \
 			--size="$(numfmt --from=iec "${FILE_SIZE%B}")" --direct=1 --time_based \
 			--runtime="$SECONDS_EACH" --group_reporting --lat_percentiles=1 \
-			--randrepeat=0 --output-format=json $opts >"$out") &
+			--randrepeat=0 --output-format=json "${mem[@]}" $opts >"$out") &
 	fi
 	bg=$!
 	threads=$(sample_threads fio_job_pids "$bg")
