@@ -8,7 +8,8 @@
 #                    with iobench preloaded, the isolation specs and the TAP tests
 #
 # Each takes PG_CONFIG=/path/to/pg_config to work with that installation instead
-# of the default (Debian's PostgreSQL 15), and WERROR=1 to build with -Werror.
+# of the default (tools/pg_dirs.sh: Debian's PostgreSQL 15, installed with the
+# rest by tools/deps.sh when missing), and WERROR=1 to build with -Werror.
 
 EXTENSION = iobench
 MODULE_big = iobench
@@ -102,9 +103,14 @@ PG_CFLAGS += -Werror
 endif
 export WERROR
 
-# Prefer the PostgreSQL 15 that Debian installs; any pg_config may be named instead
-# (tools/pg_dirs.sh has the same default for the scripts).
-PG_CONFIG ?= $(firstword $(wildcard /usr/lib/postgresql/15/bin/pg_config) pg_config)
+# The pg_config to build against, by the rule the scripts use too
+# (tools/pg_dirs.sh): PG_CONFIG when given, else Debian's PostgreSQL 15 when
+# installed, else a server's pg_config on PATH, else Debian's 15 all the same,
+# which the "deps" step installs on a fresh machine.
+IOBENCH_TOP := $(dir $(lastword $(MAKEFILE_LIST)))
+ifndef PG_CONFIG
+PG_CONFIG := $(shell $(IOBENCH_TOP)tools/pg_dirs.sh)
+endif
 export PG_CONFIG
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 
@@ -117,10 +123,10 @@ endif
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
 else
-all:
-	@echo "PostgreSQL server headers (PGXS) not found: run 'make run' or 'make test'," >&2
-	@echo "which install them, or set PG_CONFIG to a pg_config of PostgreSQL 15 to 19." >&2
-	@exit 1
+# No server headers yet (a fresh machine): install them with the rest of
+# what the build needs (tools/deps.sh), then make the same target again.
+all install installcheck: deps
+	@$(MAKE) --no-print-directory $@
 endif
 
 iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL) $(LIMIT_HEADERS)

@@ -10,8 +10,11 @@
 #   tools/debian_root.sh path RELEASE             print the cached root's path
 #   tools/debian_root.sh pg_config RELEASE        print pg_config's path inside it
 #   tools/debian_root.sh mirror                   print the Debian mirror it uses
+#   tools/debian_root.sh fresh [VAR=value...]     README's quick start on a fresh
+#                                                 Debian 12 (see below)
 #
 # RELEASE is one of
+#   bookworm      Debian 12 with postgresql-15, as `make test` installs it
 #   trixie        Debian 13 with postgresql-17
 #   sid           Debian unstable with postgresql-18
 #   experimental  sid with postgresql-19 and postgresql-server-dev-19 taken
@@ -31,6 +34,19 @@
 # VAR=value arguments (for example WERROR=1), or `tools/run-tests.sh test...`
 # when tests are named.  On failure, regression.diffs, results/ and log/ are
 # copied back into the checkout as results.RELEASE/.
+#
+# "fresh" is README's quick start as a newcomer meets it: a Debian 12 made
+# by debootstrap --variant=minbase, with nothing else (no git, make,
+# compiler, PostgreSQL or sudo).  As root inside it, it runs the lines of
+# README's quick-start block meant for root (apt-get ... git make), clones
+# this checkout's HEAD (the submission, not uncommitted changes) into
+# /root/iobench, then runs the block's make lines there (make run, make
+# test) with the VAR=value arguments in their environment (CI gives
+# IOBENCH_EXPECTED_SKIPS).  It fails when any line fails or make test does
+# not end with "run-tests: N passed, 0 failed".  Only debootstrap's output
+# is cached (a tarball in $IOBENCH_ROOTS); every run unpacks it anew, so
+# each starts from nothing but what README installs, and the root is
+# removed afterwards.
 #
 # Commands that enter a root run in a private mount namespace: /proc, /sys,
 # /dev, a tmpfs on /dev/shm, the host's cgroup-v1 blkio hierarchy (where it
@@ -64,10 +80,11 @@ usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0
 # Print the major version of PostgreSQL packaged for RELEASE.
 release_pg_major() {
 	case $1 in
+	bookworm) echo 15 ;;
 	trixie) echo 17 ;;
 	sid) echo 18 ;;
 	experimental) echo 19 ;;
-	*) die "unknown release \"$1\": use trixie, sid or experimental" ;;
+	*) die "unknown release \"$1\": use bookworm, trixie, sid or experimental" ;;
 	esac
 }
 
@@ -305,6 +322,93 @@ cmd_test() {
 	return "$rc"
 }
 
+# Print the command lines of README's quick-start block (the first ```sh
+# block under "## Quick start"), comments and blank lines left out.
+readme_quickstart_lines() {
+	awk '/^## Quick start/ { section = 1; next }
+		section && /^## / { exit }
+		section && /^```sh/ { block = 1; next }
+		block && /^```/ { exit }
+		block { sub(/[ \t]*#.*$/, ""); if ($0 != "") print }' "$SRC/README.md"
+}
+
+# Set ROOT to a new root unpacked from the cached debootstrap tarball of
+# bookworm's minbase, making the tarball first when it is not cached.
+fresh_root() {
+	local tarball=$ROOTS/bookworm-minbase-r$RECIPE.tar tmp mirror
+	mkdir -p "$ROOTS"
+	if [ ! -f "$tarball" ]; then
+		command -v debootstrap >/dev/null || step "install debootstrap" \
+			env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >&2 ||
+			die "debootstrap is not installed and could not be installed"
+		mirror=$(host_mirror)
+		tmp=$(mktemp -d "$ROOTS/.tmp-bookworm-minbase.XXXXXX")
+		TEMP_DIRS+=("$tmp")
+		chmod 755 "$tmp"
+		say "making a minimal bookworm from $mirror in $tmp" >&2
+		step "debootstrap bookworm" debootstrap --variant=minbase bookworm "$tmp" "$mirror" \
+			>"$tmp.log" 2>&1 || { tail -n 30 "$tmp.log" >&2; rm -f "$tmp.log"; die "debootstrap bookworm failed"; }
+		rm -f "$tmp.log"
+		tar -C "$tmp" -cf "$tarball.part" . && mv "$tarball.part" "$tarball" ||
+			die "could not write $tarball"
+		rm -rf "$tmp"
+	fi
+	ROOT=$(mktemp -d "$ROOTS/.fresh-bookworm.XXXXXX")
+	TEMP_DIRS+=("$ROOT")
+	chmod 755 "$ROOT"
+	tar -C "$ROOT" -xf "$tarball" || die "could not unpack $tarball"
+	# As in Debian's container images, no service starts inside the root
+	# (make run's and make test's own clusters are not services).
+	printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
+	chmod 755 "$ROOT/usr/sbin/policy-rc.d"
+}
+
+# "fresh": README's quick start in a new minimal Debian 12, as root.
+cmd_fresh() {
+	local root a vars=() lines=() line rc=0 log
+	for a in "$@"; do
+		[[ $a == *=* ]] || die "fresh: \"$a\" is not VAR=value"
+		vars+=("$a")
+	done
+	mapfile -t lines < <(readme_quickstart_lines)
+	[ "${#lines[@]}" -gt 0 ] || die "no quick-start block under \"## Quick start\" in README.md"
+	step "fresh bookworm root" fresh_root
+	root=$ROOT
+	mount_root "$root"
+	# the submission: this checkout's repository, read-only, to clone from
+	mkdir -p "$root/mnt/iobench.git"
+	mount --bind -o ro "$(git -C "$SRC" rev-parse --absolute-git-dir)" "$root/mnt/iobench.git" &&
+		MOUNTS+=("$root/mnt/iobench.git") || die "could not mount the repository into the root"
+	say "README's quick start as root in a minimal Debian 12, at $(git -C "$SRC" rev-parse --short HEAD)"
+	# The lines before the first make line set the machine up (README's
+	# line for root; the one for sudo users is not run as root), then the
+	# clone, then the make lines in it.
+	local cloned=0
+	for line in "${lines[@]}"; do
+		[[ $line == sudo\ * ]] && { say "not as root: $line"; continue; }
+		if [[ $line == make* ]] && [ "$cloned" -eq 0 ]; then
+			step "git clone" in_root "$root" git clone -q /mnt/iobench.git /root/iobench || return 1
+			cloned=1
+		fi
+		log=$root/root/quickstart-step.log
+		say "\$ $line"
+		if [ "$cloned" -eq 1 ]; then
+			step "$line" in_root "$root" env "${vars[@]}" bash -o pipefail -c "cd /root/iobench && $line" \
+				2>&1 | tee "$log" || rc=1
+		else
+			step "$line" in_root "$root" env "${vars[@]}" bash -o pipefail -c "cd /root && $line" \
+				2>&1 | tee "$log" || rc=1
+		fi
+		[ "$rc" -eq 0 ] || { say "FAILED: $line"; return 1; }
+		if [[ $line == "make test"* ]] && ! grep -E '^run-tests: [0-9]+ passed, 0 failed' "$log" >/dev/null; then
+			say "FAILED: make test did not end with \"run-tests: N passed, 0 failed\""
+			return 1
+		fi
+	done
+	[ "$cloned" -eq 1 ] || die "README's quick-start block has no make line"
+	say "README's quick start passed on a fresh Debian 12"
+}
+
 # "run": a command inside the mounted root.
 cmd_run() {
 	local release=$1 root
@@ -322,21 +426,28 @@ main() {
 	-h | --help | help) usage; exit 0 ;;
 	mirror) host_mirror; exit 0 ;;
 	esac
-	[ $# -ge 2 ] || { usage >&2; exit 2; }
-	local cmd=$1 release=$2
-	shift 2
+	local cmd=$1 release
+	if [ "$cmd" = fresh ]; then
+		release=bookworm
+		shift
+	else
+		[ $# -ge 2 ] || { usage >&2; exit 2; }
+		release=$2
+		shift 2
+	fi
 	release_pg_major "$release" >/dev/null
 	case $cmd in
 	path) echo "$(root_dir "$release")"; return 0 ;;
 	pg_config) echo "/usr/lib/postgresql/$(release_pg_major "$release")/bin/pg_config"; return 0 ;;
-	make | test | run) ;;
+	make | test | run | fresh) ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot and mounts)"
 	# Enter a private mount namespace once: mounts made here are seen by no
 	# other process and vanish with it even if this script is killed.
 	if [ "${IOBENCH_ROOT_NS:-}" != "$$" ]; then
-		exec unshare --mount --propagation private env IOBENCH_ROOT_NS=$$ "${BASH_SOURCE[0]}" "$cmd" "$release" "$@"
+		if [ "$cmd" = fresh ]; then set -- "$@"; else set -- "$release" "$@"; fi
+		exec unshare --mount --propagation private env IOBENCH_ROOT_NS=$$ "${BASH_SOURCE[0]}" "$cmd" "$@"
 	fi
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
@@ -344,6 +455,7 @@ main() {
 	make) step "root $release" ensure_root "$release" && echo "$ROOT" ;;
 	test) cmd_test "$release" "$@" ;;
 	run) cmd_run "$release" "$@" ;;
+	fresh) cmd_fresh "$@" ;;
 	esac
 }
 
