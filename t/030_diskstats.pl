@@ -15,7 +15,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my ($loop_dir, $loop_dev) = iob_need_rigs(
-	'the loop-device rig: run tools/run-tests.sh as root, where losetup and mount work',
+	'the loop-device rig',
 	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV));
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 

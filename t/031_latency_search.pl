@@ -18,7 +18,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my ($loop_dir, $loop_dev, $cgroup) = iob_need_rigs(
-	'the loop-device and blkio cgroup rigs: run tools/run-tests.sh as root, with cgroup v1 blkio',
+	'the loop-device and blkio cgroup rigs',
 	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_BLKIO_CGROUP));
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 my $cap = 400;

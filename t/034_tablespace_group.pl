@@ -16,7 +16,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my ($loop_dir, $tmpfs, $loop2_dir) = iob_need_rigs(
-	'the two loop-device rigs and the tmpfs rig: run tools/run-tests.sh as root, where losetup and mount work',
+	'the two loop-device rigs and the tmpfs rig',
 	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_TMPFS_DIR IOBENCH_TEST_LOOP2_DIR));
 my @loop_devs = sort map { m{([^/]+)$} } ($ENV{IOBENCH_TEST_LOOP_DEV}, $ENV{IOBENCH_TEST_LOOP2_DEV});
 

@@ -25,12 +25,23 @@ use Exporter 'import';
 
 # The values of the environment variables that name the storage rigs a
 # test needs (tools/run-tests.sh makes them as root); when one is unset,
-# the test is skipped with the reason "needs $what"
+# the test is skipped with the reason "needs $what", followed by why each
+# missing rig is missing (the runner's IOBENCH_RIG_WHY)
 sub iob_need_rigs
 {
 	my ($what, @vars) = @_;
 	my @values = map { $ENV{$_} } @vars;
-	plan skip_all => "needs $what" if grep { !$_ } @values;
+	my @missing = grep { !$ENV{$_} } @vars;
+	return @values unless @missing;
+
+	my %why = map { /^(\w+): (.*)$/ ? ($1 => $2) : () } split /\n/, ($ENV{IOBENCH_RIG_WHY} // '');
+	my %said;
+	my @reasons = grep { !$said{$_}++ } map { $why{$_} // () } @missing;
+	my @unset = grep { !exists $why{$_} } @missing;
+	push @reasons, join(', ', @unset) . (@unset > 1 ? ' are' : ' is')
+	  . ' not set (tools/run-tests.sh sets them when it can make the rigs)'
+	  if @unset;
+	plan skip_all => "needs $what: " . join('; ', @reasons);
 	return @values;
 }
 

@@ -153,13 +153,22 @@ copy_inputs() {
 # server under a known IOPS limit (IOBENCH_TEST_BLKIO_CGROUP).  Each
 # directory is given to "postgres".
 # Without root, or where the kernel refuses (a container), the variables
-# stay unset and those tests skip, saying why.
+# stay unset and those tests skip, saying why: IOBENCH_RIG_WHY has a line
+# "VARIABLE: reason" for each rig that could not be made.
 RIG_LOOP_DEV=
 RIG_LOOP2_DEV=
 RIG_MOUNTS=()
 RIG_CGROUP=
+RIG_WHY=
 make_storage_rigs() {
-	[ "$(id -u)" -eq 0 ] || return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		local v
+		for v in IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_LOOP2_DIR IOBENCH_TEST_LOOP2_DEV \
+			IOBENCH_TEST_TMPFS_DIR IOBENCH_TEST_BLKIO_CGROUP; do
+			rig_missing "$v" "tools/run-tests.sh runs as $(id -un), not as root (losetup, mount and cgroups need root)"
+		done
+		return 0
+	fi
 	local img=$WORK/rig-loop.img dir=$WORK/rig-loop tdir=$WORK/rig-tmpfs
 	mkdir -p "$dir" "$tdir"
 	if truncate -s 256M "$img" && RIG_LOOP_DEV=$(losetup -f --show "$img" 2>/dev/null) &&
@@ -170,6 +179,8 @@ make_storage_rigs() {
 		say "storage rig: ext4 on $RIG_LOOP_DEV at $dir"
 	else
 		say "no loop-device rig (losetup or mount refused); tests that need one skip"
+		rig_missing IOBENCH_TEST_LOOP_DIR "losetup or mount of a loop device was refused here"
+		rig_missing IOBENCH_TEST_LOOP_DEV "losetup or mount of a loop device was refused here"
 	fi
 	# a second, small one: two disks under one run (t/034)
 	local img2=$WORK/rig-loop2.img dir2=$WORK/rig-loop2
@@ -181,18 +192,35 @@ make_storage_rigs() {
 		chown postgres: "$dir2"
 		export IOBENCH_TEST_LOOP2_DIR=$dir2 IOBENCH_TEST_LOOP2_DEV=$RIG_LOOP2_DEV
 		say "storage rig: ext4 on $RIG_LOOP2_DEV at $dir2"
+	else
+		rig_missing IOBENCH_TEST_LOOP2_DIR "a second loop device could not be set up and mounted"
+		rig_missing IOBENCH_TEST_LOOP2_DEV "a second loop device could not be set up and mounted"
 	fi
 	if mount -t tmpfs -o size=64m,mode=0700 iobench-rig "$tdir" 2>/dev/null; then
 		RIG_MOUNTS+=("$tdir")
 		chown postgres: "$tdir"
 		export IOBENCH_TEST_TMPFS_DIR=$tdir
+	else
+		rig_missing IOBENCH_TEST_TMPFS_DIR "mounting a tmpfs was refused here"
 	fi
 	local cg=/sys/fs/cgroup/blkio/iobench-test-$$
-	if [ -f /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ] && mkdir "$cg" 2>/dev/null; then
+	if [ ! -f /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
+		rig_missing IOBENCH_TEST_BLKIO_CGROUP \
+			"no cgroup-v1 blkio hierarchy is mounted at /sys/fs/cgroup/blkio (a cgroup-v2-only system has none)"
+	elif ! mkdir "$cg" 2>/dev/null; then
+		rig_missing IOBENCH_TEST_BLKIO_CGROUP "could not create the group $cg"
+	else
 		RIG_CGROUP=$cg
 		chown postgres: "$cg/cgroup.procs" "$cg/tasks" "$cg"/blkio.throttle.*_device
 		export IOBENCH_TEST_BLKIO_CGROUP=$cg
 	fi
+}
+
+# Note why the rig of variable $1 is missing ($2), for the skip message of
+# the tests that need it (IOBENCH_RIG_WHY).
+rig_missing() {
+	RIG_WHY+="$1: $2"$'\n'
+	export IOBENCH_RIG_WHY=$RIG_WHY
 }
 
 # Unmount the rigs and free the loop device; safe to call twice.
