@@ -365,7 +365,7 @@ fresh_root() {
 
 # "fresh": README's quick start in a new minimal Debian 12, as root.
 cmd_fresh() {
-	local root a vars=() lines=() line rc=0 log
+	local root a vars=() lines=() line rc=0 log dir
 	for a in "$@"; do
 		[[ $a == *=* ]] || die "fresh: \"$a\" is not VAR=value"
 		vars+=("$a")
@@ -392,13 +392,10 @@ cmd_fresh() {
 		fi
 		log=$root/root/quickstart-step.log
 		say "\$ $line"
-		if [ "$cloned" -eq 1 ]; then
-			step "$line" in_root "$root" env "${vars[@]}" bash -o pipefail -c "cd /root/iobench && $line" \
-				2>&1 | tee "$log" || rc=1
-		else
-			step "$line" in_root "$root" env "${vars[@]}" bash -o pipefail -c "cd /root && $line" \
-				2>&1 | tee "$log" || rc=1
-		fi
+		dir=/root
+		[ "$cloned" -eq 0 ] || dir=/root/iobench
+		step "$line" in_root "$root" env "${vars[@]}" bash -o pipefail -c "cd $dir && $line" \
+			2>&1 | tee "$log" || rc=1
 		[ "$rc" -eq 0 ] || { say "FAILED: $line"; return 1; }
 		if [[ $line == "make test"* ]] && ! grep -E '^run-tests: [0-9]+ passed, 0 failed' "$log" >/dev/null; then
 			say "FAILED: make test did not end with \"run-tests: N passed, 0 failed\""
