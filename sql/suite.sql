@@ -22,9 +22,10 @@ SELECT test_no, test, tablespace_no, tablespace,
        CASE WHEN test_no = 2
             THEN (runs = 2 AND engine = 'io_uring' AND iodepth = 32 AND note IS NULL)
               OR (runs = 0 AND note = 'skipped: iodepth 32 needs io_uring, which is not available')
-            -- the WAL test writes as the server's WAL writer, and says how
+            -- the WAL test writes as the server's WAL writer (with pwrite(),
+            -- whatever the suite's engine), and says how
             WHEN test_no = 4
-            THEN runs = 2 AND iodepth = 1
+            THEN runs = 2 AND iodepth = 1 AND engine = 'psync'
                  AND note = format('as the WAL writer with wal_sync_method %s (the server''s): buffered 8 kB writes into a %s segment, %s after each',
                                    current_setting('wal_sync_method'),
                                    pg_size_pretty(pg_size_bytes(current_setting('wal_segment_size'))),
@@ -251,7 +252,7 @@ BEGIN
     END LOOP;
 END
 $$;
-SELECT r.sync_method, r.direct, r.fsync_every, r.fsync_ops, r.write_ops > 0 AS wrote,
+SELECT r.sync_method, r.direct, r.engine, r.fsync_every, r.fsync_ops, r.write_ops > 0 AS wrote,
        sr.note
   FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
  WHERE sr.suite_id = (SELECT max(suite_id) FROM w) AND sr.test_no = 4;

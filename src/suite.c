@@ -486,7 +486,8 @@ check_suite_tests(Suite *suite)
  * Decide once whether queue depths above 1 are possible (engine.c decides
  * what is available).  Without io_uring, tests that need it are skipped and
  * the others run at iodepth 1 with psync; a NOTICE and the rows say so.
- * Nothing is faked.
+ * Nothing is faked.  The WAL test keeps engine psync whatever the suite's
+ * engine: the server writes WAL with pwrite() (wal_pattern.h).
  */
 static void
 fit_tests_to_engine(Suite *suite)
@@ -512,7 +513,9 @@ fit_tests_to_engine(Suite *suite)
 		IobRunParams *params = &suite->test_params[t];
 		char	   *iodepth_note;
 
-		params->engine = uring_ok ? suite->engine : IOB_ENGINE_PSYNC;
+		/* the WAL test writes with pwrite(), as the server (wal_pattern.h) */
+		if (!test->wal)
+			params->engine = uring_ok ? suite->engine : IOB_ENGINE_PSYNC;
 		if (test->iodepth <= 1 || uring_ok)
 			continue;
 		if (test->needs_uring)
