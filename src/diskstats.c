@@ -11,7 +11,11 @@
  * device (tmpfs, NFS, overlay, btrfs subvolumes): no block device to
  * sample.
  *
- * When: iob_disk_poll() is called from the loop of the run's recorder
+ * When: the first sample is the launcher's (run_launcher.c), taken the
+ * moment the measured period starts: just before the "go" when there is
+ * no warm-up, so that second 0 of the device and second 0 of iobench's
+ * own series cover the same I/O (the recorder is still starting then).
+ * The others are the recorder's: iob_disk_poll() is called from its loop
  * (recorder.c) and tells it how long it may sleep, so samples land within
  * a scheduler tick of each second boundary; each sample records its own
  * clock, and the rates divide by the real interval.  Only the last sample
@@ -301,9 +305,77 @@ take_sample(IobDiskSampler *s)
 
 /* See diskstats.h */
 void
+iob_disk_share(const IobDiskSampler *s, IobDiskShared *shared)
+{
+	shared->ndevices = s ? s->ndevices : 0;
+	if (s)
+		memcpy(shared->devices, s->devices, sizeof(IobDiskDevice) * s->ndevices);
+	shared->first_at_ns = 0;
+	pg_atomic_init_u32(&shared->first_taken, 0);
+}
+
+/* See diskstats.h */
+long
+iob_disk_take_first(IobDiskSampler *s, IobDiskShared *shared, int64 now,
+					int64 measure_start_ns, long max_sleep_ms)
+{
+	int64		wait_ms;
+
+	if (s == NULL || s->nsamples > 0)
+		return max_sleep_ms;
+	if (now < measure_start_ns)
+	{
+		wait_ms = (measure_start_ns - now + 999999) / 1000000;
+		return (long) Max(Min(wait_ms, (int64) max_sleep_ms), 1);
+	}
+	take_sample(s);
+	shared->first_at_ns = s->at_ns[1];
+	memcpy(shared->first, s->counters[1], sizeof(IobDiskCounters) * s->ndevices);
+	pg_write_barrier();
+	pg_atomic_write_u32(&shared->first_taken, 1);
+	return max_sleep_ms;
+}
+
+/* See diskstats.h */
+IobDiskSampler *
+iob_disk_attach(IobDiskShared *shared)
+{
+	IobDiskSampler *s;
+
+	if (shared->ndevices <= 0)
+		return NULL;
+	s = palloc0(sizeof(IobDiskSampler));
+	s->ndevices = Min(shared->ndevices, IOB_DISK_MAX_DEVICES);
+	memcpy(s->devices, shared->devices, sizeof(IobDiskDevice) * s->ndevices);
+	s->shared = shared;
+	initStringInfo(&s->pending);
+	appendStringInfoChar(&s->pending, '[');
+	return s;
+}
+
+/*
+ * A recorder's sampler without a sample yet: take the launcher's first
+ * sample as its own once the launcher has published it.  True when it has.
+ */
+static bool
+adopt_first(IobDiskSampler *s)
+{
+	if (s->nsamples > 0 || s->shared == NULL)
+		return s->nsamples > 0;
+	if (pg_atomic_read_u32(&s->shared->first_taken) == 0)
+		return false;
+	pg_read_barrier();
+	s->at_ns[1] = s->shared->first_at_ns;
+	memcpy(s->counters[1], s->shared->first, sizeof(IobDiskCounters) * s->ndevices);
+	s->nsamples = 1;
+	return true;
+}
+
+/* See diskstats.h */
+void
 iob_disk_finish(IobDiskSampler *s, int64 end_ns)
 {
-	if (s == NULL || s->nsamples == 0 || s->at_ns[1] >= end_ns)
+	if (s == NULL || !adopt_first(s) || s->at_ns[1] >= end_ns)
 		return;
 	take_sample(s);
 }
@@ -318,6 +390,12 @@ iob_disk_poll(IobDiskSampler *s, int64 now, int64 measure_start_ns,
 
 	if (s == NULL)
 		return max_sleep_ms;
+	/* the first sample is the launcher's: wait for it once it is due */
+	if (s->shared != NULL && !adopt_first(s))
+	{
+		wait_ms = (measure_start_ns - now + 999999) / 1000000;
+		return (long) Max(Min(wait_ms, (int64) max_sleep_ms), 1);
+	}
 	/* after the sample at the end of the measured period: done */
 	if (s->nsamples > 0 && s->at_ns[1] >= end_ns)
 		return max_sleep_ms;

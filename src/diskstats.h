@@ -4,7 +4,8 @@
  *	  What the block device saw during a run, second by second.
  *
  * The run's recorder (recorder.h) samples /proc/diskstats once a second
- * of the measured period for the block device under the run's tablespace,
+ * of the measured period, from a first sample that the launcher takes at
+ * the start of that period, for the block device under the run's tablespace,
  * or under each tablespace of its group (every distinct device once): the
  * whole disk for a partition, the device itself for dm and md devices,
  * and their members where /sys/block/<dev>/slaves lists them.  The
@@ -27,6 +28,7 @@
 #include "postgres.h"
 
 #include "lib/stringinfo.h"
+#include "port/atomics.h"
 
 /*
  * Devices sampled at most: the disks of a group's tablespaces
@@ -55,6 +57,27 @@ typedef struct IobDiskDevice
 	int			nfields;		/* counters the kernel has for it */
 } IobDiskDevice;
 
+/*
+ * A run's devices in its shared segment (run_shared.h), with their first
+ * sample.  The first sample belongs to the start of the measured period,
+ * which the launcher marks, so the launcher takes it: the recorder may
+ * still be starting up then.
+ *
+ * Rules: the launcher fills ndevices and devices before the recorder
+ * starts (iob_disk_share()), and nothing changes them afterwards.  At the
+ * start of the measured period it writes first_at_ns and first, then,
+ * after a write barrier, sets first_taken (iob_disk_take_first()); the
+ * recorder reads them once it sees first_taken, after a read barrier.
+ */
+typedef struct IobDiskShared
+{
+	int			ndevices;		/* 0: no block device to sample */
+	IobDiskDevice devices[IOB_DISK_MAX_DEVICES];
+	pg_atomic_uint32 first_taken;	/* first_at_ns and first are set */
+	int64		first_at_ns;	/* clock of the first sample */
+	IobDiskCounters first[IOB_DISK_MAX_DEVICES];
+} IobDiskShared;
+
 /* A run's sampler: the last two samples, and the rows not yet taken */
 typedef struct IobDiskSampler
 {
@@ -64,6 +87,8 @@ typedef struct IobDiskSampler
 	int64		at_ns[2];		/* clock of the previous and the last sample */
 	IobDiskCounters counters[2][IOB_DISK_MAX_DEVICES];
 	StringInfoData pending;		/* JSON array of rows not yet taken */
+	IobDiskShared *shared;		/* the recorder's: where its first sample
+								 * comes from (iob_disk_attach()) */
 } IobDiskSampler;
 
 /*
@@ -78,10 +103,34 @@ extern IobDiskSampler *iob_disk_open_run(const struct IobRunShared *run,
 										 bool notice);
 
 /*
- * Take the samples due at "now": one at the start of the measured period
- * and one at each full second after it, the last at its end.  Returns how
- * many milliseconds the caller may sleep before the next one is due (at
- * most max_sleep_ms).  A NULL sampler does nothing.
+ * The launcher's: write the devices of sampler "s" (NULL: none) into the
+ * run's shared segment, before the recorder starts.
+ */
+extern void iob_disk_share(const IobDiskSampler *s, IobDiskShared *shared);
+
+/*
+ * The launcher's: take the first sample and publish it in "shared" once
+ * "now" has reached the start of the measured period (called just before
+ * the "go" when there is no warm-up, so that no I/O of the period comes
+ * before it).  Returns how many milliseconds the launcher may sleep before
+ * it is due (at most max_sleep_ms).  A NULL sampler does nothing.
+ */
+extern long iob_disk_take_first(IobDiskSampler *s, IobDiskShared *shared,
+								int64 now, int64 measure_start_ns,
+								long max_sleep_ms);
+
+/*
+ * The recorder's sampler of the devices the launcher shared, whose first
+ * sample is the launcher's; NULL when there are none.
+ */
+extern IobDiskSampler *iob_disk_attach(IobDiskShared *shared);
+
+/*
+ * Take the samples due at "now": the first (the launcher's, for a sampler
+ * of iob_disk_attach()) at the start of the measured period and one at
+ * each full second after it, the last at its end.  Returns how many
+ * milliseconds the caller may sleep before the next one is due (at most
+ * max_sleep_ms).  A NULL sampler does nothing.
  */
 extern long iob_disk_poll(IobDiskSampler *s, int64 now, int64 measure_start_ns,
 						  int64 end_ns, long max_sleep_ms);

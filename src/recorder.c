@@ -286,9 +286,8 @@ attach_run(Recorder *r, Datum main_arg)
 	r->seconds = shm_toc_lookup(toc, IOB_KEY_SECONDS, false);
 	r->stall_tail = MemoryContextAllocZero(TopMemoryContext,
 										   sizeof(uint64) * Max(r->run->params.workers, 1));
-	/* the launcher found a block device and said so where there was none */
-	if (r->run->disk_sampled)
-		r->disk = iob_disk_open_run(r->run, false);
+	/* the devices the launcher found (it said so where there was none) */
+	r->disk = iob_disk_attach(&r->run->disk);
 	initStringInfo(&r->rows);
 	appendStringInfoChar(&r->rows, '[');
 	initStringInfo(&r->stalls);

@@ -109,6 +109,7 @@ typedef struct RunContext
 	IobProgress progress;		/* progress NOTICEs (run_progress.c) */
 	IobWaitRun *waits;			/* wait sampling of the run (wait_run.c), or NULL */
 	IobSteadyState steady;		/* steady-state detection (steady_state.c) */
+	IobDiskSampler *disk;		/* takes the devices' first sample, or NULL */
 	BackgroundWorkerHandle *recorder;	/* the run's recorder (recorder.c), or
 										 * NULL when nothing is stored */
 } RunContext;
@@ -478,6 +479,9 @@ give_go(RunContext *ctx)
 	ctx->info->go_at = GetCurrentTimestamp();
 	run->measure_start_ns = run->start_ns + run->params.warmup_us * 1000;
 	run->end_ns = run->measure_start_ns + run->params.duration_us * 1000;
+	/* no warm-up: the devices' first sample, before any I/O of the period */
+	(void) iob_disk_take_first(ctx->disk, &run->disk, run->start_ns,
+							   run->measure_start_ns, LAUNCHER_TICK_MS);
 	pg_write_barrier();
 	pg_atomic_write_u32(&run->phase, IOB_PHASE_RUN);
 	for (i = 0; i < ctx->nlaunched; i++)
@@ -497,6 +501,9 @@ wait_for_workers(RunContext *ctx)
 	while (pg_atomic_read_u32(&run->nfinished) < (uint32) ctx->nlaunched)
 	{
 		int64		now = iob_now_ns();
+		/* after a warm-up: the devices' first sample when the period starts */
+		long		disk_ms = iob_disk_take_first(ctx->disk, &run->disk, now,
+												  run->measure_start_ns, LAUNCHER_TICK_MS);
 
 		check_workers(ctx);
 		iob_progress_report(&ctx->progress, run, ctx->workers, ctx->nlaunched, now);
@@ -514,7 +521,7 @@ wait_for_workers(RunContext *ctx)
 		}
 		/* wait statistics: sample now if due, and wake for the next tick */
 		launcher_sleep(iob_wait_run_poll(ctx->waits, now, run->measure_start_ns,
-										 run->end_ns, LAUNCHER_TICK_MS));
+										 run->end_ns, disk_ms));
 	}
 	check_workers(ctx);
 }
@@ -601,7 +608,6 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	RunContext *ctx;
 	IobRunSummary summary;
 	IobStorageInfo storage;
-	IobDiskSampler *disk;
 	char		dir[MAXPGPATH];
 	bool		store;
 	Datum		result;
@@ -631,11 +637,9 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	{
 		create_segment(ctx, params, dir,
 					   iob_engine_resolve(params->engine, params->iodepth), label);
-		/* the recorder samples the devices; a NOTICE here for a tablespace without one */
-		disk = iob_disk_open_run(ctx->run, true);
-		ctx->run->disk_sampled = (disk != NULL);
-		if (disk)
-			pfree(disk);
+		/* the devices to sample; a NOTICE here for a tablespace without one */
+		ctx->disk = iob_disk_open_run(ctx->run, true);
+		iob_disk_share(ctx->disk, &ctx->run->disk);
 		/* the id the run is stored under, taken now for its recorder's rows */
 		if (store)
 			ctx->run->run_id = iob_reserve_run_id();

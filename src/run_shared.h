@@ -57,6 +57,7 @@
 #include "storage/dsm.h"
 #include "storage/shm_toc.h"
 
+#include "diskstats.h"
 #include "engine.h"
 #include "histogram.h"
 #include "run_options.h"
@@ -98,7 +99,8 @@ typedef struct IobRunShared
 	int64		run_id;			/* the iobench.runs row the run will be, or
 								 * 0 when nothing can be stored (standby,
 								 * read-only): then no recorder */
-	bool		disk_sampled;	/* a block device to sample (diskstats.h) */
+	IobDiskShared disk;			/* the block devices to sample and their
+								 * first sample (rules in diskstats.h) */
 
 	/* clock marks (iob_now_ns), valid once phase >= IOB_PHASE_RUN */
 	int64		start_ns;		/* warm-up starts */
