@@ -1,0 +1,108 @@
+# The WAL test against pg_test_fsync on a disk whose write rate the kernel
+# sets: the loop-device rig capped at 200 writes/s by a cgroup-v1 blkio
+# throttle (write_iops_device; tools/run-tests.sh makes both as root), the
+# server and pg_test_fsync in the group, as under a container's I/O limit.
+# Every write and every flush a process issues counts against the cap, so
+# a commit of open_datasync or fdatasync (a write, then a flush) runs at
+# half of it.  The WAL test writes as the server writes WAL, with pwrite()
+# whatever the engine, and so gets what pg_test_fsync (which does the
+# same) gets, method by method; issued through io_uring, its O_DSYNC
+# writes had their flushes escape the cap and ran at twice
+# pg_test_fsync's rate (and the device at twice the cap).
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+use IobFault;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my ($loop_dir, $loop_dev, $cgroup) = iob_need_rigs(
+	'the loop-device and blkio cgroup rigs',
+	qw(IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_BLKIO_CGROUP));
+(my $loop_name = $loop_dev) =~ s{^/dev/}{};
+my $cap = 200;
+my $secs = 2;
+my @methods = qw(open_datasync fdatasync fsync open_sync);
+
+# Write one line into a cgroup file
+sub cg_write
+{
+	my ($file, $line) = @_;
+	open(my $fh, '>', "$cgroup/$file") or die "open $cgroup/$file: $!";
+	print $fh "$line\n" or die "write $cgroup/$file: $!";
+	close($fh) or die "close $cgroup/$file: $!";
+}
+
+my $majmin = slurp_file("/sys/block/$loop_name/dev");
+chomp $majmin;
+# writes capped, reads not (another test may have capped them)
+cg_write('blkio.throttle.read_iops_device', "$majmin 0");
+cg_write('blkio.throttle.write_iops_device', "$majmin $cap");
+
+# The server, and every worker it starts from now on, in the group
+my $node = iob_base_node('wal_write_cap', undef, 1);
+my $pm_pid = (split /\n/, slurp_file($node->data_dir . '/postmaster.pid'))[0];
+cg_write('cgroup.procs', $pm_pid);
+$node->safe_psql('postgres', 'CREATE EXTENSION iobench');
+mkdir "$loop_dir/ts_wal" or die "mkdir: $!";
+$node->safe_psql('postgres', "CREATE TABLESPACE walcap LOCATION '$loop_dir/ts_wal'");
+# The oltp suite's WAL test alone, with each method named
+$node->safe_psql('postgres', q{
+	INSERT INTO iobench.suite_tests (suite, test_no, test, rw, block_size, workers,
+	                                 iodepth, files, fsync_every, sync_method)
+	VALUES ('wal only', 1, 'WAL', 'write', '8kB', 1, 1, 1, 1, 'wal')});
+
+# pg_test_fsync (the server's bin directory is first in PATH) in the
+# group, on the same file system: "one 8kB write" ops/s per method
+my $ptf_file = "$loop_dir/ts_wal/pg_test_fsync.out";
+my ($ptf_out, $ptf_err) = run_command(
+	[ 'sh', '-c', 'echo $$ > "$1/cgroup.procs" && exec pg_test_fsync -f "$2" -s "$3"',
+	  'sh', $cgroup, $ptf_file, $secs ]);
+unlink $ptf_file;
+note("pg_test_fsync:\n$ptf_out$ptf_err");
+my %ptf;
+if ($ptf_out =~ /^Compare file sync methods using one 8kB write:\n(.*?)\n\n/ms)
+{
+	my $section = $1;
+	$ptf{$1} = $2 while $section =~ /^\s+(\w+)\s+([\d.]+) ops\/sec/mg;
+}
+is(join(' ', map { defined $ptf{$_} ? $_ : () } @methods), join(' ', @methods),
+	'pg_test_fsync timed every method');
+
+foreach my $m (@methods)
+{
+	my $row = $node->safe_psql('postgres', qq{
+		SET client_min_messages = warning;
+		CREATE TEMP TABLE s AS
+		SELECT * FROM iobench.suite('wal only', ARRAY['walcap'], duration => '${secs}s',
+		                            file_size => '1MB', wal_sync_method => '$m');
+		SELECT r.engine, r.write_ops / r.measured_s, coalesce(r.disk_w_s, -1)
+		  FROM s JOIN iobench.suite_runs sr USING (suite_id, test_no)
+		  JOIN iobench.runs r ON r.run_id = sr.run_id});
+	my ($engine, $iob, $dev_w) = split /\|/, $row;
+	my $ptf = $ptf{$m} // 0;
+	note(sprintf('%-14s pg_test_fsync %8.1f/s  iobench %8.1f/s (%s)  ratio %.3f  device %.1f writes/s',
+			$m, $ptf, $iob, $engine, $ptf > 0 ? $iob / $ptf : 0, $dev_w));
+	is($engine, 'psync', "$m: the WAL test writes with pwrite(), as the server does");
+	ok($ptf > 0 && $iob / $ptf >= 0.8 && $iob / $ptf <= 1.25,
+		"$m: iobench's WAL test agrees with pg_test_fsync (ratio within 0.8-1.25)")
+	  or diag("iobench $iob/s, pg_test_fsync $ptf/s");
+	ok($iob <= $cap && $ptf <= $cap, "$m: neither exceeds the cap of $cap writes/s")
+	  or diag("iobench $iob/s, pg_test_fsync $ptf/s");
+	# a write and a flush per commit, both issued by the worker: the device
+	# runs at the cap (what the file system's journal thread writes for
+	# fsync and open_sync is its own, outside the group)
+	if ($m eq 'open_datasync' || $m eq 'fdatasync')
+	{
+		ok($dev_w >= 0 && $dev_w <= 1.1 * $cap, "$m: the device writes at the cap, not past it")
+		  or diag("device $dev_w writes/s");
+	}
+}
+
+# leave the cap to no other test
+cg_write('blkio.throttle.write_iops_device', "$majmin 0");
+$node->stop('fast');
+done_testing();
