@@ -84,6 +84,31 @@ is( $node->safe_psql('postgres', qq{
 		 WHERE run_id = $run3 GROUP BY device, member}));
 is($node->safe_psql('postgres', "SELECT disk FROM iobench.runs WHERE run_id = $run3"),
 	join('+', @loop_devs), 'the run names both disks');
+# each disk's own series: a row for each of the 2 seconds, about 1 s long,
+# and (direct I/O) the reads iobench made on the tablespace above it
+is( $node->safe_psql('postgres', qq{
+		SELECT string_agg(format('%s:%s', t.tablespace,
+		                         d.n = 2 AND d.shortest > 0.5 AND d.longest < 1.5
+		                         AND d.reads > 0 AND abs(d.reads - t.read_ops) <= 0.03 * t.read_ops), ' '
+		                  ORDER BY t.position)
+		  FROM iobench.run_tablespaces t
+		  JOIN (SELECT device, count(*) AS n, min(interval_s) AS shortest, max(interval_s) AS longest,
+		               sum(reads) AS reads
+		          FROM iobench.run_disk_seconds WHERE run_id = $run3 AND NOT member
+		         GROUP BY device) d USING (device)
+		 WHERE t.run_id = $run3}),
+	'disk_a:t disk_c:t', 'each disk\'s seconds count the reads of its tablespace')
+  or diag($node->safe_psql('postgres', qq{
+		SELECT t.tablespace, t.device, t.read_ops, d.second, d.reads, d.interval_s
+		  FROM iobench.run_tablespaces t JOIN iobench.run_disk_seconds d USING (run_id, device)
+		 WHERE t.run_id = $run3 ORDER BY t.position, d.second}));
+# report() shows each disk's averages and busiest second
+my $report3 = $node->safe_psql('postgres', "SELECT string_agg(r, E'\\n') FROM iobench.report($run3) r");
+foreach my $dev (@loop_devs)
+{
+	like($report3, qr/^\s+\Q$dev\E avg\s+[\d.]+/m, "report() shows the averages of $dev");
+	like($report3, qr/^\s+\Q$dev\E busiest s \d+\s/m, "report() shows the busiest second of $dev");
+}
 is( $node->safe_psql('postgres', qq{
 		SELECT string_agg(format('%s:%s', t.tablespace,
 		                         EXISTS (SELECT 1 FROM iobench.run_disk_seconds d
