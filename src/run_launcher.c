@@ -6,8 +6,9 @@
  * The launcher validates the arguments, creates the run's DSM segment and
  * files, starts one dynamic background worker per "workers", gives the
  * "go" once all are ready, and then waits on its latch: it reports
- * progress (run_progress.c), samples the workers' waits (wait_run.c) and
- * honours cancel.  When the workers are
+ * progress (run_progress.c), samples the workers' waits (wait_run.c),
+ * takes the devices' first sample as the measured period starts
+ * (diskstats.h) and honours cancel.  When the workers are
  * done it merges their figures and stores the run (results.c).
  *
  * Clean-up: from the moment the first file exists until the files are

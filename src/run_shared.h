@@ -20,8 +20,9 @@
  *
  * Ownership and locking rules:
  *	- The launcher writes IobRunShared before any worker starts; after that
- *	  only "phase" (atomic) and the clock marks change, and the clock marks
- *	  are written before phase moves to IOB_PHASE_RUN (with a write barrier).
+ *	  only "phase" (atomic), the clock marks and the devices' first sample
+ *	  ("disk", rules in diskstats.h) change, and the clock marks are written
+ *	  before phase moves to IOB_PHASE_RUN (with a write barrier).
  *	- Each IobWorkerState is written only by its own worker; the launcher
  *	  reads it without a lock (counters are aligned 64-bit values, so a read
  *	  may be stale but never torn) for progress, and reads it for the final
