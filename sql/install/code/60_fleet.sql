@@ -439,12 +439,35 @@ DECLARE
     doc jsonb;
     run jsonb;
     local_id bigint;
+    fresh boolean;
 BEGIN
     EXECUTE format('SELECT t.doc FROM %I.dblink($1, $2) AS t(doc jsonb)', fleet_gather.dbl)
         USING fleet_gather.conn,
               format('SELECT iobench.export_runs(ARRAY[%s]::bigint[])', fleet_gather.remote_run_id) INTO doc;
-    SELECT m.run_id INTO local_id FROM iobench.import_runs(doc, fleet_gather.server) m;
+    -- the server's answer is untrusted: one run, the one asked for
     run := doc -> 'runs' -> 0 -> 'run';
+    IF jsonb_typeof(doc -> 'runs') IS DISTINCT FROM 'array' OR jsonb_array_length(doc -> 'runs') <> 1
+       OR (run ->> 'run_id') IS DISTINCT FROM fleet_gather.remote_run_id::text THEN
+        RAISE EXCEPTION 'the server answered with a document that does not hold its run % alone', fleet_gather.remote_run_id
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT m.run_id, m.imported INTO local_id, fresh FROM iobench.import_runs(doc, fleet_gather.server) m;
+    -- a run stored already must be that server's own run, gathered before,
+    -- or the run itself when the server is this database (a loopback):
+    -- never another run its run_uuid names
+    IF NOT fresh AND NOT EXISTS (
+            SELECT FROM iobench.runs r
+             WHERE r.run_id = local_id
+               AND ((r.server = fleet_gather.server AND r.origin_run_id = fleet_gather.remote_run_id)
+                    OR (r.imported_at IS NULL AND r.run_id = fleet_gather.remote_run_id
+                        AND r.system_identifier = (SELECT c.system_identifier::numeric
+                                                          + CASE WHEN c.system_identifier < 0 THEN 18446744073709551616 ELSE 0 END
+                                                     FROM pg_control_system() c)))) THEN
+        RAISE EXCEPTION 'the server answered with run_uuid % of a run that is not its run %',
+                        run ->> 'run_uuid', fleet_gather.remote_run_id
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A server of a fleet can add its own runs here, never name another run.';
+    END IF;
     RETURN jsonb_build_object('server', fleet_gather.server, 'run_id', local_id,
                               'remote_run_id', fleet_gather.remote_run_id, 'go_at', run -> 'go_at',
                               'status', run -> 'status', 'iops', run -> 'iops',
