@@ -228,7 +228,7 @@ COMMENT ON FUNCTION iobench.bar(double precision, integer) IS 'a horizontal bar 
 -- A run in a dozen columns a DBA reads first, rounded and with units:
 --   SELECT * FROM iobench.summary(iobench.run(duration => '10s'));
 -- The full row stays in iobench.runs; the view iobench.run_summary has every
--- stored run this way.
+-- stored run this way.  NULL (no run) gives no row.
 CREATE OR REPLACE FUNCTION iobench.summary(r iobench.runs)
 RETURNS TABLE (
     run_id     bigint,
@@ -244,7 +244,7 @@ RETURNS TABLE (
     lat_p99    text,
     lat_max    text,
     fsync_p99  text)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE STRICT
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT r.run_id, r.status, r.tablespace,
@@ -270,8 +270,13 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.summary(iobench.runs) IS 'a run in a dozen rounded columns with units, for reading';
 
+-- run_id, status and tablespace come from the table itself, so that a
+-- condition on them reaches its index (WHERE run_id = 42 computes one
+-- summary, not one per stored run: summary() is not inlined).
 CREATE OR REPLACE VIEW iobench.run_summary AS
-SELECT s.* FROM iobench.runs r, LATERAL iobench.summary(r) s;
+SELECT r.run_id, r.status, r.tablespace, s.storage, s.workload, s.seconds, s.iops, s.throughput,
+       s.lat_avg, s.lat_p50, s.lat_p99, s.lat_max, s.fsync_p99
+  FROM iobench.runs r, LATERAL iobench.summary(r) s;
 COMMENT ON VIEW iobench.run_summary IS 'every stored run in a dozen rounded columns with units, for reading';
 
 -- The latency histogram of a run and op kind, grouped into 1-2-5 ranges
