@@ -94,4 +94,14 @@ SELECT count(*) - (SELECT runs FROM before) AS stored FROM iobench.runs;
 SELECT rw, block_size, iodepth, read_ops > 0 AS reads, duration
   FROM iobench.import_fio(pg_temp.fio('{jobs,0,jobname}', '"as it is"'));
 
+-- a document of more than 64 MB is refused before it is read (a key
+-- import_runs() does not know makes it big here; it would be ignored)
+SELECT * FROM iobench.import_runs(jsonb_build_object('format', 'iobench runs', 'version', 1, 'runs', '[]'::jsonb,
+                                                     'padding', repeat('x', 65 * 1024 * 1024)));
+SELECT * FROM iobench.import_fio(jsonb_build_object('fio version', 'fio-3.33', 'jobs', '[]'::jsonb,
+                                                    'padding', repeat('x', 65 * 1024 * 1024)));
+-- and one just below the limit is read
+SELECT count(*) AS runs FROM iobench.import_runs(jsonb_build_object('format', 'iobench runs', 'version', 1,
+                                                     'runs', '[]'::jsonb, 'padding', repeat('x', 63 * 1024 * 1024)));
+
 DELETE FROM iobench.runs WHERE run_id = (SELECT run_id FROM src) OR tool = 'fio-bad';

@@ -301,6 +301,29 @@ END
 $$;
 COMMENT ON FUNCTION iobench.check_imported_run(bigint) IS 'raise the first problem of an imported run (the import functions)';
 
+-- The largest document the import functions take: 64 MB (jsonb's own
+-- size).  An import holds the document, its runs and their rows in
+-- memory at once, several times the document's size; a bound keeps one
+-- import from taking a server's memory.  Larger exports are split by
+-- run_ids or since, and imported one by one.
+CREATE OR REPLACE FUNCTION iobench.check_import_size(doc jsonb)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bytes bigint := pg_column_size(check_import_size.doc || '{}'::jsonb);  -- its size uncompressed
+BEGIN
+    IF bytes > 64 * 1024 * 1024 THEN
+        RAISE EXCEPTION 'argument "doc" is % MB, more than the limit of 64 MB', round(bytes / 1048576.0, 1)
+            USING ERRCODE = 'program_limit_exceeded',
+                  DETAIL = 'An import holds the whole document in memory, several times over; a document of more than 64 MB is refused.',
+                  HINT = 'Export fewer runs per document (export_runs() with run_ids, or since) and import each.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.check_import_size(jsonb) IS 'refuse a document larger than the import functions take (64 MB)';
+
 -- Store the runs of an iobench.export_runs() document.  A run already
 -- stored here (same run_uuid), made here or imported, is left as it is
 -- (its name included) and returned with imported false.  Every figure of
@@ -325,6 +348,7 @@ BEGIN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
+    PERFORM iobench.check_import_size(import_runs.doc);
     IF jsonb_typeof(import_runs.doc) <> 'object'
        OR import_runs.doc ->> 'format' IS DISTINCT FROM 'iobench runs'
        OR jsonb_typeof(import_runs.doc -> 'runs') IS DISTINCT FROM 'array' THEN

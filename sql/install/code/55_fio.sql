@@ -255,6 +255,7 @@ BEGIN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
+    PERFORM iobench.check_import_size(import_fio.doc);
     IF jsonb_typeof(import_fio.doc) <> 'object' OR NOT import_fio.doc ? 'fio version'
        OR jsonb_typeof(import_fio.doc -> 'jobs') IS DISTINCT FROM 'array'
        OR jsonb_array_length(import_fio.doc -> 'jobs') = 0 THEN
