@@ -198,6 +198,17 @@ SELECT * FROM iobench.stalls(1000001, min_fraction => -0.1);
 SELECT * FROM iobench.stalls(1000001, max_latency => '0s');
 SELECT iobench.report(NULL);
 SELECT iobench.report(-1);
+-- the other readers of one run error alike
+SELECT * FROM iobench.disk_stats(-1);
+SELECT * FROM iobench.disk_stats(9999);
+SELECT * FROM iobench.disk_stats(NULL);
+SELECT iobench.latency_percentile(9999, 50);
+SELECT iobench.latency_percentile(1000001, 100.5);
+SELECT iobench.latency_percentile(1000001, 'NaN');
+SELECT iobench.latency_percentile(1000001, -1);
+SELECT iobench.latency_percentile(1000001, 0);
+SELECT iobench.latency_percentile(1000001, NULL);
+SELECT iobench.latency_percentile(1000001, 50, 'bogus');
 SELECT iobench.run_json(NULL);
 SELECT iobench.run_json(-1);
 SELECT * FROM iobench.compare(NULL);

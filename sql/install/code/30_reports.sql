@@ -321,10 +321,14 @@ RETURNS TABLE (device text, member boolean, kind text, second integer,
                areq_kb double precision, aqu_sz double precision,
                r_await_ms double precision, w_await_ms double precision,
                util_pct double precision, d_s double precision, f_s double precision)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT d.device, d.member, 'average', NULL::integer,
+BEGIN
+    -- as report(): a run that is not stored is an error, not an empty result
+    PERFORM iobench.existing_run(disk_stats.run_id);
+    RETURN QUERY
+    SELECT d.device, d.member, 'average'::text, NULL::integer,
            sum(d.reads) / sum(d.interval_s),
            sum(d.writes) / sum(d.interval_s),
            sum(d.read_sectors) * 512 / 1e6 / sum(d.interval_s),
@@ -348,7 +352,8 @@ AS $$
           FROM iobench.run_disk_seconds d
          WHERE d.run_id = disk_stats.run_id
          ORDER BY d.device, d.util_pct DESC, d.reads + d.writes DESC, d.second) AS b
-    ORDER BY 2, 1, 3
+    ORDER BY 2, 1, 3;
+END
 $$;
 COMMENT ON FUNCTION iobench.disk_stats(bigint) IS 'the block device''s iostat figures during a run: average and busiest second per device';
 
