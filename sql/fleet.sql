@@ -248,7 +248,8 @@ SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_b', 'iob_nowhere']
 SELECT server, test_no, test, status, run_id IS NOT NULL AS gathered,
        go_at >= start_at AS waited, skew_ms >= 0 AS skew, error IS NOT NULL AS has_error
   FROM f1 ORDER BY server;
-SELECT error LIKE 'could not establish connection%' AS unreachable FROM f1 WHERE server = 'iob_nowhere';
+SELECT error LIKE 'could not establish connection%' AS unreachable,
+       error ~ '^could not establish connection: .{10,}' AS says_why FROM f1 WHERE server = 'iob_nowhere';
 SELECT count(DISTINCT start_at) = 1 AS one_start FROM f1;
 -- (the servers reach this database: the runs were made here, and a fleet
 -- call changes no run it did not make, so they keep no server name)
