@@ -329,9 +329,10 @@ COMMENT ON FUNCTION iobench.check_import_size(jsonb) IS 'refuse a document large
 -- (its name included) and returned with imported false.  Every figure of
 -- a new run is checked against the rules of a measured run
 -- (iobench.imported_run_problems()); a run breaking one is not stored and
--- the error names the run and the field; "server" names the server the runs come from when the document
--- does not (a run copied on keeps its first name).  Runs as the owner:
--- callers need EXECUTE only.
+-- the error names the run and the field.  "server" names the server the
+-- runs come from when the document does not (a run copied on keeps its
+-- first name).  A document is at most 64 MB (check_import_size()).  Runs
+-- as the owner: callers need EXECUTE only.
 CREATE OR REPLACE FUNCTION iobench.import_runs(doc jsonb, server text DEFAULT NULL)
 RETURNS TABLE (run_id bigint, run_uuid uuid, imported boolean)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
