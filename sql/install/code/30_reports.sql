@@ -25,6 +25,22 @@ END
 $$;
 COMMENT ON FUNCTION iobench.existing_run(bigint) IS 'the stored run of that id; an error when there is none';
 
+-- The name a run goes by beside others: the name it was gathered or
+-- imported under, or, for a run a fleet call made on this very database
+-- (through a foreign server that reaches it: a loopback), that server's
+-- name in iobench.fleet_runs, which the call recorded without changing
+-- the run; NULL for a run made here otherwise.
+CREATE OR REPLACE FUNCTION iobench.run_server(r iobench.runs)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(r.server,
+                    (SELECT fr.server FROM iobench.fleet_runs fr
+                      WHERE fr.run_id = r.run_id ORDER BY fr.fleet_id, fr.server LIMIT 1))
+$$;
+COMMENT ON FUNCTION iobench.run_server(iobench.runs) IS 'the name a run goes by: gathered or imported under, or its loopback fleet server';
+
 -- Check an argument "run_ids" of the functions that read several runs: no
 -- nulls, every run stored, and (when required) at least one run.
 CREATE OR REPLACE FUNCTION iobench.check_run_ids(run_ids bigint[], required boolean)
@@ -427,8 +443,8 @@ BEGIN
                            coalesce(r.server, r.host, '?'), coalesce(r.origin_run_id::text, '?'),
                            to_char(r.imported_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
                            CASE WHEN r.tool <> 'iobench' THEN format(', measured by %s', r.tool) ELSE '' END);
-    ELSIF r.server IS NOT NULL THEN
-        RETURN NEXT format('  server "%s" (gathered from this server)', r.server);
+    ELSIF iobench.run_server(r) IS NOT NULL THEN
+        RETURN NEXT format('  server "%s" (gathered from this server)', iobench.run_server(r));
     END IF;
     IF r.start_at IS NOT NULL THEN
         RETURN NEXT format('  common start %s, workers started %s ms after it',

@@ -523,10 +523,7 @@ COMMENT ON FUNCTION iobench.merged_latency(bigint[], text) IS 'latency percentil
 -- fio's imported runs take part.  Figures are means over a server's runs.
 CREATE OR REPLACE VIEW iobench.fleet_comparison AS
 WITH per_server AS (
-    SELECT coalesce(r.server,
-                    (SELECT fr.server FROM iobench.fleet_runs fr
-                      WHERE fr.run_id = r.run_id ORDER BY fr.fleet_id, fr.server LIMIT 1),
-                    r.host, '?') AS server,
+    SELECT coalesce(iobench.run_server(r), r.host, '?') AS server,
            r.rw, r.block_size, r.workers, r.iodepth, r.read_pct, r.fsync_every, r.sync_method, r.direct,
            count(*)::integer AS runs,
            avg(r.iops) AS iops,
