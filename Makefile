@@ -83,7 +83,7 @@ DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
 REGRESS = setup upgrade run_patterns run_errors run_cancel run_results run_readonly privileges benchmark_user uring \
-	pgiosim suite search reports fleet search_path suite_privileges \
+	pgiosim suite search reports fleet import_validation search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 # Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any

@@ -248,10 +248,13 @@ SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_b', 'iob_nowhere']
 SELECT server, test_no, test, status, run_id IS NOT NULL AS gathered,
        go_at >= start_at AS waited, skew_ms >= 0 AS skew, error IS NOT NULL AS has_error
   FROM f1 ORDER BY server;
-SELECT error LIKE 'could not establish connection%' AS unreachable FROM f1 WHERE server = 'iob_nowhere';
+SELECT error LIKE 'could not establish connection%' AS unreachable,
+       error ~ '^could not establish connection: .{10,}' AS says_why FROM f1 WHERE server = 'iob_nowhere';
 SELECT count(DISTINCT start_at) = 1 AS one_start FROM f1;
-SELECT r.server, r.label, r.start_at = f1.start_at AS start_kept
-  FROM f1 JOIN iobench.runs r USING (run_id) ORDER BY r.server;
+-- (the servers reach this database: the runs were made here, and a fleet
+-- call changes no run it did not make, so they keep no server name)
+SELECT f1.server, r.server IS NULL AS made_here, r.label, r.start_at = f1.start_at AS start_kept
+  FROM f1 JOIN iobench.runs r USING (run_id) ORDER BY f1.server;
 SELECT suite IS NULL AS one_workload, servers, concurrent, status, label,
        settings = '{"duration": "300ms", "file_size": "1MB", "engine": "psync", "label": "fleet f1"}' AS settings
   FROM iobench.fleets WHERE fleet_id = (SELECT DISTINCT fleet_id FROM f1);

@@ -172,6 +172,13 @@ SELECT run_id, tablespace, baseline_run, base_iops, iops, iops_ratio, p99_ratio
 \x on
 SELECT * FROM iobench.run_summary WHERE run_id = 1000001;
 \x off
+-- a lookup by run_id reaches the index: summary() runs for that run only,
+-- not for every stored run (the condition is on the table, not on the
+-- function's result); no run gives no row
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT run_id FROM iobench.run_summary WHERE run_id = 1000001;
+RESET enable_seqscan;
+SELECT * FROM iobench.summary(NULL);
 SELECT iobench.format_rate(69800000) AS mib, iobench.format_rate(2e9) AS gib,
        iobench.format_rate(NULL) AS unknown;
 
@@ -191,6 +198,17 @@ SELECT * FROM iobench.stalls(1000001, min_fraction => -0.1);
 SELECT * FROM iobench.stalls(1000001, max_latency => '0s');
 SELECT iobench.report(NULL);
 SELECT iobench.report(-1);
+-- the other readers of one run error alike
+SELECT * FROM iobench.disk_stats(-1);
+SELECT * FROM iobench.disk_stats(9999);
+SELECT * FROM iobench.disk_stats(NULL);
+SELECT iobench.latency_percentile(9999, 50);
+SELECT iobench.latency_percentile(1000001, 100.5);
+SELECT iobench.latency_percentile(1000001, 'NaN');
+SELECT iobench.latency_percentile(1000001, -1);
+SELECT iobench.latency_percentile(1000001, 0);
+SELECT iobench.latency_percentile(1000001, NULL);
+SELECT iobench.latency_percentile(1000001, 50, 'bogus');
 SELECT iobench.run_json(NULL);
 SELECT iobench.run_json(-1);
 SELECT * FROM iobench.compare(NULL);

@@ -5,7 +5,9 @@ SELECT coalesce(max(run_id), 0) AS runs_before FROM iobench.runs \gset
 
 -- patterns, sizes, counts
 SELECT run_id FROM iobench.run(rw => 'bogus');
-SELECT run_id FROM iobench.run(rw => NULL);
+-- (rw NULL is randread, or the WAL writer's pattern with sync_method 'wal')
+SELECT run_id FROM iobench.run(rw => 'randread', sync_method => 'wal');
+SELECT run_id FROM iobench.run(rw => 'randrw', sync_method => 'wal', duration => '1s');
 SELECT run_id FROM iobench.run(block_size => '256');
 SELECT run_id FROM iobench.run(block_size => '32MB');
 SELECT run_id FROM iobench.run(block_size => '1000');
@@ -55,6 +57,7 @@ SELECT run_id FROM iobench.run(rw => 'write', sync_method => 'open_sync', fsync_
 SELECT run_id FROM iobench.run(engine => 'spdk');
 -- tablespace groups
 SELECT run_id FROM iobench.run(tablespaces => ARRAY[]::name[]);
+SELECT run_id FROM iobench.run(tablespaces => ARRAY[['pg_default'], ['pg_default']]::name[], files => 2);
 SELECT run_id FROM iobench.run(tablespaces => ARRAY['pg_default', NULL]::name[]);
 SELECT run_id FROM iobench.run(tablespaces => ARRAY['pg_default', 'pg_default']::name[], files => 2);
 SELECT run_id FROM iobench.run(tablespaces => ARRAY['pg_default', 'no_such_tablespace']::name[], files => 2);
@@ -67,6 +70,7 @@ SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => 100.5);
 SELECT run_id FROM iobench.run(steady_band => -1);
 SELECT run_id FROM iobench.run(steady_state => 'iops', steady_band => NULL);
 SELECT run_id FROM iobench.run(steady_state => 'latency', steady_window => '1s');
+SELECT run_id FROM iobench.run(steady_state => 'latency', steady_window => '2.5s');
 SELECT run_id FROM iobench.run(steady_state => 'iops', steady_window => '20s', duration => '10s');
 SELECT run_id FROM iobench.run(rate_iops => -5);
 SELECT run_id FROM iobench.run(rate_iops => 1, workers => 2);
@@ -81,6 +85,7 @@ SELECT run_id FROM iobench.run(cold_reads => true);
 SELECT run_id FROM iobench.run(stall_threshold => '0s');
 SELECT run_id FROM iobench.run(stall_threshold => '2 hours');
 SELECT run_id FROM iobench.run(progress_interval => '500ms');
+SELECT run_id FROM iobench.run(progress_interval => '1.5s');
 SELECT run_id FROM iobench.run(progress_interval => '2 hours');
 SELECT run_id FROM iobench.run(progress_interval => NULL);
 

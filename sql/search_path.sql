@@ -285,7 +285,9 @@ SELECT p.oid::regprocedure AS not_called
                          'fleet_compare', 'fleet_report', 'fleet_cancel', 'insert_run',
                          'import_children', 'fleet_connect', 'fleet_gather', 'fio_settings',
                          'fio_figures', 'fio_latency_section',
-                         'disk_stats', 'latency_percentile')
+                         'disk_stats', 'latency_percentile', 'imported_run_problems',
+                         'check_imported_run', 'check_import_size', 'fio_number', 'fio_size_option',
+                         'fleet_import', 'run_server')
  ORDER BY 1;
 
 -- every one pins its search_path

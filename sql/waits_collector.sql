@@ -48,6 +48,8 @@ SELECT snapshot_name, wait_count FROM iobench.wait_snapshot_rows
 -- Snapshot mistakes are told apart
 SELECT iobench.snapshot_waits('waits_after');
 SELECT iobench.snapshot_waits(NULL);
+SELECT iobench.snapshot_waits('');
+SELECT iobench.snapshot_waits(repeat('y', 1048576));
 SELECT * FROM iobench.wait_stats_diff('no_such_snapshot');
 SELECT * FROM iobench.wait_stats_diff('waits_after', 'waits_before');
 SELECT iobench.reset_waits();

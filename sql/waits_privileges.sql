@@ -36,5 +36,36 @@ SELECT name, setting, unit, context FROM pg_settings
                 'iobench.sample_signal')
  ORDER BY name;
 
+-- sampling the whole instance during a run takes what pg_stat_activity
+-- takes to show other sessions' waits (pg_read_all_stats): a plain member
+-- of iobench_user is refused before anything is made
+CREATE ROLE regress_waits_member IN ROLE iobench_user;
+GRANT iobench_user TO regress_waits_monitor;
+SET ROLE regress_waits_member;
+SET iobench.run_waits = 'instance';
+SELECT count(*) AS runs_before FROM iobench.runs \gset
+SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
+SELECT * FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '200ms', file_size => '1MB');
+SELECT * FROM iobench.latency_search('pg_default', latency_target => '1h', max_iodepth => 1,
+                                     step_duration => '200ms', file_size => '1MB');
+SELECT count(*) = :runs_before AS nothing_stored FROM iobench.runs;
+-- its own workers it may sample
+SET iobench.run_waits = 'workers';
+CREATE TEMP TABLE member_run AS
+SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
+SELECT s.scope FROM iobench.run_wait_sampling s JOIN member_run USING (run_id);
+RESET ROLE;
+-- with pg_monitor, the instance
+SET ROLE regress_waits_monitor;
+SET iobench.run_waits = 'instance';
+CREATE TEMP TABLE monitor_run AS
+SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
+SELECT s.scope FROM iobench.run_wait_sampling s JOIN monitor_run USING (run_id);
+RESET iobench.run_waits;
+RESET ROLE;
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM member_run UNION SELECT run_id FROM monitor_run);
+DROP TABLE member_run, monitor_run;
+DROP ROLE regress_waits_member;
+
 DROP ROLE regress_waits_monitor;
 DROP ROLE regress_waits_nobody;

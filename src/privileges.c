@@ -13,6 +13,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -22,6 +23,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "iobench.h"
 #include "privileges.h"
 
 PG_FUNCTION_INFO_V1(iobench_require_grant);
@@ -113,4 +115,26 @@ iob_tablespace_denied(const char *spcname)
 			 errdetail("Benchmark files are temporary files: they need CREATE on the tablespace, as temp_tablespaces does."),
 			 errhint("A superuser or the tablespace's owner can grant it to every benchmark user at once: GRANT CREATE ON TABLESPACE %s TO %s;",
 					 quote_identifier(spcname), IOB_USER_ROLE)));
+}
+
+/*
+ * Refuse a run that would sample the waits of the whole instance
+ * (iobench.run_waits = 'instance') for a role that may not see other
+ * sessions' waits: its run_waits rows, which every member of iobench_user
+ * reads, would show what pg_stat_activity hides from it.  The right is
+ * the one pg_stat_activity asks for: the privileges of pg_read_all_stats
+ * (pg_monitor has them).
+ */
+void
+iob_check_run_waits_scope(void)
+{
+	if (iobench_run_waits != IOB_RUN_WAITS_INSTANCE ||
+		has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_STATS))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to sample the waits of the whole instance"),
+			 errdetail("iobench.run_waits is \"instance\", which records the waits of every session; only roles with the privileges of pg_read_all_stats may see other sessions' waits."),
+			 errhint("SET iobench.run_waits = 'workers' to sample the run's own workers, or have pg_read_all_stats or pg_monitor granted to role \"%s\".",
+					 GetUserNameFromId(GetUserId(), false))));
 }

@@ -26,5 +26,6 @@
 
 extern void iob_require_grant(Oid fnoid);
 pg_noreturn extern void iob_tablespace_denied(const char *spcname);
+extern void iob_check_run_waits_scope(void);
 
 #endif							/* IOBENCH_PRIVILEGES_H */

@@ -280,13 +280,35 @@ iob_stall_threshold_arg(FunctionCallInfo fcinfo, int argno)
 							(int64) IOB_MAX_STALL_THRESHOLD_S * USECS_PER_SEC, true);
 }
 
-/* Read "progress_interval" as whole seconds (a fraction is dropped) */
+/*
+ * Read an interval argument that counts whole seconds, from min_s to max_s;
+ * a fraction of a second is refused, not dropped
+ */
+static int
+whole_seconds_arg(FunctionCallInfo fcinfo, int argno, const char *name,
+				  int min_s, int max_s)
+{
+	int64		us = iob_interval_arg(fcinfo, argno, name,
+									  (int64) min_s * USECS_PER_SEC,
+									  (int64) max_s * USECS_PER_SEC, false);
+
+	if (us % USECS_PER_SEC != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is not a whole number of seconds for argument \"%s\"",
+						DatumGetCString(DirectFunctionCall1(interval_out,
+															PG_GETARG_DATUM(argno))),
+						name),
+				 errdetail("Valid values are whole seconds from %d to %d.", min_s, max_s)));
+	return (int) (us / USECS_PER_SEC);
+}
+
+/* Read "progress_interval": whole seconds */
 int
 iob_progress_interval_arg(FunctionCallInfo fcinfo, int argno)
 {
-	return (int) (iob_interval_arg(fcinfo, argno, "progress_interval", USECS_PER_SEC,
-								   (int64) IOB_MAX_PROGRESS_INTERVAL_S * USECS_PER_SEC,
-								   false) / USECS_PER_SEC);
+	return whole_seconds_arg(fcinfo, argno, "progress_interval", 1,
+							 IOB_MAX_PROGRESS_INTERVAL_S);
 }
 
 /* Read a keyword argument; returns the index of the matching choice */
@@ -421,7 +443,8 @@ static void
 read_load_args(FunctionCallInfo fcinfo, IobRunParams *params)
 {
 	iob_tablespace_arg(fcinfo, ARG_TABLESPACE, params);
-	params->rw = iob_pattern_arg(fcinfo, ARG_RW);
+	/* NULL: randread, or the WAL writer's pattern (read_io_args()) */
+	params->rw = PG_ARGISNULL(ARG_RW) ? IOB_RW_RANDREAD : iob_pattern_arg(fcinfo, ARG_RW);
 	params->block_size = (uint32) iob_size_arg(fcinfo, ARG_BLOCK_SIZE, "block_size",
 											   IOB_MIN_BLOCK_SIZE, IOB_MAX_BLOCK_SIZE);
 	params->workers = iob_workers_arg(fcinfo, ARG_WORKERS);
@@ -461,6 +484,13 @@ read_io_args(FunctionCallInfo fcinfo, IobRunParams *params)
 		strcmp(text_to_cstring(PG_GETARG_TEXT_PP(ARG_SYNC_METHOD)), "wal") == 0;
 	if (!wal)
 		params->sync_method = iob_sync_method_arg(fcinfo, ARG_SYNC_METHOD);
+	else if (!PG_ARGISNULL(ARG_RW) && params->rw != IOB_RW_WRITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"rw\" cannot be \"%s\" with sync_method \"wal\"",
+						text_to_cstring(PG_GETARG_TEXT_PP(ARG_RW))),
+				 errdetail("sync_method \"wal\" writes as the WAL writer does: sequential writes (rw \"write\")."),
+				 errhint("Leave rw out, or choose another sync_method.")));
 	iob_require_arg(fcinfo, ARG_DIRECT, "direct");
 	params->direct = PG_GETARG_BOOL(ARG_DIRECT);
 	params->engine = iob_engine_arg(fcinfo, ARG_ENGINE);
@@ -496,11 +526,9 @@ read_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 	iob_require_arg(fcinfo, ARG_STEADY_BAND, "steady_band");
 	params->steady_band_pct = PG_GETARG_FLOAT8(ARG_STEADY_BAND);
 	iob_check_steady_band(params->steady_band_pct);
-	params->steady_window_s = (int)
-		(iob_interval_arg(fcinfo, ARG_STEADY_WINDOW, "steady_window",
-						  (int64) IOB_MIN_STEADY_WINDOW_S * USECS_PER_SEC,
-						  (int64) IOB_MAX_STEADY_WINDOW_S * USECS_PER_SEC,
-						  false) / USECS_PER_SEC);
+	params->steady_window_s = whole_seconds_arg(fcinfo, ARG_STEADY_WINDOW, "steady_window",
+												IOB_MIN_STEADY_WINDOW_S,
+												IOB_MAX_STEADY_WINDOW_S);
 }
 
 /* See run_args.h */

@@ -614,6 +614,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	Datum		result;
 
 	failed_run_id = 0;
+	iob_check_run_waits_scope();
 
 	/*
 	 * Everything that can be checked before a byte is written.  On a hot

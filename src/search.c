@@ -312,6 +312,7 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 	Datum		values[1];
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
+	iob_check_run_waits_scope();
 	memset(&s, 0, sizeof(s));
 	read_search_args(fcinfo, &s);
 	plan_steps(&s, s.base.engine != IOB_ENGINE_PSYNC &&

@@ -711,6 +711,7 @@ iobench_suite(PG_FUNCTION_ARGS)
 	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
+	iob_check_run_waits_scope();
 	/* a suite is its stored rows: unlike run(), it needs a writable server */
 	PreventCommandDuringRecovery("iobench.suite()");
 	PreventCommandIfReadOnly("iobench.suite()");

@@ -26,6 +26,11 @@ iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max, int *n)
 	int			i;
 	int			j;
 
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" must be a one-dimensional array"),
+				 errdetail("It has %d dimensions.", ARR_NDIM(arr))));
 	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
 					  &elems, &nulls, n);
 	if (*n == 0)
@@ -97,6 +102,13 @@ contender_group(const char *contender, IobRunParams *params)
 	if (strchr(contender, '+') == NULL ||
 		OidIsValid(get_tablespace_oid(contender, true)))
 		return false;
+	/* every part names a tablespace: no empty name before, after or between */
+	if (contender[0] == '+' || contender[strlen(contender) - 1] == '+' ||
+		strstr(contender, "++") != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tablespace group \"%s\" has an empty tablespace name", contender),
+				 errhint("A group names two or more tablespaces joined by \"+\", for example \"ts_a+ts_b\".")));
 	copy = pstrdup(contender);
 	for (tok = strtok_r(copy, "+", &save); tok != NULL; tok = strtok_r(NULL, "+", &save))
 	{

@@ -77,6 +77,44 @@ is($primary->safe_psql('postgres',
 		q{SELECT label || ' ' || status || ' ' || (ops > 0) FROM iobench.runs}),
 	'on the standby completed true', 'the standby run is kept on the primary');
 
+# a fleet call that includes the standby: the standby's run comes back as
+# the row run() returns there (it cannot store it) and is stored here under
+# the standby's name; no server is dropped
+$primary->safe_psql('postgres', 'CREATE EXTENSION dblink; CREATE EXTENSION postgres_fdw');
+foreach my $server (['self', $primary], ['replica', $standby])
+{
+	my ($name, $node) = @$server;
+	my ($host, $port) = ($node->host, $node->port);
+	$primary->safe_psql('postgres', qq{
+CREATE SERVER $name FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$host', port '$port', dbname 'postgres');
+CREATE USER MAPPING FOR CURRENT_USER SERVER $name;
+});
+}
+my $fleet_rows = $primary->safe_psql('postgres', q{
+	SET client_min_messages = warning;
+	SELECT server || ' ' || status || ' ' || (run_id IS NOT NULL) || ' ' || (remote_run_id IS NULL)
+	       || ' ' || coalesce(error, '-')
+	  FROM iobench.fleet_run(ARRAY['self', 'replica'],
+	                         '{"duration": "300ms", "file_size": "4MB", "engine": "psync"}',
+	                         start_delay => '2s', label => 'fleet with a standby')
+	 ORDER BY server});
+is($fleet_rows, "replica completed true true -\nself completed true false -",
+	'a fleet call with a standby returns a row for it, its run gathered');
+is($primary->safe_psql('postgres', q{
+	SELECT f.status || ' ' || r.server || ' ' || (r.origin_run_id IS NULL) || ' ' || (r.imported_at IS NOT NULL)
+	  FROM iobench.fleets f JOIN iobench.fleet_runs fr USING (fleet_id) JOIN iobench.runs r USING (run_id)
+	 WHERE fr.server = 'replica'}),
+	'completed replica true true', 'the standby\'s run is stored here under its name');
+# a server that cannot be reached says why (libpq's message)
+$primary->safe_psql('postgres', q{
+CREATE SERVER nowhere FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '/nonexistent', port '1', dbname 'postgres');
+CREATE USER MAPPING FOR CURRENT_USER SERVER nowhere;
+});
+like($primary->safe_psql('postgres', q{
+	SET client_min_messages = warning;
+	SELECT error FROM iobench.fleet_run(ARRAY['nowhere'], '{"duration": "300ms", "file_size": "4MB"}')}),
+	qr/^could not establish connection: .*nonexistent/s, 'an unreachable server: the error says why');
+
 $standby->stop;
 $primary->stop;
 done_testing();

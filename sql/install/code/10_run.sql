@@ -2,7 +2,7 @@
 
 CREATE OR REPLACE FUNCTION iobench.run(
     tablespace   name     DEFAULT 'pg_default',
-    rw           text     DEFAULT 'randread',
+    rw           text     DEFAULT NULL,    -- NULL: randread (the WAL writer's with sync_method 'wal')
     block_size   text     DEFAULT '8kB',
     workers      integer  DEFAULT 1,
     iodepth      integer  DEFAULT 1,

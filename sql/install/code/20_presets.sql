@@ -194,7 +194,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     RETURN QUERY
-    SELECT o.run_id, coalesce(o.server, o.host), o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
+    SELECT o.run_id, coalesce(iobench.run_server(o), o.host), o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
            round(b.iops::numeric, 1), round(o.iops::numeric, 1),
            round((o.iops / nullif(b.iops, 0))::numeric, 2),
            round(b.mb_per_s::numeric, 2), round(o.mb_per_s::numeric, 2),

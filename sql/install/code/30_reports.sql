@@ -25,6 +25,22 @@ END
 $$;
 COMMENT ON FUNCTION iobench.existing_run(bigint) IS 'the stored run of that id; an error when there is none';
 
+-- The name a run goes by beside others: the name it was gathered or
+-- imported under, or, for a run a fleet call made on this very database
+-- (through a foreign server that reaches it: a loopback), that server's
+-- name in iobench.fleet_runs, which the call recorded without changing
+-- the run; NULL for a run made here otherwise.
+CREATE OR REPLACE FUNCTION iobench.run_server(r iobench.runs)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(r.server,
+                    (SELECT fr.server FROM iobench.fleet_runs fr
+                      WHERE fr.run_id = r.run_id ORDER BY fr.fleet_id, fr.server LIMIT 1))
+$$;
+COMMENT ON FUNCTION iobench.run_server(iobench.runs) IS 'the name a run goes by: gathered or imported under, or its loopback fleet server';
+
 -- Check an argument "run_ids" of the functions that read several runs: no
 -- nulls, every run stored, and (when required) at least one run.
 CREATE OR REPLACE FUNCTION iobench.check_run_ids(run_ids bigint[], required boolean)
@@ -228,7 +244,7 @@ COMMENT ON FUNCTION iobench.bar(double precision, integer) IS 'a horizontal bar 
 -- A run in a dozen columns a DBA reads first, rounded and with units:
 --   SELECT * FROM iobench.summary(iobench.run(duration => '10s'));
 -- The full row stays in iobench.runs; the view iobench.run_summary has every
--- stored run this way.
+-- stored run this way.  NULL (no run) gives no row.
 CREATE OR REPLACE FUNCTION iobench.summary(r iobench.runs)
 RETURNS TABLE (
     run_id     bigint,
@@ -244,7 +260,7 @@ RETURNS TABLE (
     lat_p99    text,
     lat_max    text,
     fsync_p99  text)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE STRICT
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT r.run_id, r.status, r.tablespace,
@@ -270,8 +286,13 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.summary(iobench.runs) IS 'a run in a dozen rounded columns with units, for reading';
 
+-- run_id, status and tablespace come from the table itself, so that a
+-- condition on them reaches its index (WHERE run_id = 42 computes one
+-- summary, not one per stored run: summary() is not inlined).
 CREATE OR REPLACE VIEW iobench.run_summary AS
-SELECT s.* FROM iobench.runs r, LATERAL iobench.summary(r) s;
+SELECT r.run_id, r.status, r.tablespace, s.storage, s.workload, s.seconds, s.iops, s.throughput,
+       s.lat_avg, s.lat_p50, s.lat_p99, s.lat_max, s.fsync_p99
+  FROM iobench.runs r, LATERAL iobench.summary(r) s;
 COMMENT ON VIEW iobench.run_summary IS 'every stored run in a dozen rounded columns with units, for reading';
 
 -- The latency histogram of a run and op kind, grouped into 1-2-5 ranges
@@ -316,10 +337,14 @@ RETURNS TABLE (device text, member boolean, kind text, second integer,
                areq_kb double precision, aqu_sz double precision,
                r_await_ms double precision, w_await_ms double precision,
                util_pct double precision, d_s double precision, f_s double precision)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT d.device, d.member, 'average', NULL::integer,
+BEGIN
+    -- as report(): a run that is not stored is an error, not an empty result
+    PERFORM iobench.existing_run(disk_stats.run_id);
+    RETURN QUERY
+    SELECT d.device, d.member, 'average'::text, NULL::integer,
            sum(d.reads) / sum(d.interval_s),
            sum(d.writes) / sum(d.interval_s),
            sum(d.read_sectors) * 512 / 1e6 / sum(d.interval_s),
@@ -343,7 +368,8 @@ AS $$
           FROM iobench.run_disk_seconds d
          WHERE d.run_id = disk_stats.run_id
          ORDER BY d.device, d.util_pct DESC, d.reads + d.writes DESC, d.second) AS b
-    ORDER BY 2, 1, 3
+    ORDER BY 2, 1, 3;
+END
 $$;
 COMMENT ON FUNCTION iobench.disk_stats(bigint) IS 'the block device''s iostat figures during a run: average and busiest second per device';
 
@@ -417,8 +443,8 @@ BEGIN
                            coalesce(r.server, r.host, '?'), coalesce(r.origin_run_id::text, '?'),
                            to_char(r.imported_at, 'YYYY-MM-DD HH24:MI:SS TZ'),
                            CASE WHEN r.tool <> 'iobench' THEN format(', measured by %s', r.tool) ELSE '' END);
-    ELSIF r.server IS NOT NULL THEN
-        RETURN NEXT format('  server "%s" (gathered from this server)', r.server);
+    ELSIF iobench.run_server(r) IS NOT NULL THEN
+        RETURN NEXT format('  server "%s" (gathered from this server)', iobench.run_server(r));
     END IF;
     IF r.start_at IS NOT NULL THEN
         RETURN NEXT format('  common start %s, workers started %s ms after it',

@@ -299,6 +299,11 @@ BEGIN
         RAISE EXCEPTION 'argument "snapshot_name" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
+    -- a name to read and type, and one the table's index can hold
+    IF length(snapshot_name) NOT BETWEEN 1 AND 255 THEN
+        RAISE EXCEPTION 'argument "snapshot_name" must be 1 to 255 characters long, not %', length(snapshot_name)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     IF EXISTS (SELECT 1 FROM iobench.wait_snapshots s
                WHERE s.snapshot_name = snapshot_waits.snapshot_name) THEN
         RAISE EXCEPTION 'wait snapshot "%" already exists', snapshot_name

@@ -189,11 +189,150 @@ END
 $$;
 COMMENT ON FUNCTION iobench.import_children(bigint, jsonb) IS 'store the children of an imported run';
 
+-- What breaks the rules of a measured run in an imported run stored under
+-- run_id (its row and children, before the import commits): every figure
+-- finite and not negative (the seed excepted), intervals not negative, a
+-- run that ends after it starts, data ops the sum of reads and writes, and
+-- each op's histogram holding as many I/Os as the op's count.  One row per
+-- problem, first the run's own columns; "field" names the document's key
+-- ("run", "seconds", ...) with the row's key and the column, as a reader
+-- of the document finds it.  Called by the import functions as the owner.
+CREATE OR REPLACE FUNCTION iobench.imported_run_problems(run_id bigint)
+RETURNS TABLE (field text, problem text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t record;
+    checks text;
+    row_key text;
+BEGIN
+    FOR t IN SELECT * FROM (VALUES
+            (1, 'iobench.runs'::regclass, 'run'),
+            (2, 'iobench.run_seconds'::regclass, 'seconds'),
+            (3, 'iobench.run_latency'::regclass, 'latency'),
+            (4, 'iobench.run_stalls'::regclass, 'stalls'),
+            (5, 'iobench.run_waits'::regclass, 'waits'),
+            (6, 'iobench.run_wait_sampling'::regclass, 'wait_sampling'),
+            (7, 'iobench.run_disk_seconds'::regclass, 'disk_seconds'),
+            (8, 'iobench.run_tablespaces'::regclass, 'tablespaces')) AS v(n, rel, doc_key)
+        ORDER BY v.n
+    LOOP
+        -- (column, holds the rule, the value as text) for every figure
+        SELECT string_agg(format('(%L, %s, x.%I::text)', a.attname,
+                   CASE WHEN a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype)
+                        THEN format('x.%I >= 0', a.attname)
+                        WHEN a.atttypid = 'numeric'::regtype
+                        THEN format('x.%I BETWEEN 0 AND 18446744073709551615', a.attname)
+                        WHEN a.atttypid = 'interval'::regtype
+                        THEN format('x.%I >= ''0''::interval AND pg_catalog.date_part(''epoch'', x.%I) < ''infinity''::float8',
+                                    a.attname, a.attname)
+                        ELSE format('x.%I >= 0 AND x.%I < ''infinity''::float8', a.attname, a.attname)
+                   END, a.attname), ', ' ORDER BY a.attnum)
+          INTO checks
+          FROM pg_attribute a
+         WHERE a.attrelid = t.rel AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+           AND a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'float4'::regtype,
+                              'float8'::regtype, 'numeric'::regtype, 'interval'::regtype)
+           AND a.attname NOT IN ('run_id', 'seed');
+        -- the row's key in the document: the primary key's columns but run_id
+        SELECT coalesce('format(' || quote_literal(' (' || string_agg(a.attname || ' %s', ', ' ORDER BY k.n) || ')')
+                        || ', ' || string_agg(format('x.%I', a.attname), ', ' ORDER BY k.n) || ')', '''''')
+          INTO row_key
+          FROM pg_index i
+         CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
+          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+         WHERE i.indrelid = t.rel AND i.indisprimary AND a.attname <> 'run_id';
+        RETURN QUERY EXECUTE format(
+            'SELECT pg_catalog.format(%L, %s, c.col), '
+            '       pg_catalog.format(''is %%s, but must be finite and not negative'', c.shown) '
+            '  FROM %s x CROSS JOIN LATERAL (VALUES %s) AS c(col, ok, shown) '
+            ' WHERE x.run_id = $1 AND NOT c.ok',
+            '"' || t.doc_key || '"%s."%s"', row_key, t.rel, checks)
+            USING imported_run_problems.run_id;
+    END LOOP;
+
+    RETURN QUERY
+    SELECT '"run"."finished_at"', format('is %s, before "started_at" %s', r.finished_at, r.started_at)
+      FROM iobench.runs r
+     WHERE r.run_id = imported_run_problems.run_id AND r.finished_at < r.started_at;
+    RETURN QUERY
+    SELECT '"run"."ops"', format('is %s, but the run has %s reads and %s writes', r.ops,
+                                 coalesce(r.read_ops, 0), coalesce(r.write_ops, 0))
+      FROM iobench.runs r
+     WHERE r.run_id = imported_run_problems.run_id
+       AND r.ops <> coalesce(r.read_ops, 0) + coalesce(r.write_ops, 0);
+    RETURN QUERY
+    SELECT format('"latency" (op %s)', h.op),
+           format('holds %s I/Os, but "run"."%s_ops" is %s', h.n, h.op, coalesce(h.ops::text, 'null'))
+      FROM (SELECT l.op, sum(l.count) AS n,
+                   CASE l.op WHEN 'read' THEN r.read_ops WHEN 'write' THEN r.write_ops ELSE r.fsync_ops END AS ops
+              FROM iobench.run_latency l JOIN iobench.runs r ON r.run_id = l.run_id
+             WHERE l.run_id = imported_run_problems.run_id
+             GROUP BY l.op, r.read_ops, r.write_ops, r.fsync_ops) AS h
+     WHERE h.ops IS DISTINCT FROM h.n
+     ORDER BY h.op;
+    RETURN QUERY
+    SELECT format('"latency" (op %s, lower_us %s)', l.op, l.lower_us),
+           format('has "upper_us" %s, not above "lower_us"', l.upper_us)
+      FROM iobench.run_latency l
+     WHERE l.run_id = imported_run_problems.run_id AND NOT l.upper_us > l.lower_us
+     ORDER BY l.op, l.lower_us;
+END
+$$;
+COMMENT ON FUNCTION iobench.imported_run_problems(bigint) IS 'what breaks the rules of a measured run in an imported run (the import functions)';
+
+-- Raise the first problem iobench.imported_run_problems() finds in the
+-- run stored under run_id.
+CREATE OR REPLACE FUNCTION iobench.check_imported_run(run_id bigint)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p record;
+BEGIN
+    SELECT * INTO p FROM iobench.imported_run_problems(check_imported_run.run_id) LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% %', p.field, p.problem
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.check_imported_run(bigint) IS 'raise the first problem of an imported run (the import functions)';
+
+-- The largest document the import functions take: 64 MB (jsonb's own
+-- size).  An import holds the document, its runs and their rows in
+-- memory at once, several times the document's size; a bound keeps one
+-- import from taking a server's memory.  Larger exports are split by
+-- run_ids or since, and imported one by one.
+CREATE OR REPLACE FUNCTION iobench.check_import_size(doc jsonb)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bytes bigint := pg_column_size(check_import_size.doc || '{}'::jsonb);  -- its size uncompressed
+BEGIN
+    IF bytes > 64 * 1024 * 1024 THEN
+        RAISE EXCEPTION 'argument "doc" is % MB, more than the limit of 64 MB', round(bytes / 1048576.0, 1)
+            USING ERRCODE = 'program_limit_exceeded',
+                  DETAIL = 'An import holds the whole document in memory, several times over; a document of more than 64 MB is refused.',
+                  HINT = 'Export fewer runs per document (export_runs() with run_ids, or since) and import each.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION iobench.check_import_size(jsonb) IS 'refuse a document larger than the import functions take (64 MB)';
+
 -- Store the runs of an iobench.export_runs() document.  A run already
--- stored here (same run_uuid) is left as it is and returned with imported
--- false; "server" names the server the runs come from when the document
--- does not (a run copied on keeps its first name).  Runs as the owner:
--- callers need EXECUTE only.
+-- stored here (same run_uuid), made here or imported, is left as it is
+-- (its name included) and returned with imported false.  Every figure of
+-- a new run is checked against the rules of a measured run
+-- (iobench.imported_run_problems()); a run breaking one is not stored and
+-- the error names the run and the field.  "server" names the server the
+-- runs come from when the document does not (a run copied on keeps its
+-- first name).  A document is at most 64 MB (check_import_size()).  Runs
+-- as the owner: callers need EXECUTE only.
 CREATE OR REPLACE FUNCTION iobench.import_runs(doc jsonb, server text DEFAULT NULL)
 RETURNS TABLE (run_id bigint, run_uuid uuid, imported boolean)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -210,6 +349,7 @@ BEGIN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
+    PERFORM iobench.check_import_size(import_runs.doc);
     IF jsonb_typeof(import_runs.doc) <> 'object'
        OR import_runs.doc ->> 'format' IS DISTINCT FROM 'iobench runs'
        OR jsonb_typeof(import_runs.doc -> 'runs') IS DISTINCT FROM 'array' THEN
@@ -238,10 +378,8 @@ BEGIN
             name := coalesce(rr ->> 'server', import_runs.server, rr ->> 'host');
             SELECT r.run_id INTO id FROM iobench.runs r WHERE r.run_uuid = uid;
             IF FOUND THEN
-                -- stored already: a run made here gets the name it was gathered under
-                UPDATE iobench.runs r SET server = name
-                 WHERE r.run_id = id AND r.server IS NULL AND r.imported_at IS NULL
-                   AND import_runs.server IS NOT NULL;
+                -- stored already: left as it is, whoever made it (an import
+                -- never changes a run it did not create)
                 RETURN QUERY SELECT r.run_id, r.run_uuid, false
                                FROM iobench.runs r WHERE r.run_id = id;
                 CONTINUE;
@@ -257,6 +395,7 @@ BEGIN
                 CONTINUE;
             END IF;
             PERFORM iobench.import_children(id, e.v);
+            PERFORM iobench.check_imported_run(id);
         EXCEPTION
             WHEN invalid_parameter_value OR not_null_violation OR check_violation
                  OR unique_violation OR invalid_text_representation OR datatype_mismatch
@@ -377,12 +516,14 @@ COMMENT ON FUNCTION iobench.merged_latency(bigint[], text) IS 'latency percentil
 -- ratio to the fleet's median server and its rank from the slowest:
 -- "which disk is slowest for 8 KB random reads", "how far is each replica
 -- from the median".  A server is the name its runs were gathered under, or
--- the host for runs made here; a pattern is what was asked of the disk
+-- the host for runs made here (a run a fleet call made on this very
+-- database, through a foreign server that reaches it, under that server's
+-- name in iobench.fleet_runs); a pattern is what was asked of the disk
 -- (rw, block size, workers x iodepth, read share, sync, direct I/O), so
 -- fio's imported runs take part.  Figures are means over a server's runs.
 CREATE OR REPLACE VIEW iobench.fleet_comparison AS
 WITH per_server AS (
-    SELECT coalesce(r.server, r.host, '?') AS server,
+    SELECT coalesce(iobench.run_server(r), r.host, '?') AS server,
            r.rw, r.block_size, r.workers, r.iodepth, r.read_pct, r.fsync_every, r.sync_method, r.direct,
            count(*)::integer AS runs,
            avg(r.iops) AS iops,

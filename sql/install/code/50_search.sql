@@ -7,9 +7,24 @@
 CREATE OR REPLACE FUNCTION iobench.latency_percentile(run_id bigint, percentile double precision,
                                                       op text DEFAULT NULL)
 RETURNS double precision
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    v double precision;
+BEGIN
+    PERFORM iobench.existing_run(latency_percentile.run_id);
+    IF latency_percentile.percentile IS NULL
+       OR NOT (latency_percentile.percentile > 0 AND latency_percentile.percentile <= 100) THEN
+        RAISE EXCEPTION 'argument "percentile" must be greater than 0 and at most 100, not %',
+                        coalesce(latency_percentile.percentile::text, 'null')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF latency_percentile.op IS NOT NULL AND latency_percentile.op NOT IN ('read', 'write', 'fsync') THEN
+        RAISE EXCEPTION '"%" is not a valid value for argument "op"', latency_percentile.op
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Valid values are "read", "write", "fsync", and NULL for data I/O (reads and writes).';
+    END IF;
     WITH b AS (
         SELECT l.lower_us, l.upper_us, sum(l.count) AS count
           FROM iobench.run_latency l
@@ -27,10 +42,13 @@ AS $$
                                                     WHEN 'fsync' THEN r.fsync_lat_max_us
                                                     ELSE r.lat_max_us END
                     FROM iobench.runs r WHERE r.run_id = latency_percentile.run_id))
+      INTO v
       FROM c
      WHERE c.cum >= greatest(ceil(latency_percentile.percentile / 100 * c.total - 1e-9), 1)
      ORDER BY c.lower_us
-     LIMIT 1
+     LIMIT 1;
+    RETURN v;
+END
 $$;
 COMMENT ON FUNCTION iobench.latency_percentile(bigint, double precision, text) IS 'a latency percentile (µs) of a run, from its stored histogram';
 

@@ -161,6 +161,7 @@ DECLARE
     pid integer[];
     pending boolean[];
     rid bigint[];
+    rdoc jsonb[];               -- a run a server returned without storing it (a hot standby)
     go timestamptz[];
     err text[];
     rerr text[];                -- the error of a run stored all the same
@@ -175,6 +176,7 @@ DECLARE
     q text;
     v text;
     local_id bigint;
+    got_doc jsonb;
     t_start timestamptz;
     first_go timestamptz;
     next_note timestamptz;
@@ -216,15 +218,16 @@ BEGIN
                           ELSE ARRAY[b] END;
             -- connect (again, after a failure), then send with one start time
             FOREACH i IN ARRAY batch LOOP
-                rid[i] := NULL; go[i] := NULL; err[i] := NULL; rerr[i] := NULL; pending[i] := false;
+                rid[i] := NULL; rdoc[i] := NULL; go[i] := NULL; err[i] := NULL; rerr[i] := NULL; pending[i] := false;
                 BEGIN
                     IF NOT connected[i] THEN
                         pid[i] := iobench.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
                         connected[i] := true;
                     END IF;
                 EXCEPTION WHEN OTHERS THEN
-                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
-                    err[i] := msg;
+                    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE, det = PG_EXCEPTION_DETAIL;
+                    -- dblink puts libpq's reason ("connection refused") in the DETAIL
+                    err[i] := concat_ws(': ', msg, nullif(btrim(det, E' \n'), ''));
                     PERFORM iobench.fleet_drop(dbl, conn[i]);
                     connected[i] := false;
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
@@ -235,7 +238,10 @@ BEGIN
             FOREACH i IN ARRAY batch LOOP
                 CONTINUE WHEN NOT connected[i];
                 BEGIN
-                    q := format('SELECT r.run_id, r.status, r.go_at FROM iobench.run(%s) AS r',
+                    -- a run not stored there (a hot standby) comes back as a document
+                    q := format('SELECT r.run_id, r.status, r.go_at, '
+                                'CASE WHEN r.run_id IS NULL THEN iobench.export_run_row(r) END '
+                                'FROM iobench.run(%s) AS r',
                                 concat_ws(', ', nullif(t.args, ''),
                                           CASE WHEN t_start IS NOT NULL THEN format('start_at => %L', t_start) END));
                     EXECUTE format('SELECT %I.dblink_send_query($1, $2)', dbl) USING conn[i], q INTO busy;
@@ -269,11 +275,12 @@ BEGIN
                         BEGIN
                             EXECUTE format('SELECT %I.dblink_is_busy($1)', dbl) USING conn[i] INTO busy;
                             IF busy = 0 THEN
-                                EXECUTE format('SELECT t.run_id, t.go_at FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
-                                    USING conn[i] INTO local_id, first_go;
-                                EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                EXECUTE format('SELECT t.run_id, t.go_at, t.doc FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz, doc jsonb)', dbl)
+                                    USING conn[i] INTO local_id, first_go, got_doc;
+                                EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1) AS t(run_id bigint, status text, go_at timestamptz, doc jsonb)', dbl)
                                     USING conn[i] INTO busy;
                                 rid[i] := local_id;
+                                rdoc[i] := CASE WHEN local_id IS NULL THEN got_doc END;
                                 go[i] := first_go;
                                 pending[i] := false;
                             ELSIF cancel_at IS NOT NULL AND clock_timestamp() > cancel_at + '10s' THEN
@@ -299,7 +306,7 @@ BEGIN
                             IF rid[i] IS NOT NULL THEN
                                 rerr[i] := CASE WHEN NOT (cancel_at IS NOT NULL AND code = '57014') THEN msg END;
                                 -- the end of the failed query, before the connection serves again
-                                EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1, false) AS t(run_id bigint, status text, go_at timestamptz)', dbl)
+                                EXECUTE format('SELECT count(*) FROM %I.dblink_get_result($1, false) AS t(run_id bigint, status text, go_at timestamptz, doc jsonb)', dbl)
                                     USING conn[i] INTO busy;
                                 CONTINUE;
                             END IF;
@@ -335,11 +342,23 @@ BEGIN
 
             -- gather the runs of the batch and record their start skew
             first_go := NULL;
-            SELECT min(go[x.k]) INTO first_go FROM unnest(batch) x(k) WHERE rid[x.k] IS NOT NULL;
+            SELECT min(go[x.k]) INTO first_go FROM unnest(batch) x(k)
+             WHERE rid[x.k] IS NOT NULL OR rdoc[x.k] IS NOT NULL;
             FOREACH i IN ARRAY batch LOOP
-                CONTINUE WHEN rid[i] IS NULL;
+                -- a server that failed has its row already; one that answered
+                -- with no run at all gets one too: none is dropped silently
+                IF rid[i] IS NULL AND rdoc[i] IS NULL THEN
+                    IF err[i] IS NULL THEN
+                        rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                            'test', t.name, 'start_at', t_start, 'go_at', go[i],
+                            'error', 'the server returned no run', 'sqlstate', '22023');
+                    END IF;
+                    CONTINUE;
+                END IF;
                 BEGIN
-                    rows := rows || (iobench.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i])
+                    rows := rows || (CASE WHEN rid[i] IS NULL
+                                          THEN iobench.fleet_import(rdoc[i], NULL, fleet_execute.servers[i])
+                                          ELSE iobench.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i]) END
                         || jsonb_strip_nulls(jsonb_build_object(
                                'test_no', t.no, 'test', t.name, 'start_at', t_start, 'go_at', go[i],
                                'skew_us', extract(epoch FROM go[i] - first_go) * 1e6,
@@ -349,7 +368,8 @@ BEGIN
                     err[i] := msg;
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
                         'test', t.name, 'remote_run_id', rid[i], 'start_at', t_start, 'go_at', go[i],
-                        'error', format('could not gather run %s: %s', rid[i], err[i]), 'sqlstate', code);
+                        'error', format('could not gather run %s: %s', coalesce(rid[i]::text, '(not stored there)'), err[i]),
+                        'sqlstate', code);
                 END;
             END LOOP;
         END LOOP;
@@ -427,9 +447,55 @@ END
 $$;
 COMMENT ON FUNCTION iobench.fleet_connect(name, text, text) IS 'open a fleet call''s dblink connection to a foreign server';
 
+-- Store the run a server of a fleet call answered with, under its name:
+-- a document of export_runs() for its run remote_run_id, or, from a server
+-- that could not store the run (a hot standby: remote_run_id NULL), of
+-- export_run_row().  Returns the fleet row's part that the run gives:
+-- server, run_id (here), remote_run_id and its headline figures.
+CREATE OR REPLACE FUNCTION iobench.fleet_import(doc jsonb, remote_run_id bigint, server text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    run jsonb;
+    local_id bigint;
+    fresh boolean;
+BEGIN
+    -- the server's answer is untrusted: one run, the one asked for
+    run := fleet_import.doc -> 'runs' -> 0 -> 'run';
+    IF jsonb_typeof(fleet_import.doc -> 'runs') IS DISTINCT FROM 'array' OR jsonb_array_length(fleet_import.doc -> 'runs') <> 1
+       OR (run ->> 'run_id') IS DISTINCT FROM fleet_import.remote_run_id::text THEN
+        RAISE EXCEPTION 'the server answered with a document that does not hold its run % alone', fleet_import.remote_run_id
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT m.run_id, m.imported INTO local_id, fresh FROM iobench.import_runs(fleet_import.doc, fleet_import.server) m;
+    -- a run stored already must be that server's own run, gathered before,
+    -- or the run itself when the server is this database (a loopback):
+    -- never another run its run_uuid names
+    IF NOT fresh AND NOT EXISTS (
+            SELECT FROM iobench.runs r
+             WHERE r.run_id = local_id
+               AND ((r.server = fleet_import.server AND r.origin_run_id = fleet_import.remote_run_id)
+                    OR (r.imported_at IS NULL AND r.run_id = fleet_import.remote_run_id
+                        AND r.system_identifier = (SELECT c.system_identifier::numeric
+                                                          + CASE WHEN c.system_identifier < 0 THEN 18446744073709551616 ELSE 0 END
+                                                     FROM pg_control_system() c)))) THEN
+        RAISE EXCEPTION 'the server answered with run_uuid % of a run that is not its run %',
+                        run ->> 'run_uuid', fleet_import.remote_run_id
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A server of a fleet can add its own runs here, never name another run.';
+    END IF;
+    RETURN jsonb_build_object('server', fleet_import.server, 'run_id', local_id,
+                              'remote_run_id', fleet_import.remote_run_id, 'go_at', run -> 'go_at',
+                              'status', run -> 'status', 'iops', run -> 'iops',
+                              'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
+END
+$$;
+COMMENT ON FUNCTION iobench.fleet_import(jsonb, bigint, text) IS 'store the run a server of a fleet call answered with';
+
 -- Gather one run from a server of a fleet call: export it there, import
--- it here under the server's name.  Returns the fleet row's part that the
--- run gives: server, run_id (here), remote_run_id and its headline figures.
+-- it here under the server's name (iobench.fleet_import()).
 CREATE OR REPLACE FUNCTION iobench.fleet_gather(dbl name, conn text, remote_run_id bigint, server text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
@@ -437,18 +503,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     doc jsonb;
-    run jsonb;
-    local_id bigint;
 BEGIN
     EXECUTE format('SELECT t.doc FROM %I.dblink($1, $2) AS t(doc jsonb)', fleet_gather.dbl)
         USING fleet_gather.conn,
               format('SELECT iobench.export_runs(ARRAY[%s]::bigint[])', fleet_gather.remote_run_id) INTO doc;
-    SELECT m.run_id INTO local_id FROM iobench.import_runs(doc, fleet_gather.server) m;
-    run := doc -> 'runs' -> 0 -> 'run';
-    RETURN jsonb_build_object('server', fleet_gather.server, 'run_id', local_id,
-                              'remote_run_id', fleet_gather.remote_run_id, 'go_at', run -> 'go_at',
-                              'status', run -> 'status', 'iops', run -> 'iops',
-                              'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
+    RETURN iobench.fleet_import(doc, fleet_gather.remote_run_id, fleet_gather.server);
 END
 $$;
 COMMENT ON FUNCTION iobench.fleet_gather(name, text, bigint, text) IS 'gather one run of a fleet call from its server';
