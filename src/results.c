@@ -33,6 +33,7 @@
 #include "storage/fd.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
@@ -288,29 +289,105 @@ summary_json(const IobRunSummary *s)
 }
 
 /*
- * The per-second time series: the recorder stored it in
- * iobench.live_seconds as the run went (recorder.h); move it into
- * iobench.run_seconds, and the device's seconds (diskstats.h) into
- * iobench.run_disk_seconds, and remove the run's live rows, in this
- * transaction.
+ * The recorder's progress through the shared seconds (second_ring.h), from
+ * its live_runs row: locked when it can be, so that the recorder can
+ * commit no more (its next transaction updates the row first).  Returns
+ * whether the row was locked; a row locked by a recorder stopped inside
+ * its transaction is read as committed, without waiting.  No row: nothing
+ * was stored.
  */
-static void
-store_seconds(int64 run_id)
+static bool
+lock_live_run(int64 run_id, int32 *ring_stored, Datum *late_stored)
 {
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
+	bool		locked = false;
+	bool		isnull;
+	int			pass;
 
 	values[0] = Int64GetDatum(run_id);
+	*ring_stored = 0;
+	*late_stored = (Datum) 0;
+	for (pass = 0; pass < 2; pass++)
+	{
+		iob_owner_exec(pass == 0 ?
+					   "SELECT l.ring_stored, l.late_stored FROM iobench.live_runs l "
+					   "WHERE l.run_id = $1 FOR UPDATE SKIP LOCKED" :
+					   "SELECT l.ring_stored, l.late_stored FROM iobench.live_runs l "
+					   "WHERE l.run_id = $1",
+					   1, types, values, NULL, SPI_OK_SELECT);
+		if (SPI_processed == 1)
+		{
+			*ring_stored = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+													   SPI_tuptable->tupdesc, 1, &isnull));
+			*late_stored = datumCopy(SPI_getbinval(SPI_tuptable->vals[0],
+												   SPI_tuptable->tupdesc, 2, &isnull),
+									 false, -1);
+			locked = (pass == 0);
+			break;
+		}
+	}
+	if (pass == 2)
+		return true;			/* no row: nothing to lock */
+	return locked;
+}
+
+/*
+ * The per-second time series: the recorder stored it in
+ * iobench.live_seconds as the run went (recorder.h); move it into
+ * iobench.run_seconds with the seconds it did not store (s's leftovers,
+ * those its live_runs row does not count), and the device's seconds
+ * (diskstats.h) into iobench.run_disk_seconds, and remove the run's live
+ * rows, in this transaction.  A recorder stopped inside a transaction
+ * keeps its live rows locked: they stay (running_runs does not list a
+ * stored run).
+ */
+static void
+store_seconds(int64 run_id, const IobRunSummary *s)
+{
+	Oid			types[4] = {INT8OID, TEXTOID, INT4OID, INT8ARRAYOID};
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', ' ', ' '};
+	int32		ring_stored;
+	Datum		late_stored;
+	bool		locked;
+
+	locked = lock_live_run(run_id, &ring_stored, &late_stored);
+	values[0] = Int64GetDatum(run_id);
+	values[1] = CStringGetTextDatum(s->leftover_seconds ? s->leftover_seconds : "[]");
+	values[2] = Int32GetDatum(ring_stored);
+	values[3] = late_stored;
+	if (late_stored == (Datum) 0)
+		nulls[3] = 'n';
 	iob_owner_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
-				   "SELECT l.run_id, l.second, l.op, l.ops, l.bytes, l.lat_mean_us, l.lat_max_us "
-				   "FROM iobench.live_seconds l WHERE l.run_id = $1",
-				   1, types, values, NULL, SPI_OK_INSERT);
+				   "SELECT $1, u.second, u.op, sum(u.ops), sum(u.bytes), "
+				   "  sum(u.lat_sum_us) / sum(u.ops), max(u.lat_max_us) "
+				   "FROM (SELECT l.second, l.op, l.ops, l.bytes, l.lat_mean_us * l.ops AS lat_sum_us, "
+				   "             l.lat_max_us "
+				   "        FROM iobench.live_seconds l WHERE l.run_id = $1 "
+				   "      UNION ALL "
+				   "      SELECT x.second, x.op, x.ops, x.bytes, x.lat_sum_us, x.lat_max_us "
+				   "        FROM pg_catalog.jsonb_to_recordset($2::pg_catalog.jsonb) AS x(w integer, "
+				   "             n bigint, second integer, op text, ops bigint, bytes bigint, "
+				   "             lat_sum_us double precision, lat_max_us double precision) "
+				   "       WHERE CASE WHEN x.w < 0 THEN x.n >= $3 "
+				   "                  ELSE x.n >= COALESCE($4[x.w + 1], 0) END) u "
+				   "WHERE u.ops > 0 "
+				   "GROUP BY u.second, u.op",
+				   4, types, values, nulls, SPI_OK_INSERT);
 	iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
 							"SELECT l.run_id, %s FROM iobench.live_disk_seconds l WHERE l.run_id = $1",
 							iob_disk_columns(), iob_disk_columns()),
 				   1, types, values, NULL, SPI_OK_INSERT);
-	iob_owner_exec("DELETE FROM iobench.live_runs WHERE run_id = $1",
-				   1, types, values, NULL, SPI_OK_DELETE);
+	if (locked)
+		iob_owner_exec("DELETE FROM iobench.live_runs WHERE run_id = $1",
+					   1, types, values, NULL, SPI_OK_DELETE);
+	if (s->lost_ops > 0)
+		ereport(WARNING,
+				(errmsg("iobench: " UINT64_FORMAT " I/Os of run " INT64_FORMAT " are missing from its per-second figures",
+						s->lost_ops, run_id),
+				 errdetail("The run's recorder was stuck for longer than the shared memory holds seconds; the run's totals count them, iobench.run_seconds does not."),
+				 errhint("Look for what held the recorder up (a lock on the iobench.live_* tables, a stopped process) in the server log.")));
 }
 
 /*
@@ -514,7 +591,7 @@ iob_store_run(const IobRunSummary *s)
 										 SPI_tuptable->tupdesc, 1, &isnull));
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 
-	store_seconds(run_id);
+	store_seconds(run_id, s);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
 	if (s->group)

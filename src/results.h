@@ -29,7 +29,9 @@ typedef struct IobRunSummary
 {
 	const IobRunParams *params;
 	const char *label;
-	const char *status;			/* "completed", "cancelled" or "failed" */
+	const char *status;			/* "completed", "incomplete" (completed, but
+								 * I/Os are missing from its seconds),
+								 * "cancelled" or "failed" */
 	int64		run_id;			/* the id to store it under (reserved when the
 								 * run started); 0: the next one */
 	IobEngineKind engine;		/* engine used */
@@ -50,6 +52,9 @@ typedef struct IobRunSummary
 	int			nstall_events;	/* stall events kept by the workers */
 	IobStallEvent *stall_events;	/* [nstall_events] */
 	int		   *stall_workers;	/* worker of each event */
+	char	   *leftover_seconds;	/* seconds the recorder may not have
+									 * stored (second_ring.h), or NULL */
+	uint64		lost_ops;		/* I/Os in no second (second_ring.h) */
 } IobRunSummary;
 
 /*

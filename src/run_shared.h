@@ -29,10 +29,8 @@
  *	- IobSecondSlot counters are added to with atomics by every worker, once
  *	  per worker per second, so contention is negligible.  A worker
  *	  publishes in seconds_done the first second it may still add to; the
- *	  recorder drains second s (stores it, zeroes its slots and advances
- *	  seconds_drained) once every worker is past it, or once it is
- *	  IOB_SECOND_MAX_LAG seconds old; a worker drops what it would add to a
- *	  second already drained.
+ *	  rules of closing, taking and freeing a second, and of the workers'
+ *	  late rings, are second_ring.h's.
  *	- stall_ring entries are written by their worker before it advances
  *	  stall_head (write barrier); the recorder reads entries it has not seen,
  *	  up to IOB_STALL_RING behind the head.
@@ -68,12 +66,31 @@
 #define IOB_KEY_SECONDS		3
 
 /*
- * Seconds the ring holds.  The recorder drains a second within moments of
- * its end (a worker that completes no I/O for longer delays it, up to
- * IOB_SECOND_MAX_LAG), so the ring only needs to outlast that lag.
+ * Seconds the ring holds (second_ring.h).  The recorder closes a second
+ * within moments of its end (a worker that completes no I/O for longer
+ * delays it, up to IOB_SECOND_LATE_AFTER seconds, plus the steady-state
+ * window when there is one), and frees its slot once it committed it, so
+ * the ring only needs to outlast that lag and a recorder's short stall.
  */
 #define IOB_SECOND_RING		256		/* 24 kB: 256 x 3 op kinds x 32 bytes */
-#define IOB_SECOND_MAX_LAG	200		/* > IOB_MAX_STEADY_WINDOW_S, < the ring */
+#define IOB_SECOND_LATE_AFTER	10	/* + IOB_MAX_STEADY_WINDOW_S < the ring */
+
+/*
+ * Entries of a worker's late ring: the figures of a second the worker
+ * added after the recorder had closed it (the worker was stuck), or that
+ * the ring had no free slot for (the recorder was stuck).
+ */
+#define IOB_LATE_RING		32
+
+typedef struct IobLateSecond
+{
+	int			second;
+	int			kind;			/* IobOpKind */
+	uint64		ops;
+	uint64		bytes;
+	uint64		lat_sum_ns;
+	uint64		lat_max_ns;
+} IobLateSecond;
 
 typedef enum IobRunPhase
 {
@@ -110,7 +127,10 @@ typedef struct IobRunShared
 	pg_atomic_uint32 phase;		/* IobRunPhase */
 	pg_atomic_uint32 nready;	/* workers ready for "go" */
 	pg_atomic_uint32 nfinished; /* workers done (result final) */
-	pg_atomic_uint32 seconds_drained;	/* seconds the recorder has stored */
+	pg_atomic_uint32 seconds_drained;	/* seconds closed: the workers add
+										 * no more to their ring slots */
+	pg_atomic_uint32 seconds_stored;	/* seconds the recorder committed:
+										 * their slots are free again */
 	pg_atomic_uint32 recorder_stop;	/* set by the launcher once its workers
 									 * are gone: store the rest, exit */
 	pg_atomic_uint32 seconds_checked;	/* seconds steady-state detection has
@@ -167,6 +187,13 @@ typedef struct IobWorkerState
 	pg_atomic_uint32 seconds_done;	/* seconds below this are all added */
 	pg_atomic_uint64 stall_head;	/* stalls ever put in stall_ring */
 	IobStallEvent stall_ring[IOB_STALL_RING];
+
+	/* seconds added outside the ring (second_ring.h) */
+	pg_atomic_uint32 flushing;	/* second + 1 being added to the ring, or 0 */
+	pg_atomic_uint64 late_head; /* entries ever put in "late" */
+	pg_atomic_uint64 late_stored;	/* entries the recorder committed */
+	IobLateSecond late[IOB_LATE_RING];
+	uint64		lost_ops;		/* I/Os that fitted in neither ring */
 } IobWorkerState;
 
 typedef struct IobSecondSlot

@@ -34,6 +34,7 @@
 #include "owner_spi.h"
 #include "run_limits.h"
 #include "run_store.h"
+#include "second_ring.h"
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
 
@@ -131,6 +132,10 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	s->go_at = info->go_at;
 	summarize_workers(s, workers, info->nworkers);
 	summarize_group(s, toc, info->nworkers);
+	s->leftover_seconds = iob_ring_leftovers(toc, run->params.workers, &s->lost_ops);
+	/* its per-second figures miss I/Os: the status says so */
+	if (info->completed && s->lost_ops > 0)
+		s->status = "incomplete";
 
 	/* the measured period: all of it, or up to the stop */
 	if (run->start_ns == 0)
