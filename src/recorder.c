@@ -97,26 +97,40 @@ iob_recorder_launch(dsm_segment *seg)
 	return handle;
 }
 
-/* See recorder.h */
-void
-iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run)
+/* Wait (bounded, without interrupts) until the recorder exited or "until" holds */
+static bool
+wait_recorder(BackgroundWorkerHandle *handle, pg_atomic_uint32 *until, int max_ms)
 {
 	pid_t		pid;
 	int			waited_ms = 0;
 
-	if (handle == NULL)
-		return;
-	pg_write_barrier();
-	pg_atomic_write_u32(&run->recorder_stop, 1);
-	/* bounded and without interrupts: this also runs while an error is handled */
 	while (GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED &&
-		   waited_ms < RECORDER_FINISH_WAIT_MS)
+		   (until == NULL || pg_atomic_read_u32(until) == 0))
 	{
+		if (waited_ms >= max_ms)
+			return false;
 		pg_usleep(10 * 1000L);
 		waited_ms += 10;
 	}
-	if (waited_ms < RECORDER_FINISH_WAIT_MS)
-		return;
+	return true;
+}
+
+/* See recorder.h */
+bool
+iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run, bool hand_over)
+{
+	if (handle == NULL)
+		return false;
+	pg_write_barrier();
+	pg_atomic_write_u32(&run->recorder_stop,
+						hand_over ? IOB_RECORDER_HAND_OVER : IOB_RECORDER_EXIT);
+	/* bounded and without interrupts: this also runs while an error is handled */
+	if (wait_recorder(handle, hand_over ? &run->recorder_final : NULL,
+					  RECORDER_FINISH_WAIT_MS))
+	{
+		pg_read_barrier();
+		return pg_atomic_read_u32(&run->recorder_final) != 0;
+	}
 
 	/*
 	 * Stuck (a lock, a stop): its slot is the storer's (run_limits.h), so
@@ -127,13 +141,18 @@ iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run)
 			(errmsg("iobench recorder of run " INT64_FORMAT " did not finish within %d ms: terminating it; the run's storer stores the seconds it did not",
 					run->run_id, RECORDER_FINISH_WAIT_MS)));
 	TerminateBackgroundWorker(handle);
-	waited_ms = 0;
-	while (GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED &&
-		   waited_ms < RECORDER_TERMINATE_WAIT_MS)
-	{
-		pg_usleep(10 * 1000L);
-		waited_ms += 10;
-	}
+	(void) wait_recorder(handle, NULL, RECORDER_TERMINATE_WAIT_MS);
+	return false;
+}
+
+/* See recorder.h */
+void
+iob_recorder_release(BackgroundWorkerHandle *handle, IobRunShared *run)
+{
+	pg_write_barrier();
+	pg_atomic_write_u32(&run->live_taken, 1);
+	if (!wait_recorder(handle, NULL, RECORDER_TERMINATE_WAIT_MS))
+		TerminateBackgroundWorker(handle);
 }
 
 /* Run one statement as the schema owner with a jsonb array argument */
@@ -392,12 +411,55 @@ wait_for_go(Recorder *r)
 		proc_exit(0);
 }
 
+/* Poll until "flag" is set; the launcher terminates a recorder it gave up on */
+static void
+wait_for_flag(pg_atomic_uint32 *flag)
+{
+	while (pg_atomic_read_u32(flag) == 0)
+	{
+		CHECK_FOR_INTERRUPTS();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 RECORDER_GO_POLL_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/*
+ * Every second is committed.  When the launcher stores the run itself
+ * (IOB_RECORDER_HAND_OVER), say so and, once it has read the live rows,
+ * delete them in a transaction of the recorder's own: whether the caller's
+ * transaction then commits or rolls back, no live row of a run that ended
+ * stays behind.  A failed run's storer deletes them (IOB_RECORDER_EXIT).
+ */
+static void
+hand_over(Recorder *r)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+
+	wait_for_flag(&r->run->recorder_stop);
+	if (pg_atomic_read_u32(&r->run->recorder_stop) != IOB_RECORDER_HAND_OVER)
+		return;
+	pg_write_barrier();
+	pg_atomic_write_u32(&r->run->recorder_final, 1);
+	wait_for_flag(&r->run->live_taken);
+	values[0] = Int64GetDatum(r->run->run_id);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	iob_owner_run("DELETE FROM iobench.live_runs WHERE run_id = $1",
+				  1, types, values, NULL, SPI_OK_DELETE);
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
 /* Background worker entry point; main_arg is the run's DSM handle */
 void
 iobench_recorder_main(Datum main_arg)
 {
 	Recorder	r;
 	MemoryContext tickcxt;
+	bool		disk_finished = false;
 
 	iob_dynworker_connect("iobench recorder");
 	SetConfigOption("lock_timeout", RECORDER_LOCK_TIMEOUT, PGC_SUSET, PGC_S_OVERRIDE);
@@ -435,9 +497,12 @@ iobench_recorder_main(Datum main_arg)
 			sleep_ms = iob_disk_poll(r.disk, now, r.run->measure_start_ns,
 									 r.run->end_ns, RECORDER_TICK_MS);
 			/* the end of the measured period, or the stop of the run */
-			if (done)
+			if (done && !disk_finished)
+			{
+				disk_finished = true;
 				iob_disk_finish(r.disk, r.run->stop_ns > 0 ?
 								Min(r.run->stop_ns, r.run->end_ns) : r.run->end_ns);
+			}
 		}
 		stored = store_tick(&r);
 		MemoryContextSwitchTo(oldcxt);
@@ -449,5 +514,6 @@ iobench_recorder_main(Datum main_arg)
 						 sleep_ms, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 	}
+	hand_over(&r);
 	proc_exit(0);
 }

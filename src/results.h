@@ -55,6 +55,13 @@ typedef struct IobRunSummary
 	char	   *leftover_seconds;	/* seconds the recorder may not have
 									 * stored (second_ring.h), or NULL */
 	uint64		lost_ops;		/* I/Os in no second (second_ring.h) */
+	bool		live_taken;		/* the live rows below were read from a
+								 * recorder that committed everything
+								 * (iob_take_live_rows) */
+	char	   *live_seconds;	/* its live_seconds rows, as JSON */
+	char	   *live_disk_seconds;	/* its live_disk_seconds rows, as JSON */
+	int32		ring_stored;	/* its live_runs.ring_stored ... */
+	char	   *late_stored;	/* ... and late_stored, as array text */
 } IobRunSummary;
 
 /*
@@ -63,6 +70,13 @@ typedef struct IobRunSummary
  * iobench.runs row as a composite Datum.
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
+
+/*
+ * Read the run's live rows into "summary" (iob_store_run() stores them
+ * from there): for a recorder that committed every second and waits to
+ * delete its rows itself (recorder.h).
+ */
+extern void iob_take_live_rows(IobRunSummary *summary);
 
 /*
  * The same row without storing anything, run_id NULL: for a run on a hot

@@ -40,6 +40,8 @@ init_run_shared(IobRunShared *run, const IobRunParams *params, const char *dir,
 	pg_atomic_init_u32(&run->seconds_drained, 0);
 	pg_atomic_init_u32(&run->seconds_stored, 0);
 	pg_atomic_init_u32(&run->recorder_stop, 0);
+	pg_atomic_init_u32(&run->recorder_final, 0);
+	pg_atomic_init_u32(&run->live_taken, 0);
 	pg_atomic_init_u32(&run->seconds_checked, 0);
 }
 

@@ -99,6 +99,10 @@ typedef enum IobRunPhase
 	IOB_PHASE_STOP				/* stop issuing I/O, drain and exit */
 } IobRunPhase;
 
+/* What the recorder does once it stored the rest (recorder.h) */
+#define IOB_RECORDER_EXIT		1	/* exit: a storer process moves the rows */
+#define IOB_RECORDER_HAND_OVER	2	/* wait for the launcher, delete, exit */
+
 typedef struct IobRunShared
 {
 	IobRunParams params;
@@ -132,7 +136,12 @@ typedef struct IobRunShared
 	pg_atomic_uint32 seconds_stored;	/* seconds the recorder committed:
 										 * their slots are free again */
 	pg_atomic_uint32 recorder_stop;	/* set by the launcher once its workers
-									 * are gone: store the rest, exit */
+									 * are gone: store the rest, then
+									 * IOB_RECORDER_EXIT or _HAND_OVER */
+	pg_atomic_uint32 recorder_final;	/* the recorder committed every
+										 * second and waits for live_taken */
+	pg_atomic_uint32 live_taken;	/* the launcher read the live rows: the
+									 * recorder deletes them and exits */
 	pg_atomic_uint32 seconds_checked;	/* seconds steady-state detection has
 										 * looked at (the recorder waits for
 										 * them when params.steady_state) */
