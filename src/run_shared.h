@@ -68,12 +68,11 @@
 /*
  * Seconds the ring holds (second_ring.h).  The recorder closes a second
  * within moments of its end (a worker that completes no I/O for longer
- * delays it, up to IOB_SECOND_LATE_AFTER seconds, plus the steady-state
- * window when there is one), and frees its slot once it committed it, so
+ * delays it, up to IOB_SECOND_LATE_AFTER seconds), and frees its slot once it committed it, so
  * the ring only needs to outlast that lag and a recorder's short stall.
  */
 #define IOB_SECOND_RING		256		/* 24 kB: 256 x 3 op kinds x 32 bytes */
-#define IOB_SECOND_LATE_AFTER	10	/* + IOB_MAX_STEADY_WINDOW_S < the ring */
+#define IOB_SECOND_LATE_AFTER	10	/* well below the ring */
 
 /*
  * Entries of a worker's late ring: the figures of a second the worker
@@ -143,7 +142,7 @@ typedef struct IobRunShared
 	pg_atomic_uint32 live_taken;	/* the launcher read the live rows: the
 									 * recorder deletes them and exits */
 	pg_atomic_uint32 seconds_checked;	/* seconds steady-state detection has
-										 * looked at (the recorder waits for
+										 * sampled (the recorder waits for
 										 * them when params.steady_state) */
 } IobRunShared;
 

@@ -128,8 +128,6 @@ close_seconds(IobRunShared *run, IobWorkerState *workers, int64 now, bool all)
 	uint32		sec = pg_atomic_read_u32(&run->seconds_drained);
 	int64		lag_s = IOB_SECOND_LATE_AFTER;
 
-	if (run->params.steady_state != IOB_STEADY_NONE)
-		lag_s += run->params.steady_window_s;
 	while (sec < (uint32) run->nseconds)
 	{
 		bool		past = all;

@@ -15,8 +15,8 @@
  * Rules:
  *	- Closing.  The recorder advances run->seconds_drained past second s
  *	  once every worker is past s (and steady-state detection, when on,
- *	  has looked at it), or once s is IOB_SECOND_LATE_AFTER seconds (plus
- *	  the steady window) old: a stuck worker does not hold the others up.
+ *	  has sampled it), or once s is IOB_SECOND_LATE_AFTER seconds old: a
+ *	  stuck worker does not hold the others up.
  *	- Adding.  A worker announces the second it adds in "flushing", then
  *	  (full barrier) reads seconds_drained and seconds_stored: it adds to
  *	  the ring only a second not closed whose slot is free (below

@@ -129,5 +129,31 @@ COMMIT;
 	check_run($h, 'stopped worker', 'stopped worker');
 }
 
+# with steady_state, seconds are stored as they go, not a steady_window
+# later (a 60 s window that a 0.001 % band never reaches)
+{
+	my $h = $node->background_psql('postgres', on_error_stop => 0);
+	$h->query_until(qr/start/, q{\echo start
+SELECT run_id FROM iobench.run(duration => '30s', file_size => '16MB', engine => 'psync',
+                               rate_iops => 400, steady_state => 'iops', steady_band => 0.001,
+                               steady_window => '60s', label => 'steady');
+});
+	iob_wait_for_workers($node, 1);
+	my $stored = 'f';
+	for (my $i = 0; $i < 200 && $stored ne 't'; $i++)
+	{
+		usleep(100_000);
+		$stored = iob_sql_value($node,
+			"SELECT coalesce(max(seconds_stored) >= 3, false) FROM iobench.running_runs WHERE state = 'running'");
+	}
+	is($stored, 't', 'steady_state: seconds are stored while the run goes');
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM iobench.runs WHERE label = 'steady'");
+	$h->quit;
+	my $id = iob_sql_value($node, "SELECT run_id FROM iobench.runs WHERE label = 'steady'");
+	is(iob_sql_value($node, IobFault::iob_adds_up_sql($id)), 't',
+		'steady_state: the totals equal the sums of run_seconds');
+}
+
 $node->stop;
 done_testing();
