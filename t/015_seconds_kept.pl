@@ -26,8 +26,8 @@ sub start_run
 SELECT run_id FROM iobench.run(duration => '$duration', file_size => '16MB', workers => $workers,
                                engine => 'psync', rate_iops => 400, label => '$label');
 });
-	iob_wait_for_workers($node, $workers);
-	# the recorder has its live row and a second stored
+	# the recorder has its live row and a second stored (the workers,
+	# rate-limited, are seldom seen in their I/O wait events)
 	$node->poll_query_until('postgres',
 		"SELECT EXISTS (SELECT FROM iobench.running_runs WHERE state = 'running' AND seconds_stored > 0)")
 	  or die "the run stored no second";
@@ -65,7 +65,7 @@ sub check_run
 # the recorder cancelled, then terminated, 2 s into the run
 foreach my $how ('pg_cancel_backend', 'pg_terminate_backend')
 {
-	my $h = start_run($how, '8s', 2);
+	my $h = start_run($how, '12s', 2);
 	my $pid = recorder_pid();
 	iob_sql_value($node, "SELECT $how($pid)");
 	check_run($h, $how, "recorder hit by $how");
@@ -74,7 +74,7 @@ foreach my $how ('pg_cancel_backend', 'pg_terminate_backend')
 # the recorder stopped (SIGSTOP) for the rest of the run: the launcher
 # waits for it a bounded time, then stores the seconds itself
 {
-	my $h = start_run('stopped recorder', '8s', 2);
+	my $h = start_run('stopped recorder', '12s', 2);
 	my $pid = recorder_pid();
 	kill 'STOP', $pid;
 	ok($node->poll_query_until('postgres',
@@ -90,7 +90,7 @@ foreach my $how ('pg_cancel_backend', 'pg_terminate_backend')
 # into the run until long after its end (the issue's 45 s): the recorder
 # cannot store, the launcher stores every second once the lock goes
 {
-	my $h = start_run('locked', '8s', 2);
+	my $h = start_run('locked', '12s', 2);
 	my $l = $node->background_psql('postgres', on_error_stop => 0);
 	$l->query_until(qr/locked/, q{BEGIN;
 LOCK TABLE iobench.live_seconds IN ACCESS EXCLUSIVE MODE;
@@ -138,7 +138,9 @@ SELECT run_id FROM iobench.run(duration => '30s', file_size => '16MB', engine =>
                                rate_iops => 400, steady_state => 'iops', steady_band => 0.001,
                                steady_window => '60s', label => 'steady');
 });
-	iob_wait_for_workers($node, 1);
+	$node->poll_query_until('postgres',
+		"SELECT EXISTS (SELECT FROM iobench.live_runs)")
+	  or die "the steady run did not start";
 	my $stored = 'f';
 	for (my $i = 0; $i < 200 && $stored ne 't'; $i++)
 	{
