@@ -719,8 +719,10 @@ iob_run_row_id(Datum row, bool *completed)
 	{
 		Datum		status = GetAttributeByName(tup, "status", completed);
 
+		/* "incomplete" ran to its end too (its seconds miss I/Os) */
 		*completed = !*completed &&
-			strcmp(TextDatumGetCString(status), "completed") == 0;
+			(strcmp(TextDatumGetCString(status), "completed") == 0 ||
+			 strcmp(TextDatumGetCString(status), "incomplete") == 0);
 	}
 	return isnull ? 0 : DatumGetInt64(id);
 }
