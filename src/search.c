@@ -236,7 +236,7 @@ record_step(const Search *s, int step, int64 run_id)
 	met = DatumGetBool(iob_owner_value("INSERT INTO iobench.search_steps (search_id, step, run_id, "
 									   "workers, iodepth, iops, latency_us, met_target) "
 									   "SELECT $1, $2, r.run_id, r.workers, r.iodepth, r.iops, l.us, "
-									   "       coalesce(r.status = 'completed' AND r.ops > 0 AND l.us <= $5, false) "
+									   "       coalesce(r.status IN ('completed', 'incomplete') AND r.ops > 0 AND l.us <= $5, false) "
 									   "  FROM iobench.runs r, LATERAL (SELECT CASE WHEN $4 IS NULL THEN r.lat_avg_us "
 									   "       ELSE iobench.latency_percentile(r.run_id, $4) END AS us) l "
 									   " WHERE r.run_id = $3 RETURNING met_target",
