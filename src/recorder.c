@@ -5,12 +5,15 @@
  *	  committed as the run goes (recorder.h).
  *
  * The recorder attaches to the run's DSM segment and ticks every
- * RECORDER_TICK_MS: it drains every second of the ring that all workers
- * are past (or that is IOB_SECOND_MAX_LAG seconds old), reads the stalls
- * the workers put in their rings since the last tick, and commits what it
- * found in one transaction.  It ends once every worker has finished and
- * the last second is stored, or when the run stops without its workers
- * finishing (the launcher then terminates it).  Its rows are written as
+ * RECORDER_TICK_MS: it takes the seconds it may close and the workers'
+ * late entries (second_ring.h), reads the stalls the workers put in their
+ * rings since the last tick, and commits what it found in one transaction,
+ * with what that stores of the rings in its live_runs row; only then are
+ * the seconds freed.  A commit that fails (a lock wait longer than
+ * RECORDER_LOCK_TIMEOUT) is tried again at the next tick, nothing lost.
+ * Once every worker has finished and the last second is stored, it hands
+ * over to the launcher (recorder.h); a recorder stuck for longer than the
+ * launcher waits is terminated, and the launcher stores the rest.  Its rows are written as
  * the owner of the iobench schema (owner_spi.h); it connects as the
  * bootstrap superuser, as contrib's autoprewarm does, to be able to.
  *
