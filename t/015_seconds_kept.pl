@@ -130,13 +130,13 @@ COMMIT;
 }
 
 # with steady_state, seconds are stored as they go, not a steady_window
-# later (a 60 s window that a 0.001 % band never reaches)
+# later (a 40 s window that a 0.001 % band never reaches)
 {
 	my $h = $node->background_psql('postgres', on_error_stop => 0);
 	$h->query_until(qr/start/, q{\echo start
-SELECT run_id FROM iobench.run(duration => '30s', file_size => '16MB', engine => 'psync',
+SELECT run_id FROM iobench.run(duration => '40s', file_size => '16MB', engine => 'psync',
                                rate_iops => 400, steady_state => 'iops', steady_band => 0.001,
-                               steady_window => '60s', label => 'steady');
+                               steady_window => '40s', label => 'steady');
 });
 	$node->poll_query_until('postgres',
 		"SELECT EXISTS (SELECT FROM iobench.live_runs)")
