@@ -38,6 +38,7 @@ OBJS = \
 	src/results.o \
 	src/owner_spi.o \
 	src/subxact.o \
+	src/second_ring.o \
 	src/privileges.o \
 	src/pgiosim.o \
 	src/suite.o \

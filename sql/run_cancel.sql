@@ -140,6 +140,9 @@ ROLLBACK;
 SELECT count(*) - :runs_before AS runs_kept,
        count(*) FILTER (WHERE label = 'cancelled in a transaction') AS cancelled_kept
   FROM iobench.runs;
+-- and neither leaves a live row: the rolled-back run is not "interrupted"
+SELECT count(*) AS live_rows_left FROM iobench.live_runs;
+SELECT count(*) AS listed_running FROM iobench.running_runs;
 
 -- an error inside a transaction block after the run: the files are gone too
 BEGIN;

@@ -133,6 +133,8 @@ SELECT s.status, count(sr.run_id) >= 2 AS runs_kept,
 -- the kept runs are whole: their per-second rows came along
 SELECT bool_and(EXISTS (SELECT FROM iobench.run_seconds x WHERE x.run_id = sr.run_id)) AS seconds_kept
   FROM iobench.suite_runs sr WHERE sr.suite_id > :suites_before AND sr.run_id IS NOT NULL;
+-- and no run of it is left listed as interrupted
+SELECT count(*) AS listed_running FROM iobench.running_runs;
 
 -- every argument is checked
 \set VERBOSITY default

@@ -5,12 +5,15 @@
  *	  committed as the run goes (recorder.h).
  *
  * The recorder attaches to the run's DSM segment and ticks every
- * RECORDER_TICK_MS: it drains every second of the ring that all workers
- * are past (or that is IOB_SECOND_MAX_LAG seconds old), reads the stalls
- * the workers put in their rings since the last tick, and commits what it
- * found in one transaction.  It ends once every worker has finished and
- * the last second is stored, or when the run stops without its workers
- * finishing (the launcher then terminates it).  Its rows are written as
+ * RECORDER_TICK_MS: it takes the seconds it may close and the workers'
+ * late entries (second_ring.h), reads the stalls the workers put in their
+ * rings since the last tick, and commits what it found in one transaction,
+ * with what that stores of the rings in its live_runs row; only then are
+ * the seconds freed.  A commit that fails (a lock wait longer than
+ * RECORDER_LOCK_TIMEOUT) is tried again at the next tick, nothing lost.
+ * Once every worker has finished and the last second is stored, it hands
+ * over to the launcher (recorder.h); a recorder stuck for longer than the
+ * launcher waits is terminated, and the launcher stores the rest.  Its rows are written as
  * the owner of the iobench schema (owner_spi.h); it connects as the
  * bootstrap superuser, as contrib's autoprewarm does, to be able to.
  *
@@ -29,6 +32,7 @@
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
@@ -40,6 +44,7 @@
 #include "owner_spi.h"
 #include "recorder.h"
 #include "run_shared.h"
+#include "second_ring.h"
 
 /* How often the recorder looks at the run */
 #define RECORDER_TICK_MS	200
@@ -47,10 +52,20 @@
 /* How often the recorder looks for the "go" before it (the first second is 1 s long) */
 #define RECORDER_GO_POLL_MS	20
 
-/* How long the launcher waits for the recorder to store the rest */
-#define RECORDER_FINISH_WAIT_MS	30000
+/*
+ * How long the launcher waits for the recorder to store the rest before it
+ * terminates it and stores the rest itself (second_ring.h), and then for
+ * it to exit
+ */
+#define RECORDER_FINISH_WAIT_MS	10000
+#define RECORDER_TERMINATE_WAIT_MS	5000
 
-static const char *const op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
+/*
+ * How long the recorder waits for a lock (another session's lock on a
+ * live table): it gives up the transaction and tries again at the next
+ * tick, its figures still in shared memory
+ */
+#define RECORDER_LOCK_TIMEOUT	"5s"
 
 /* What the recorder knows of its run */
 typedef struct Recorder
@@ -60,7 +75,9 @@ typedef struct Recorder
 	IobSecondSlot *seconds;
 	uint64	   *stall_tail;		/* [workers]: stalls of each worker seen */
 	IobDiskSampler *disk;		/* the device under the tablespace, or NULL */
+	IobRingReader ring;			/* seconds taken, not committed yet */
 	StringInfoData rows;		/* JSON array of live_seconds rows to insert */
+	char	   *disk_rows;		/* device seconds not committed yet, or NULL */
 	StringInfoData stalls;		/* JSON array of live_stalls rows to insert */
 } Recorder;
 
@@ -83,26 +100,61 @@ iob_recorder_launch(dsm_segment *seg)
 	return handle;
 }
 
-/* See recorder.h */
-void
-iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run)
+/* Wait (bounded, without interrupts) until the recorder exited or "until" holds */
+static bool
+wait_recorder(BackgroundWorkerHandle *handle, pg_atomic_uint32 *until, int max_ms)
 {
 	pid_t		pid;
 	int			waited_ms = 0;
 
-	if (handle == NULL)
-		return;
-	pg_write_barrier();
-	pg_atomic_write_u32(&run->recorder_stop, 1);
-	/* bounded and without interrupts: this also runs while an error is handled */
 	while (GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED &&
-		   waited_ms < RECORDER_FINISH_WAIT_MS)
+		   (until == NULL || pg_atomic_read_u32(until) == 0))
 	{
+		if (waited_ms >= max_ms)
+			return false;
 		pg_usleep(10 * 1000L);
 		waited_ms += 10;
 	}
-	/* stuck: its slot is the storer's (run_limits.h), so it must go */
-	if (waited_ms >= RECORDER_FINISH_WAIT_MS)
+	return true;
+}
+
+/* See recorder.h */
+bool
+iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run, bool hand_over)
+{
+	if (handle == NULL)
+		return false;
+	pg_write_barrier();
+	pg_atomic_write_u32(&run->recorder_stop,
+						hand_over ? IOB_RECORDER_HAND_OVER : IOB_RECORDER_EXIT);
+	/* bounded and without interrupts: this also runs while an error is handled */
+	if (wait_recorder(handle, hand_over ? &run->recorder_final : NULL,
+					  RECORDER_FINISH_WAIT_MS))
+	{
+		pg_read_barrier();
+		return pg_atomic_read_u32(&run->recorder_final) != 0;
+	}
+
+	/*
+	 * Stuck (a lock, a stop): its slot is the storer's (run_limits.h), so
+	 * it must go; whoever stores the run takes the seconds it did not
+	 * commit from shared memory (second_ring.h)
+	 */
+	ereport(LOG,
+			(errmsg("iobench recorder of run " INT64_FORMAT " did not finish within %d ms: terminating it; the run's storer stores the seconds it did not",
+					run->run_id, RECORDER_FINISH_WAIT_MS)));
+	TerminateBackgroundWorker(handle);
+	(void) wait_recorder(handle, NULL, RECORDER_TERMINATE_WAIT_MS);
+	return false;
+}
+
+/* See recorder.h */
+void
+iob_recorder_release(BackgroundWorkerHandle *handle, IobRunShared *run)
+{
+	pg_write_barrier();
+	pg_atomic_write_u32(&run->live_taken, 1);
+	if (!wait_recorder(handle, NULL, RECORDER_TERMINATE_WAIT_MS))
 		TerminateBackgroundWorker(handle);
 }
 
@@ -143,69 +195,6 @@ insert_live_run(Recorder *r)
 			  r->run->run_id, json);
 }
 
-/* Add the rows of second "sec" to r->rows and empty its slots for reuse */
-static void
-take_second(Recorder *r, int sec)
-{
-	int			k;
-
-	for (k = 0; k < IOB_NUM_OP_KINDS; k++)
-	{
-		IobSecondSlot *slot = iob_second_slot(r->seconds, sec, (IobOpKind) k);
-		uint64		ops = pg_atomic_read_u64(&slot->ops);
-
-		if (ops > 0)
-		{
-			appendStringInfo(&r->rows, "%s{\"second\": %d, \"op\": \"%s\", \"ops\": " UINT64_FORMAT
-							 ", \"bytes\": " UINT64_FORMAT ", \"lat_mean_us\": %.3f, \"lat_max_us\": %.3f}",
-							 r->rows.len > 1 ? "," : "", sec, op_names[k], ops,
-							 pg_atomic_read_u64(&slot->bytes),
-							 (double) pg_atomic_read_u64(&slot->lat_sum_ns) / ops / 1000.0,
-							 (double) pg_atomic_read_u64(&slot->lat_max_ns) / 1000.0);
-		}
-		pg_atomic_write_u64(&slot->ops, 0);
-		pg_atomic_write_u64(&slot->bytes, 0);
-		pg_atomic_write_u64(&slot->lat_sum_ns, 0);
-		pg_atomic_write_u64(&slot->lat_max_ns, 0);
-	}
-}
-
-/*
- * Drain the seconds every worker is past, or that are too old to wait
- * for; with "all" (the workers are done), every second of the run.
- */
-static void
-drain_seconds(Recorder *r, int64 now, bool all)
-{
-	IobRunShared *run = r->run;
-	uint32		sec = pg_atomic_read_u32(&run->seconds_drained);
-
-	while (sec < (uint32) run->nseconds)
-	{
-		bool		past = all;
-		int			i;
-
-		if (!past)
-		{
-			past = true;
-			for (i = 0; i < run->params.workers; i++)
-				if (pg_atomic_read_u32(&r->workers[i].seconds_done) <= sec)
-					past = false;
-			if (run->params.steady_state != IOB_STEADY_NONE &&
-				pg_atomic_read_u32(&run->seconds_checked) <= sec)
-				past = false;
-			if (now >= run->measure_start_ns +
-				(int64) (sec + 1 + IOB_SECOND_MAX_LAG) * IOB_NS_PER_SEC)
-				past = true;
-		}
-		if (!past)
-			break;
-		pg_read_barrier();
-		take_second(r, (int) sec);
-		pg_atomic_write_u32(&run->seconds_drained, ++sec);
-	}
-}
-
 /* Add the stalls the workers kept since the last tick to r->stalls */
 static void
 take_stalls(Recorder *r)
@@ -234,25 +223,54 @@ take_stalls(Recorder *r)
 	}
 }
 
-/* Commit what this tick found, in a transaction of its own */
-static void
-store_tick(Recorder *r)
+/*
+ * Record in live_runs what this transaction stores of the rings
+ * (second_ring.h).  Returns false when the row is gone: the run was
+ * stored by its launcher, which took over, and nothing may be added.
+ */
+static bool
+update_live_run(Recorder *r)
 {
-	char	   *disk_rows = iob_disk_take_pending(r->disk);
+	IobOwnerScope scope;
+	Oid			types[3] = {INT8OID, INT4OID, TEXTOID};
+	Datum		values[3];
+	bool		found;
 
-	if (r->rows.len <= 1 && r->stalls.len <= 1 && disk_rows == NULL)
-		return;
-	appendStringInfoChar(&r->rows, ']');
-	appendStringInfoChar(&r->stalls, ']');
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	PushActiveSnapshot(GetTransactionSnapshot());
+	values[0] = Int64GetDatum(r->run->run_id);
+	values[1] = Int32GetDatum((int32) r->ring.taken);
+	values[2] = CStringGetTextDatum(iob_ring_late_text(&r->ring, r->run->params.workers));
+	iob_owner_begin(&scope);
+	iob_owner_exec("UPDATE iobench.live_runs SET ring_stored = $2, late_stored = $3::bigint[] "
+				   "WHERE run_id = $1",
+				   3, types, values, NULL, SPI_OK_UPDATE);
+	found = (SPI_processed == 1);
+	iob_owner_end(&scope);
+	return found;
+}
+
+/*
+ * The statements of one tick's transaction.  The seconds of the ring and
+ * the late entries go in together, added to a second already stored (a
+ * late entry of a worker that was stuck).
+ */
+static bool
+store_tick_rows(Recorder *r)
+{
+	if (!update_live_run(r))
+		return false;
 	if (r->rows.len > 2)
-		exec_json("INSERT INTO iobench.live_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
-				  "SELECT $1, x.second, x.op, x.ops, x.bytes, x.lat_mean_us, x.lat_max_us "
+		exec_json("INSERT INTO iobench.live_seconds AS l (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
+				  "SELECT $1, x.second, x.op, sum(x.ops), sum(x.bytes), "
+				  "  sum(x.lat_sum_us) / sum(x.ops), max(x.lat_max_us) "
 				  "FROM pg_catalog.jsonb_to_recordset($2::pg_catalog.jsonb) AS x(second integer, "
-				  "op text, ops bigint, bytes bigint, lat_mean_us double precision, "
-				  "lat_max_us double precision)",
+				  "op text, ops bigint, bytes bigint, lat_sum_us double precision, "
+				  "lat_max_us double precision) "
+				  "GROUP BY x.second, x.op "
+				  "ON CONFLICT (run_id, second, op) DO UPDATE SET "
+				  "  ops = l.ops + excluded.ops, bytes = l.bytes + excluded.bytes, "
+				  "  lat_mean_us = (l.lat_mean_us * l.ops + excluded.lat_mean_us * excluded.ops) "
+				  "    / (l.ops + excluded.ops), "
+				  "  lat_max_us = GREATEST(l.lat_max_us, excluded.lat_max_us)",
 				  r->run->run_id, r->rows.data);
 	if (r->stalls.len > 2)
 		exec_json("INSERT INTO iobench.live_stalls (run_id, at_s, worker, file, file_offset, write_us, sync_us) "
@@ -260,18 +278,96 @@ store_tick(Recorder *r)
 				  "double precision, worker integer, file integer, file_offset bigint, "
 				  "write_us double precision, sync_us double precision)",
 				  r->run->run_id, r->stalls.data);
-	if (disk_rows)
+	if (r->disk_rows)
 		exec_json(psprintf("INSERT INTO iobench.live_disk_seconds (run_id, %s) "
 						   "SELECT $1, %s FROM pg_catalog.jsonb_populate_recordset("
 						   "NULL::iobench.live_disk_seconds, $2::pg_catalog.jsonb)",
 						   iob_disk_columns(), iob_disk_columns()),
-				  r->run->run_id, disk_rows);
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-	resetStringInfo(&r->rows);
-	appendStringInfoChar(&r->rows, '[');
-	resetStringInfo(&r->stalls);
-	appendStringInfoChar(&r->stalls, '[');
+				  r->run->run_id, r->disk_rows);
+	return true;
+}
+
+/* Empty a JSON array under construction */
+static void
+reset_rows(StringInfo buf)
+{
+	resetStringInfo(buf);
+	appendStringInfoChar(buf, '[');
+}
+
+/*
+ * Commit what this tick found, in a transaction of its own.  Returns
+ * false when it could not (a lock wait too long, another error): the
+ * seconds stay in shared memory and the next tick tries again.  Exits
+ * when the launcher stored the run already.
+ */
+static bool
+store_tick(Recorder *r)
+{
+	char	   *disk_rows = iob_disk_take_pending(r->disk);
+	MemoryContext cxt = CurrentMemoryContext;
+	bool		stored = true;
+	bool		gone = false;
+
+	/* device seconds wait with the rest when a commit fails */
+	if (disk_rows)
+	{
+		char	   *prev = r->disk_rows;
+
+		r->disk_rows = MemoryContextStrdup(TopMemoryContext,
+										   prev ? psprintf("%.*s,%s", (int) strlen(prev) - 1,
+														   prev, disk_rows + 1) : disk_rows);
+		if (prev)
+			pfree(prev);
+	}
+	if (r->rows.len <= 1 && r->stalls.len <= 1 && r->disk_rows == NULL)
+		return true;
+	appendStringInfoChar(&r->rows, ']');
+	appendStringInfoChar(&r->stalls, ']');
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PG_TRY();
+	{
+		PushActiveSnapshot(GetTransactionSnapshot());
+		gone = !store_tick_rows(r);
+		PopActiveSnapshot();
+		if (gone)
+			AbortCurrentTransaction();
+		else
+			CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		ereport(LOG,
+				(errmsg("iobench recorder could not store the seconds of run " INT64_FORMAT ", will try again: %s",
+						r->run->run_id, edata->message)));
+		FreeErrorData(edata);
+		stored = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	if (gone)
+		proc_exit(0);
+	reset_rows(&r->rows);
+	if (!stored)
+	{
+		/* stalls and device seconds: the same again; the seconds: reread */
+		r->stalls.data[--r->stalls.len] = '\0';
+		iob_ring_uncommitted(&r->ring, r->run, r->workers);
+		return false;
+	}
+	iob_ring_committed(&r->ring, r->run, r->workers, r->seconds);
+	reset_rows(&r->stalls);
+	if (r->disk_rows)
+		pfree(r->disk_rows);
+	r->disk_rows = NULL;
+	return true;
 }
 
 /* Attach to the run and set up *r */
@@ -288,6 +384,7 @@ attach_run(Recorder *r, Datum main_arg)
 										   sizeof(uint64) * Max(r->run->params.workers, 1));
 	/* the devices the launcher found (it said so where there was none) */
 	r->disk = iob_disk_attach(&r->run->disk);
+	iob_ring_reader_init(&r->ring, r->run->params.workers);
 	initStringInfo(&r->rows);
 	appendStringInfoChar(&r->rows, '[');
 	initStringInfo(&r->stalls);
@@ -316,14 +413,58 @@ wait_for_go(Recorder *r)
 		proc_exit(0);
 }
 
+/* Poll until "flag" is set; the launcher terminates a recorder it gave up on */
+static void
+wait_for_flag(pg_atomic_uint32 *flag)
+{
+	while (pg_atomic_read_u32(flag) == 0)
+	{
+		CHECK_FOR_INTERRUPTS();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 RECORDER_GO_POLL_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/*
+ * Every second is committed.  When the launcher stores the run itself
+ * (IOB_RECORDER_HAND_OVER), say so and, once it has read the live rows,
+ * delete them in a transaction of the recorder's own: whether the caller's
+ * transaction then commits or rolls back, no live row of a run that ended
+ * stays behind.  A failed run's storer deletes them (IOB_RECORDER_EXIT).
+ */
+static void
+hand_over(Recorder *r)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+
+	wait_for_flag(&r->run->recorder_stop);
+	if (pg_atomic_read_u32(&r->run->recorder_stop) != IOB_RECORDER_HAND_OVER)
+		return;
+	pg_write_barrier();
+	pg_atomic_write_u32(&r->run->recorder_final, 1);
+	wait_for_flag(&r->run->live_taken);
+	values[0] = Int64GetDatum(r->run->run_id);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	iob_owner_run("DELETE FROM iobench.live_runs WHERE run_id = $1",
+				  1, types, values, NULL, SPI_OK_DELETE);
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
 /* Background worker entry point; main_arg is the run's DSM handle */
 void
 iobench_recorder_main(Datum main_arg)
 {
 	Recorder	r;
 	MemoryContext tickcxt;
+	bool		disk_finished = false;
 
 	iob_dynworker_connect("iobench recorder");
+	SetConfigOption("lock_timeout", RECORDER_LOCK_TIMEOUT, PGC_SUSET, PGC_S_OVERRIDE);
 
 	memset(&r, 0, sizeof(r));
 	attach_run(&r, main_arg);
@@ -343,6 +484,7 @@ iobench_recorder_main(Datum main_arg)
 		bool		done = pg_atomic_read_u32(&r.run->nfinished) >= (uint32) r.run->params.workers ||
 			pg_atomic_read_u32(&r.run->recorder_stop) != 0;
 		long		sleep_ms = RECORDER_TICK_MS;
+		bool		stored;
 		MemoryContext oldcxt;
 
 		CHECK_FOR_INTERRUPTS();
@@ -352,23 +494,28 @@ iobench_recorder_main(Datum main_arg)
 		{
 			int64		now = iob_now_ns();
 
-			drain_seconds(&r, now, done);
+			iob_ring_take(&r.ring, r.run, r.workers, r.seconds, now, done, &r.rows);
 			take_stalls(&r);
 			sleep_ms = iob_disk_poll(r.disk, now, r.run->measure_start_ns,
 									 r.run->end_ns, RECORDER_TICK_MS);
 			/* the end of the measured period, or the stop of the run */
-			if (done)
+			if (done && !disk_finished)
+			{
+				disk_finished = true;
 				iob_disk_finish(r.disk, r.run->stop_ns > 0 ?
 								Min(r.run->stop_ns, r.run->end_ns) : r.run->end_ns);
+			}
 		}
-		store_tick(&r);
+		stored = store_tick(&r);
 		MemoryContextSwitchTo(oldcxt);
 		MemoryContextReset(tickcxt);
-		if (done)
+		/* done once the last commit went through; the launcher waits */
+		if (done && stored)
 			break;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 sleep_ms, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 	}
+	hand_over(&r);
 	proc_exit(0);
 }

@@ -12,8 +12,10 @@
  * stall into iobench.live_stalls as it happens.  Another session sees the
  * run going (iobench.running_runs); a crash keeps what was stored up to
  * it; memory does not grow with the duration.  When the run is stored,
- * the launcher moves the live seconds into iobench.run_seconds and deletes
- * the live rows, in the caller's transaction.
+ * the launcher copies the live seconds into iobench.run_seconds in the
+ * caller's transaction, and the recorder deletes its live rows in a
+ * transaction of its own (a run rolled back leaves none; a recorder the
+ * launcher had to take over from leaves them to the caller's transaction).
  *
  *-------------------------------------------------------------------------
  */
@@ -37,11 +39,23 @@ extern BackgroundWorkerHandle *iob_recorder_launch(dsm_segment *seg);
 
 /*
  * Once the workers are gone: tell the recorder to store the rest, and wait
- * (bounded, without taking interrupts) until it has and exited.  A NULL
- * handle (nothing is stored, or the run stopped
- * before its recorder started) does nothing.
+ * (bounded, without taking interrupts) until it has: with "hand_over",
+ * until it waits for iob_recorder_release(), else until it exited.  A
+ * recorder that does not finish in time is terminated, and whoever stores
+ * the run takes the seconds it did not commit (second_ring.h).  Returns
+ * whether the recorder committed everything and waits for the release.
+ * A NULL handle (nothing is stored, or the run stopped before its recorder
+ * started) does nothing.
  */
-extern void iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run);
+extern bool iob_recorder_finish(BackgroundWorkerHandle *handle, IobRunShared *run,
+								bool hand_over);
+
+/*
+ * After iob_recorder_finish(..., true) returned true and the launcher read
+ * the live rows: the recorder deletes them, committing on its own, and
+ * exits; waited for (bounded).
+ */
+extern void iob_recorder_release(BackgroundWorkerHandle *handle, IobRunShared *run);
 
 /* Background worker entry point */
 extern PGDLLEXPORT void iobench_recorder_main(Datum main_arg);

@@ -36,6 +36,7 @@
 #include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 
 #include "diskstats.h"
@@ -287,30 +288,185 @@ summary_json(const IobRunSummary *s)
 	return buf.data;
 }
 
+/* See results.h */
+void
+iob_take_live_rows(IobRunSummary *s)
+{
+	IobOwnerScope scope;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	bool		isnull;
+	Datum		d;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	values[0] = Int64GetDatum(s->run_id);
+	iob_owner_begin(&scope);
+	iob_owner_exec("SELECT l.ring_stored, l.late_stored::text, "
+				   "  (SELECT pg_catalog.jsonb_agg(x)::text FROM iobench.live_seconds x "
+				   "    WHERE x.run_id = l.run_id), "
+				   "  (SELECT pg_catalog.jsonb_agg(x)::text FROM iobench.live_disk_seconds x "
+				   "    WHERE x.run_id = l.run_id) "
+				   "FROM iobench.live_runs l WHERE l.run_id = $1",
+				   1, types, values, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 1)
+	{
+		s->live_taken = true;
+		s->ring_stored = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+													 SPI_tuptable->tupdesc, 1, &isnull));
+		s->late_stored = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
+		s->live_seconds = isnull ? NULL : SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull);
+		s->live_disk_seconds = isnull ? NULL : SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
+		(void) d;
+		/* out of SPI's memory, which iob_owner_end() frees */
+		s->late_stored = MemoryContextStrdup(cxt, s->late_stored);
+		if (s->live_seconds)
+			s->live_seconds = MemoryContextStrdup(cxt, s->live_seconds);
+		if (s->live_disk_seconds)
+			s->live_disk_seconds = MemoryContextStrdup(cxt, s->live_disk_seconds);
+	}
+	iob_owner_end(&scope);
+}
+
 /*
- * The per-second time series: the recorder stored it in
- * iobench.live_seconds as the run went (recorder.h); move it into
- * iobench.run_seconds, and the device's seconds (diskstats.h) into
- * iobench.run_disk_seconds, and remove the run's live rows, in this
- * transaction.
+ * The recorder's progress through the shared seconds (second_ring.h), from
+ * its live_runs row: locked when it can be, so that the recorder can
+ * commit no more (its next transaction updates the row first).  Returns
+ * whether the row was locked; a row locked by a recorder stopped inside
+ * its transaction is read as committed, without waiting.  No row: nothing
+ * was stored.
  */
-static void
-store_seconds(int64 run_id)
+static bool
+lock_live_run(int64 run_id, int32 *ring_stored, char **late_stored)
 {
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
+	bool		isnull;
+	int			pass;
 
 	values[0] = Int64GetDatum(run_id);
-	iob_owner_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
-				   "SELECT l.run_id, l.second, l.op, l.ops, l.bytes, l.lat_mean_us, l.lat_max_us "
-				   "FROM iobench.live_seconds l WHERE l.run_id = $1",
-				   1, types, values, NULL, SPI_OK_INSERT);
-	iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
-							"SELECT l.run_id, %s FROM iobench.live_disk_seconds l WHERE l.run_id = $1",
-							iob_disk_columns(), iob_disk_columns()),
-				   1, types, values, NULL, SPI_OK_INSERT);
-	iob_owner_exec("DELETE FROM iobench.live_runs WHERE run_id = $1",
-				   1, types, values, NULL, SPI_OK_DELETE);
+	*ring_stored = 0;
+	*late_stored = NULL;
+	for (pass = 0; pass < 2; pass++)
+	{
+		iob_owner_exec(pass == 0 ?
+					   "SELECT l.ring_stored, l.late_stored::text FROM iobench.live_runs l "
+					   "WHERE l.run_id = $1 FOR UPDATE SKIP LOCKED" :
+					   "SELECT l.ring_stored, l.late_stored::text FROM iobench.live_runs l "
+					   "WHERE l.run_id = $1",
+					   1, types, values, NULL, SPI_OK_SELECT);
+		if (SPI_processed == 1)
+		{
+			*ring_stored = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+													   SPI_tuptable->tupdesc, 1, &isnull));
+			*late_stored = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+			return pass == 0;
+		}
+	}
+	return true;				/* no row: nothing to lock */
+}
+
+/*
+ * The per-second time series: the recorder stored it in
+ * iobench.live_seconds as the run went (recorder.h); store it in
+ * iobench.run_seconds with the seconds it did not store (s's leftovers,
+ * those its live_runs row does not count), and the device's seconds
+ * (diskstats.h) in iobench.run_disk_seconds.  The live rows come from "s"
+ * when the launcher read them from a recorder that deletes them itself;
+ * else from the tables, and the live rows are deleted in this transaction.
+ * A recorder stopped inside a transaction keeps its live rows locked: they
+ * stay (running_runs does not list a stored run).
+ */
+static void
+store_seconds(int64 run_id, const IobRunSummary *s)
+{
+	Oid			types[5] = {INT8OID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
+	Datum		values[5];
+	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
+	int32		ring_stored;
+	char	   *late_stored;
+	bool		locked = false;
+	const char *live;
+
+	if (s->live_taken)
+	{
+		ring_stored = s->ring_stored;
+		late_stored = s->late_stored;
+		live = "SELECT x.second, x.op, x.ops, x.bytes, x.lat_mean_us * x.ops, x.lat_max_us "
+			"FROM pg_catalog.jsonb_populate_recordset(NULL::iobench.live_seconds, "
+			"  $5::pg_catalog.jsonb) AS x";
+	}
+	else
+	{
+		locked = lock_live_run(run_id, &ring_stored, &late_stored);
+		live = "SELECT l.second, l.op, l.ops, l.bytes, l.lat_mean_us * l.ops, l.lat_max_us "
+			"FROM iobench.live_seconds l WHERE l.run_id = $1 AND $5 IS NULL";
+	}
+	values[0] = Int64GetDatum(run_id);
+	values[1] = CStringGetTextDatum(s->leftover_seconds ? s->leftover_seconds : "[]");
+	values[2] = Int32GetDatum(ring_stored);
+	if (late_stored)
+		values[3] = CStringGetTextDatum(late_stored);
+	else
+		nulls[3] = 'n';
+	if (s->live_taken && s->live_seconds)
+		values[4] = CStringGetTextDatum(s->live_seconds);
+	else
+		nulls[4] = 'n';
+	if (!s->live_taken || s->live_seconds)
+		iob_owner_exec(psprintf("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
+								"SELECT $1, u.second, u.op, sum(u.ops), sum(u.bytes), "
+								"  sum(u.lat_sum_us) / sum(u.ops), max(u.lat_max_us) "
+								"FROM (%s "
+								"      UNION ALL "
+								"      SELECT x.second, x.op, x.ops, x.bytes, x.lat_sum_us, x.lat_max_us "
+								"        FROM pg_catalog.jsonb_to_recordset($2::pg_catalog.jsonb) AS x(w integer, "
+								"             n bigint, second integer, op text, ops bigint, bytes bigint, "
+								"             lat_sum_us double precision, lat_max_us double precision) "
+								"       WHERE CASE WHEN x.w < 0 THEN x.n >= $3 "
+								"                  ELSE x.n >= COALESCE(($4::bigint[])[x.w + 1], 0) END) "
+								"     AS u(second, op, ops, bytes, lat_sum_us, lat_max_us) "
+								"WHERE u.ops > 0 "
+								"GROUP BY u.second, u.op", live),
+					   5, types, values, nulls, SPI_OK_INSERT);
+	else
+		iob_owner_exec("INSERT INTO iobench.run_seconds (run_id, second, op, ops, bytes, lat_mean_us, lat_max_us) "
+					   "SELECT $1, x.second, x.op, sum(x.ops), sum(x.bytes), "
+					   "  sum(x.lat_sum_us) / sum(x.ops), max(x.lat_max_us) "
+					   "FROM pg_catalog.jsonb_to_recordset($2::pg_catalog.jsonb) AS x(w integer, "
+					   "     n bigint, second integer, op text, ops bigint, bytes bigint, "
+					   "     lat_sum_us double precision, lat_max_us double precision) "
+					   "WHERE x.ops > 0 AND CASE WHEN x.w < 0 THEN x.n >= $3 "
+					   "          ELSE x.n >= COALESCE(($4::bigint[])[x.w + 1], 0) END "
+					   "GROUP BY x.second, x.op",
+					   4, types, values, nulls, SPI_OK_INSERT);
+	if (s->live_taken)
+	{
+		if (s->live_disk_seconds)
+		{
+			values[1] = CStringGetTextDatum(s->live_disk_seconds);
+			iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
+									"SELECT $1, %s FROM pg_catalog.jsonb_populate_recordset("
+									"NULL::iobench.live_disk_seconds, $2::pg_catalog.jsonb)",
+									iob_disk_columns(), iob_disk_columns()),
+						   2, types, values, NULL, SPI_OK_INSERT);
+		}
+	}
+	else
+		iob_owner_exec(psprintf("INSERT INTO iobench.run_disk_seconds (run_id, %s) "
+								"SELECT l.run_id, %s FROM iobench.live_disk_seconds l WHERE l.run_id = $1",
+								iob_disk_columns(), iob_disk_columns()),
+					   1, types, values, NULL, SPI_OK_INSERT);
+	if (locked)
+		iob_owner_exec("DELETE FROM iobench.live_runs WHERE run_id = $1",
+					   1, types, values, NULL, SPI_OK_DELETE);
+	if (s->lost_ops > 0)
+		ereport(WARNING,
+				(errmsg("iobench: " UINT64_FORMAT " I/Os of run " INT64_FORMAT " are missing from its per-second figures",
+						s->lost_ops, run_id),
+				 errdetail("The run's recorder was stuck for longer than the shared memory holds seconds; the run's totals count them, iobench.run_seconds does not."),
+				 errhint("Look for what held the recorder up (a lock on the iobench.live_* tables, a stopped process) in the server log.")));
 }
 
 /*
@@ -514,7 +670,7 @@ iob_store_run(const IobRunSummary *s)
 										 SPI_tuptable->tupdesc, 1, &isnull));
 	row = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 
-	store_seconds(run_id);
+	store_seconds(run_id, s);
 	store_latency(run_id, s);
 	store_stalls(run_id, s);
 	if (s->group)
@@ -563,8 +719,10 @@ iob_run_row_id(Datum row, bool *completed)
 	{
 		Datum		status = GetAttributeByName(tup, "status", completed);
 
+		/* "incomplete" ran to its end too (its seconds miss I/Os) */
 		*completed = !*completed &&
-			strcmp(TextDatumGetCString(status), "completed") == 0;
+			(strcmp(TextDatumGetCString(status), "completed") == 0 ||
+			 strcmp(TextDatumGetCString(status), "incomplete") == 0);
 	}
 	return isnull ? 0 : DatumGetInt64(id);
 }

@@ -29,7 +29,9 @@ typedef struct IobRunSummary
 {
 	const IobRunParams *params;
 	const char *label;
-	const char *status;			/* "completed", "cancelled" or "failed" */
+	const char *status;			/* "completed", "incomplete" (completed, but
+								 * I/Os are missing from its seconds),
+								 * "cancelled" or "failed" */
 	int64		run_id;			/* the id to store it under (reserved when the
 								 * run started); 0: the next one */
 	IobEngineKind engine;		/* engine used */
@@ -50,6 +52,16 @@ typedef struct IobRunSummary
 	int			nstall_events;	/* stall events kept by the workers */
 	IobStallEvent *stall_events;	/* [nstall_events] */
 	int		   *stall_workers;	/* worker of each event */
+	char	   *leftover_seconds;	/* seconds the recorder may not have
+									 * stored (second_ring.h), or NULL */
+	uint64		lost_ops;		/* I/Os in no second (second_ring.h) */
+	bool		live_taken;		/* the live rows below were read from a
+								 * recorder that committed everything
+								 * (iob_take_live_rows) */
+	char	   *live_seconds;	/* its live_seconds rows, as JSON */
+	char	   *live_disk_seconds;	/* its live_disk_seconds rows, as JSON */
+	int32		ring_stored;	/* its live_runs.ring_stored ... */
+	char	   *late_stored;	/* ... and late_stored, as array text */
 } IobRunSummary;
 
 /*
@@ -58,6 +70,13 @@ typedef struct IobRunSummary
  * iobench.runs row as a composite Datum.
  */
 extern Datum iob_store_run(const IobRunSummary *summary);
+
+/*
+ * Read the run's live rows into "summary" (iob_store_run() stores them
+ * from there): for a recorder that committed every second and waits to
+ * delete its rows itself (recorder.h).
+ */
+extern void iob_take_live_rows(IobRunSummary *summary);
 
 /*
  * The same row without storing anything, run_id NULL: for a run on a hot
@@ -74,7 +93,8 @@ extern int64 iob_reserve_run_id(void);
 /*
  * The run_id of an iobench.runs row as iob_store_run() and
  * iob_execute_run() return it, 0 for a run not stored; and when
- * "completed" is not NULL, whether the run's status is "completed".
+ * "completed" is not NULL, whether the run ran to its end (status
+ * "completed", or "incomplete").
  */
 extern int64 iob_run_row_id(Datum row, bool *completed);
 

@@ -263,7 +263,7 @@ store_failed_run(RunContext *ctx, int sqlerrcode, const char **why)
 		}
 	}
 	/* the recorder stores what it has before the storer moves it */
-	iob_recorder_finish(ctx->recorder, ctx->run);
+	(void) iob_recorder_finish(ctx->recorder, ctx->run, false);
 	run_id = iob_store_detached(ctx->seg, ctx->info, why) ? ctx->info->run_id : 0;
 	if (waits_seg != NULL)
 		dsm_detach(waits_seg);
@@ -611,6 +611,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	IobStorageInfo storage;
 	char		dir[MAXPGPATH];
 	bool		store;
+	bool		recorder_final;
 	Datum		result;
 
 	failed_run_id = 0;
@@ -649,12 +650,18 @@ iob_execute_run(const IobRunParams *params, const char *label,
 		ctx->info->started_at = GetCurrentTimestamp();
 		run_phases(ctx, params);
 		/* the recorder stores the last seconds once the workers are done */
-		iob_recorder_finish(ctx->recorder, ctx->run);
+		recorder_final = iob_recorder_finish(ctx->recorder, ctx->run, true);
 		ctx->store_attempted = true;
 		ctx->info->completed = true;
 		ctx->info->nworkers = ctx->nlaunched;
 		ctx->info->finished_at = GetCurrentTimestamp();
 		iob_summarize_run(&summary, ctx->toc);
+		/* its live rows read, the recorder deletes them (recorder.h) */
+		if (recorder_final)
+		{
+			iob_take_live_rows(&summary);
+			iob_recorder_release(ctx->recorder, ctx->run);
+		}
 		cleanup_run(ctx);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));

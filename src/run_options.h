@@ -91,8 +91,8 @@ typedef enum IobSteadyMetric
 
 #define IOB_MAX_GROUP			8	/* tablespaces of a group */
 #define IOB_MIN_STEADY_WINDOW_S	2	/* a single second cannot be steady */
-#define IOB_MAX_STEADY_WINDOW_S	180 /* the window's seconds stay in the ring
-									 * of seconds (run_shared.h) */
+#define IOB_MAX_STEADY_WINDOW_S	180 /* the launcher keeps a sample per second
+									 * of the window (steady_state.h) */
 
 typedef struct IobRunParams
 {

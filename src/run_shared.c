@@ -38,7 +38,10 @@ init_run_shared(IobRunShared *run, const IobRunParams *params, const char *dir,
 	pg_atomic_init_u32(&run->nready, 0);
 	pg_atomic_init_u32(&run->nfinished, 0);
 	pg_atomic_init_u32(&run->seconds_drained, 0);
+	pg_atomic_init_u32(&run->seconds_stored, 0);
 	pg_atomic_init_u32(&run->recorder_stop, 0);
+	pg_atomic_init_u32(&run->recorder_final, 0);
+	pg_atomic_init_u32(&run->live_taken, 0);
 	pg_atomic_init_u32(&run->seconds_checked, 0);
 }
 
@@ -55,6 +58,9 @@ init_worker_slots(IobWorkerState *workers, int nworkers, IobSecondSlot *seconds)
 		workers[i].worker_index = i;
 		pg_atomic_init_u32(&workers[i].seconds_done, 0);
 		pg_atomic_init_u64(&workers[i].stall_head, 0);
+		pg_atomic_init_u32(&workers[i].flushing, 0);
+		pg_atomic_init_u64(&workers[i].late_head, 0);
+		pg_atomic_init_u64(&workers[i].late_stored, 0);
 		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
 			iob_hist_reset(&workers[i].hist[k]);
 	}

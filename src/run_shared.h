@@ -30,10 +30,8 @@
  *	- IobSecondSlot counters are added to with atomics by every worker, once
  *	  per worker per second, so contention is negligible.  A worker
  *	  publishes in seconds_done the first second it may still add to; the
- *	  recorder drains second s (stores it, zeroes its slots and advances
- *	  seconds_drained) once every worker is past it, or once it is
- *	  IOB_SECOND_MAX_LAG seconds old; a worker drops what it would add to a
- *	  second already drained.
+ *	  rules of closing, taking and freeing a second, and of the workers'
+ *	  late rings, are second_ring.h's.
  *	- stall_ring entries are written by their worker before it advances
  *	  stall_head (write barrier); the recorder reads entries it has not seen,
  *	  up to IOB_STALL_RING behind the head.
@@ -70,12 +68,30 @@
 #define IOB_KEY_SECONDS		3
 
 /*
- * Seconds the ring holds.  The recorder drains a second within moments of
- * its end (a worker that completes no I/O for longer delays it, up to
- * IOB_SECOND_MAX_LAG), so the ring only needs to outlast that lag.
+ * Seconds the ring holds (second_ring.h).  The recorder closes a second
+ * within moments of its end (a worker that completes no I/O for longer
+ * delays it, up to IOB_SECOND_LATE_AFTER seconds), and frees its slot once it committed it, so
+ * the ring only needs to outlast that lag and a recorder's short stall.
  */
 #define IOB_SECOND_RING		256		/* 24 kB: 256 x 3 op kinds x 32 bytes */
-#define IOB_SECOND_MAX_LAG	200		/* > IOB_MAX_STEADY_WINDOW_S, < the ring */
+#define IOB_SECOND_LATE_AFTER	10	/* well below the ring */
+
+/*
+ * Entries of a worker's late ring: the figures of a second the worker
+ * added after the recorder had closed it (the worker was stuck), or that
+ * the ring had no free slot for (the recorder was stuck).
+ */
+#define IOB_LATE_RING		32
+
+typedef struct IobLateSecond
+{
+	int			second;
+	int			kind;			/* IobOpKind */
+	uint64		ops;
+	uint64		bytes;
+	uint64		lat_sum_ns;
+	uint64		lat_max_ns;
+} IobLateSecond;
 
 typedef enum IobRunPhase
 {
@@ -83,6 +99,10 @@ typedef enum IobRunPhase
 	IOB_PHASE_RUN,				/* warm-up then measured period */
 	IOB_PHASE_STOP				/* stop issuing I/O, drain and exit */
 } IobRunPhase;
+
+/* What the recorder does once it stored the rest (recorder.h) */
+#define IOB_RECORDER_EXIT		1	/* exit: a storer process moves the rows */
+#define IOB_RECORDER_HAND_OVER	2	/* wait for the launcher, delete, exit */
 
 typedef struct IobRunShared
 {
@@ -113,11 +133,19 @@ typedef struct IobRunShared
 	pg_atomic_uint32 phase;		/* IobRunPhase */
 	pg_atomic_uint32 nready;	/* workers ready for "go" */
 	pg_atomic_uint32 nfinished; /* workers done (result final) */
-	pg_atomic_uint32 seconds_drained;	/* seconds the recorder has stored */
+	pg_atomic_uint32 seconds_drained;	/* seconds closed: the workers add
+										 * no more to their ring slots */
+	pg_atomic_uint32 seconds_stored;	/* seconds the recorder committed:
+										 * their slots are free again */
 	pg_atomic_uint32 recorder_stop;	/* set by the launcher once its workers
-									 * are gone: store the rest, exit */
+									 * are gone: store the rest, then
+									 * IOB_RECORDER_EXIT or _HAND_OVER */
+	pg_atomic_uint32 recorder_final;	/* the recorder committed every
+										 * second and waits for live_taken */
+	pg_atomic_uint32 live_taken;	/* the launcher read the live rows: the
+									 * recorder deletes them and exits */
 	pg_atomic_uint32 seconds_checked;	/* seconds steady-state detection has
-										 * looked at (the recorder waits for
+										 * sampled (the recorder waits for
 										 * them when params.steady_state) */
 } IobRunShared;
 
@@ -170,6 +198,13 @@ typedef struct IobWorkerState
 	pg_atomic_uint32 seconds_done;	/* seconds below this are all added */
 	pg_atomic_uint64 stall_head;	/* stalls ever put in stall_ring */
 	IobStallEvent stall_ring[IOB_STALL_RING];
+
+	/* seconds added outside the ring (second_ring.h) */
+	pg_atomic_uint32 flushing;	/* second + 1 being added to the ring, or 0 */
+	pg_atomic_uint64 late_head; /* entries ever put in "late" */
+	pg_atomic_uint64 late_stored;	/* entries the recorder committed */
+	IobLateSecond late[IOB_LATE_RING];
+	uint64		lost_ops;		/* I/Os that fitted in neither ring */
 } IobWorkerState;
 
 typedef struct IobSecondSlot

@@ -34,6 +34,7 @@
 #include "owner_spi.h"
 #include "run_limits.h"
 #include "run_store.h"
+#include "second_ring.h"
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
 
@@ -131,6 +132,10 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	s->go_at = info->go_at;
 	summarize_workers(s, workers, info->nworkers);
 	summarize_group(s, toc, info->nworkers);
+	s->leftover_seconds = iob_ring_leftovers(toc, run->params.workers, &s->lost_ops);
+	/* its per-second figures miss I/Os: the status says so */
+	if (info->completed && s->lost_ops > 0)
+		s->status = "incomplete";
 
 	/* the measured period: all of it, or up to the stop */
 	if (run->start_ns == 0)
@@ -266,13 +271,15 @@ iob_export_run_waits(int64 run_id)
 }
 
 /*
- * See run_store.h.  The rows of a suite that an error ended, as
- * iob_store_rows_detached() takes them: the suite, the runs done before with all their children,
- * and its suite_runs rows; not the run that failed (failed_run_id), which
- * its storer has already committed.  Read as the schema owner.
+ * The rows of a suite or a search that an error ended, as
+ * iob_store_rows_detached() takes them: the parent row (table "parent",
+ * key "key" = id), its link rows ("links"), the runs they name but
+ * failed_run_id (which its storer has already committed) with all their
+ * children.  Read as the schema owner.
  */
-char *
-iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
+static char *
+export_rows(const char *parent, const char *links, const char *key,
+			int64 id, int64 failed_run_id)
 {
 	static const char *const children[] = {
 		"run_seconds", "run_latency", "run_stalls", "run_waits", "run_wait_sampling"
@@ -284,16 +291,17 @@ iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 	int			i;
 
 	initStringInfo(&sql);
-	appendStringInfoString(&sql,
-						   "WITH r AS (SELECT sr.run_id FROM iobench.suite_runs sr "
-						   "  WHERE sr.suite_id = $1 AND sr.run_id <> $2) "
-						   "SELECT pg_catalog.jsonb_build_object("
-						   "'suites', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
-						   "  FROM iobench.suites x WHERE x.suite_id = $1), "
-						   "'suite_runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
-						   "  FROM iobench.suite_runs x WHERE x.suite_id = $1), "
-						   "'runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
-						   "  FROM iobench.runs x WHERE x.run_id IN (SELECT r.run_id FROM r))");
+	appendStringInfo(&sql,
+					 "WITH r AS (SELECT l.run_id FROM iobench.%s l "
+					 "  WHERE l.%s = $1 AND l.run_id <> $2) "
+					 "SELECT pg_catalog.jsonb_build_object("
+					 "'%s', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+					 "  FROM iobench.%s x WHERE x.%s = $1), "
+					 "'%s', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+					 "  FROM iobench.%s x WHERE x.%s = $1), "
+					 "'runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
+					 "  FROM iobench.runs x WHERE x.run_id IN (SELECT r.run_id FROM r))",
+					 links, key, parent, parent, key, links, links, key);
 	for (i = 0; i < lengthof(children); i++)
 		appendStringInfo(&sql,
 						 ", '%s', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
@@ -301,10 +309,24 @@ iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 						 children[i], children[i]);
 	appendStringInfoString(&sql, ")::pg_catalog.text");
 
-	values[0] = Int64GetDatum(suite_id);
+	values[0] = Int64GetDatum(id);
 	values[1] = Int64GetDatum(failed_run_id);
 	return TextDatumGetCString(iob_owner_value(sql.data, 2, types, values, NULL,
 											   SPI_OK_SELECT, &isnull));
+}
+
+/* See run_store.h */
+char *
+iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
+{
+	return export_rows("suites", "suite_runs", "suite_id", suite_id, failed_run_id);
+}
+
+/* See run_store.h */
+char *
+iob_export_search_rows(int64 search_id, int64 failed_run_id)
+{
+	return export_rows("searches", "search_steps", "search_id", search_id, failed_run_id);
 }
 
 /*
@@ -315,8 +337,8 @@ static void
 import_rows(dsm_handle handle)
 {
 	static const char *const tables[] = {
-		"suites", "runs", "run_seconds", "run_latency", "run_stalls",
-		"run_waits", "run_wait_sampling", "suite_runs"
+		"suites", "searches", "runs", "run_seconds", "run_latency", "run_stalls",
+		"run_waits", "run_wait_sampling", "suite_runs", "search_steps"
 	};
 	dsm_segment *seg = dsm_attach(handle);
 	IobOwnerScope scope;

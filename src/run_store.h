@@ -89,6 +89,9 @@ extern char *iob_export_run_waits(int64 run_id);
  */
 extern char *iob_export_suite_rows(int64 suite_id, int64 failed_run_id);
 
+/* The same for search "search_id": the search, its search_steps, its runs */
+extern char *iob_export_search_rows(int64 search_id, int64 failed_run_id);
+
 /*
  * Store the run of segment "seg" (and the rows of info->rows_handle) from a
  * background worker that commits on its own; waits (boundedly, not
@@ -101,8 +104,8 @@ extern bool iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info,
 /*
  * Store rows of iobench's tables from a process that commits on its own:
  * "json" is a jsonb object whose keys are table names of iobench (suites,
- * runs, run_seconds, run_latency, run_stalls, run_waits,
- * run_wait_sampling, suite_runs) and whose values are arrays of rows as
+ * searches, runs, run_seconds, run_latency, run_stalls, run_waits,
+ * run_wait_sampling, suite_runs, search_steps) and whose values are arrays of rows as
  * to_jsonb() makes them; they are inserted in that order.  Returns false
  * with *why set when they could not be stored.
  */

@@ -41,6 +41,8 @@
 #include "run_limits.h"
 #include "run_args.h"
 #include "run_options.h"
+#include "run_store.h"
+#include "subxact.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
 
@@ -85,6 +87,9 @@ typedef struct Search
 	int			step_workers[SEARCH_MAX_STEPS];
 	int			step_iodepth[SEARCH_MAX_STEPS];
 	int64		search_id;
+	MemoryContext cxt;			/* the caller's: where "error" lives */
+	ErrorData  *error;			/* the error that ended a step, or NULL */
+	int			failed_step;	/* its step (1-based) */
 } Search;
 
 /*
@@ -231,7 +236,7 @@ record_step(const Search *s, int step, int64 run_id)
 	met = DatumGetBool(iob_owner_value("INSERT INTO iobench.search_steps (search_id, step, run_id, "
 									   "workers, iodepth, iops, latency_us, met_target) "
 									   "SELECT $1, $2, r.run_id, r.workers, r.iodepth, r.iops, l.us, "
-									   "       coalesce(r.status = 'completed' AND r.ops > 0 AND l.us <= $5, false) "
+									   "       coalesce(r.status IN ('completed', 'incomplete') AND r.ops > 0 AND l.us <= $5, false) "
 									   "  FROM iobench.runs r, LATERAL (SELECT CASE WHEN $4 IS NULL THEN r.lat_avg_us "
 									   "       ELSE iobench.latency_percentile(r.run_id, $4) END AS us) l "
 									   " WHERE r.run_id = $3 RETURNING met_target",
@@ -260,8 +265,51 @@ finish_search(int64 search_id, const char *status)
 }
 
 /*
+ * Take step "i" (0-based) in a subtransaction: a run, then its
+ * search_steps row.  An error (a cancel above all) is caught and kept in
+ * s->error, so that the search can keep the steps done before
+ * (keep_failed_search) before the error goes on.  Returns false on an
+ * error; *completed and *met say how the step's run ended.
+ */
+static bool
+take_step_guarded(Search *s, int i, bool *completed, bool *met)
+{
+	IobSubxact	sx;
+	volatile bool ok = true;	/* set in PG_CATCH, read after it */
+
+	iob_subxact_begin(&sx);
+	PG_TRY();
+	{
+		IobRunParams params = s->base;
+		Datum		row;
+		int64		run_id;
+
+		params.workers = s->step_workers[i];
+		params.iodepth = s->step_iodepth[i];
+		if (!s->seed_given)
+			params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
+		row = iob_execute_run(&params,
+							  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
+									   s->search_id, params.workers, params.iodepth),
+							  IOB_PROGRESS_RATES);
+		run_id = iob_run_row_id(row, completed);
+		*met = record_step(s, i + 1, run_id);
+		iob_subxact_commit(&sx);
+	}
+	PG_CATCH();
+	{
+		s->error = iob_subxact_catch(&sx, s->cxt);
+		s->failed_step = i + 1;
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+/*
  * Take the steps until one misses the target or a run is cancelled;
- * returns false for a cancel.  NOTICEs say what each step found.
+ * returns false for a cancel (a run stored "cancelled", or an error kept
+ * in s->error).  NOTICEs say what each step found.
  */
 static bool
 take_steps(Search *s)
@@ -275,28 +323,59 @@ take_steps(Search *s)
 	for (i = 0; i < s->nsteps; i++)
 	{
 		MemoryContext oldcxt = MemoryContextSwitchTo(stepcxt);
-		IobRunParams params = s->base;
-		Datum		row;
-		int64		run_id;
-		bool		met;
+		bool		met = false;
+		bool		ok;
 
-		params.workers = s->step_workers[i];
-		params.iodepth = s->step_iodepth[i];
-		if (!s->seed_given)
-			params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-		row = iob_execute_run(&params,
-							  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
-									   s->search_id, params.workers, params.iodepth),
-							  IOB_PROGRESS_RATES);
-		run_id = iob_run_row_id(row, &completed);
-		met = record_step(s, i + 1, run_id);
+		ok = take_step_guarded(s, i, &completed, &met);
 		MemoryContextSwitchTo(oldcxt);
 		MemoryContextReset(stepcxt);
+		if (!ok)
+			completed = false;
 		if (!completed || !met)
 			break;
 	}
 	MemoryContextDelete(stepcxt);
 	return completed;
+}
+
+/*
+ * A step ended in an error (a cancel above all): record the step's run, if
+ * its storer kept it, mark the search cancelled, and return the search's
+ * rows for iob_store_rows_detached().  Runs in the search's own
+ * subtransaction, which the caller then rolls back (as a suite does).
+ */
+static char *
+keep_failed_search(Search *s)
+{
+	int64		run_id = iob_failed_run_id();
+
+	if (run_id > 0)
+		(void) record_step(s, s->failed_step, run_id);
+	finish_search(s->search_id, "cancelled");
+	return iob_export_search_rows(s->search_id, run_id);
+}
+
+/*
+ * After keep_failed_search() and the rollback of the search's
+ * subtransaction: store its rows from a process that commits on its own,
+ * and go on with the step's error, its DETAIL saying what was kept.
+ */
+static void
+rethrow_failed_search(Search *s, const char *kept)
+{
+	const char *why = NULL;
+	ErrorData  *edata = s->error;
+	const char *sentence;
+
+	if (kept != NULL && iob_store_rows_detached(kept, &why))
+		sentence = psprintf("The search is kept as search " INT64_FORMAT " with status \"cancelled\" and the steps done before.",
+							s->search_id);
+	else
+		sentence = psprintf("The search could not be kept: %s.",
+							why ? why : "its rows could not be read");
+	edata->detail = edata->detail ?
+		psprintf("%s %s", edata->detail, sentence) : pstrdup(sentence);
+	ReThrowError(edata);
 }
 
 /*
@@ -307,7 +386,9 @@ Datum
 iobench_latency_search(PG_FUNCTION_ARGS)
 {
 	Search		s;
-	bool		completed;
+	volatile bool completed = false;
+	IobSubxact	sx;
+	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
 
@@ -319,9 +400,39 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 			   iob_engine_uring_unavailable(s.base.engine) == 0);
 	PreventCommandIfReadOnly("iobench.latency_search()");
 
-	s.search_id = insert_search(&s);
-	completed = take_steps(&s);
-	finish_search(s.search_id, completed ? "completed" : "cancelled");
+	/*
+	 * Everything the search stores is written in a subtransaction of its
+	 * own: a step that ends in an error (a cancel) ends the search with
+	 * that error, and the search is kept as "cancelled" with the steps done
+	 * before by a process that commits on its own (run_store.h)
+	 */
+	s.cxt = CurrentMemoryContext;
+	iob_subxact_begin(&sx);
+	PG_TRY();
+	{
+		s.search_id = insert_search(&s);
+		completed = take_steps(&s);
+		if (s.error == NULL)
+			finish_search(s.search_id, completed ? "completed" : "cancelled");
+		else
+			kept = keep_failed_search(&s);
+	}
+	PG_CATCH();
+	{
+		/* an error outside the steps, or while keeping the search */
+		ErrorData  *edata = iob_subxact_catch(&sx, sx.cxt);
+
+		if (s.error == NULL)
+			ReThrowError(edata);
+		rethrow_failed_search(&s, NULL);
+	}
+	PG_END_TRY();
+	if (s.error != NULL)
+	{
+		iob_subxact_rollback(&sx);
+		rethrow_failed_search(&s, kept);
+	}
+	iob_subxact_commit(&sx);
 
 	values[0] = Int64GetDatum(s.search_id);
 	iob_owner_return_rows(fcinfo, "SELECT * FROM iobench.search_results WHERE search_id = $1 "

@@ -7,9 +7,10 @@
  * every sample lies within B % of the window's mean.  Samples are iobench's
  * own per-second slots (run_shared.h); a worker adds its second to them
  * when its first I/O of the next second completes, so a second is looked at
- * only a moment (SETTLE_NS) after it ended.  The recorder keeps the
- * seconds of the window in the ring until they have been looked at
- * (seconds_checked).  A worker that completes no I/O
+ * only a moment (SETTLE_NS) after it ended.  The launcher keeps each
+ * second's sample itself (IobSteadyState.samples), so the recorder only
+ * waits until a second was sampled (seconds_checked) to store it, not for
+ * the window.  A worker that completes no I/O
  * in that moment leaves its share out, which makes the second look
  * unsteady: detection is late, never early.
  *
@@ -45,9 +46,9 @@ second_sample(const IobRunShared *run, IobSecondSlot *seconds, int sec)
 	return ops > 0 ? (double) lat / ops : NAN;
 }
 
-/* Are the window's seconds ending at "last" within the band of their mean? */
+/* Are the window's samples ending at "last" within the band of their mean? */
 static bool
-window_steady(const IobRunShared *run, IobSecondSlot *seconds, int last)
+window_steady(const IobRunShared *run, const IobSteadyState *ss, int last)
 {
 	int			w = run->params.steady_window_s;
 	double		sum = 0;
@@ -56,7 +57,7 @@ window_steady(const IobRunShared *run, IobSecondSlot *seconds, int last)
 
 	for (i = last - w + 1; i <= last; i++)
 	{
-		double		v = second_sample(run, seconds, i);
+		double		v = ss->samples[i % IOB_MAX_STEADY_WINDOW_S];
 
 		if (isnan(v) || v <= 0)
 			return false;
@@ -64,7 +65,7 @@ window_steady(const IobRunShared *run, IobSecondSlot *seconds, int last)
 	}
 	mean = sum / w;
 	for (i = last - w + 1; i <= last; i++)
-		if (fabs(second_sample(run, seconds, i) - mean) >
+		if (fabs(ss->samples[i % IOB_MAX_STEADY_WINDOW_S] - mean) >
 			run->params.steady_band_pct / 100.0 * mean)
 			return false;
 	return true;
@@ -84,12 +85,12 @@ iob_steady_poll(IobSteadyState *ss, IobRunShared *run,
 		   now >= run->measure_start_ns + (int64) (ss->checked + 1) * IOB_NS_PER_SEC + SETTLE_NS)
 	{
 		int			sec = ss->checked++;
-		bool		steady = sec + 1 >= run->params.steady_window_s &&
-			window_steady(run, seconds, sec);
+		bool		steady;
 
-		/* the recorder may drain the window's oldest second now */
-		pg_atomic_write_u32(&run->seconds_checked,
-							(uint32) Max(ss->checked - run->params.steady_window_s + 1, 0));
+		ss->samples[sec % IOB_MAX_STEADY_WINDOW_S] = second_sample(run, seconds, sec);
+		steady = sec + 1 >= run->params.steady_window_s && window_steady(run, ss, sec);
+		/* sampled: the recorder may store the second now */
+		pg_atomic_write_u32(&run->seconds_checked, (uint32) ss->checked);
 		if (steady)
 		{
 			ss->reached = true;

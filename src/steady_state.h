@@ -17,12 +17,16 @@
 
 #include "postgres.h"
 
+#include "run_options.h"
 #include "run_shared.h"
 
 /* The launcher's view of a run's steady state */
 typedef struct IobSteadyState
 {
 	int			checked;		/* full seconds looked at so far */
+	double		samples[IOB_MAX_STEADY_WINDOW_S];	/* of the last seconds
+													 * looked at, by second
+													 * modulo the size */
 	bool		reached;
 	int			at_s;			/* second of the measured period it was
 								 * reached at (the end of the window) */

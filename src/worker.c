@@ -48,6 +48,7 @@
 #include "engine.h"
 #include "files.h"
 #include "run_shared.h"
+#include "second_ring.h"
 #include "tablespace_group.h"
 #include "worker.h"
 #include "workload.h"
@@ -111,42 +112,18 @@ wake_launcher(IobRunShared *run)
 	SetLatch(&GetPGProcByNumber(run->launcher_procno)->procLatch);
 }
 
-/* Add the local counters of the current second to the shared time series */
+/*
+ * Add the local counters of the current second to the shared time series,
+ * or to the worker's late ring when the recorder closed it already
+ * (second_ring.h)
+ */
 static void
 flush_second(WorkerContext *wc)
 {
-	int			kind;
-
 	if (wc->cur_second < 0)
 		return;
-	/* drained already (the worker was stuck longer than the lag): too late */
-	if ((uint32) wc->cur_second < pg_atomic_read_u32(&wc->run->seconds_drained))
-	{
-		memset(wc->sec_ops, 0, sizeof(wc->sec_ops));
-		memset(wc->sec_bytes, 0, sizeof(wc->sec_bytes));
-		memset(wc->sec_lat_sum, 0, sizeof(wc->sec_lat_sum));
-		memset(wc->sec_lat_max, 0, sizeof(wc->sec_lat_max));
-		return;
-	}
-	for (kind = 0; kind < IOB_NUM_OP_KINDS; kind++)
-	{
-		IobSecondSlot *slot;
-		uint64		old_max;
-
-		if (wc->sec_ops[kind] == 0)
-			continue;
-		slot = iob_second_slot(wc->seconds, wc->cur_second, (IobOpKind) kind);
-		pg_atomic_fetch_add_u64(&slot->ops, wc->sec_ops[kind]);
-		pg_atomic_fetch_add_u64(&slot->bytes, wc->sec_bytes[kind]);
-		pg_atomic_fetch_add_u64(&slot->lat_sum_ns, wc->sec_lat_sum[kind]);
-		old_max = pg_atomic_read_u64(&slot->lat_max_ns);
-		while (wc->sec_lat_max[kind] > old_max &&
-			   !pg_atomic_compare_exchange_u64(&slot->lat_max_ns, &old_max,
-											   wc->sec_lat_max[kind]))
-			;
-		wc->sec_ops[kind] = wc->sec_bytes[kind] = 0;
-		wc->sec_lat_sum[kind] = wc->sec_lat_max[kind] = 0;
-	}
+	iob_ring_add(wc->run, wc->seconds, wc->state, wc->cur_second, wc->sec_ops,
+				 wc->sec_bytes, wc->sec_lat_sum, wc->sec_lat_max);
 }
 
 /*

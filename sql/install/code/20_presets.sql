@@ -51,7 +51,7 @@ SELECT sr.suite_id,
        round(stddev_samp(r.mib_per_s)::numeric, 2) AS mib_per_s_stddev
   FROM iobench.suite_runs sr
   JOIN iobench.suites s USING (suite_id)
-  LEFT JOIN iobench.runs r ON r.run_id = sr.run_id AND r.status = 'completed'
+  LEFT JOIN iobench.runs r ON r.run_id = sr.run_id AND r.status IN ('completed', 'incomplete')
  GROUP BY sr.suite_id, s.name, sr.test_no, sr.test, s.tablespaces, sr.tablespace;
 COMMENT ON VIEW iobench.suite_results IS 'per suite, test and tablespace: mean and standard deviation over the repeats';
 

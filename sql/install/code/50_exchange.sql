@@ -531,7 +531,7 @@ WITH per_server AS (
            avg(r.lat_p99_us) AS lat_p99_us,
            max(r.finished_at) AS last_run
       FROM iobench.runs r
-     WHERE r.status = 'completed'
+     WHERE r.status IN ('completed', 'incomplete')
      GROUP BY 1, r.rw, r.block_size, r.workers, r.iodepth, r.read_pct, r.fsync_every, r.sync_method, r.direct
 ), medians AS (
     SELECT p.rw, p.block_size, p.workers, p.iodepth, p.read_pct, p.fsync_every, p.sync_method, p.direct,

@@ -1,7 +1,10 @@
 -- Runs going on, seen from any session: each with its last stored second.
 -- state: 'running' while its recorder lives; 'interrupted' when it is gone
--- and the run was never stored (a crash, an error; for a moment also a run
--- being stored).
+-- and the run was never stored: a crash or a shutdown cut it off.  A run
+-- that ended has no live row (its recorder deletes them once the launcher
+-- has read them, whether the caller's transaction then commits or rolls
+-- back); a stored run is never listed, even if a recorder stopped inside
+-- its transaction kept its rows.
 CREATE OR REPLACE VIEW iobench.running_runs AS
 SELECT l.run_id,
        CASE WHEN a.pid IS NOT NULL THEN 'running' ELSE 'interrupted' END AS state,
@@ -24,5 +27,6 @@ SELECT l.run_id,
                max(x.lat_max_us) FILTER (WHERE x.second = m.last) AS last_lat_max_us
           FROM iobench.live_seconds x,
                (SELECT max(y.second) AS last FROM iobench.live_seconds y WHERE y.run_id = l.run_id) m
-         WHERE x.run_id = l.run_id) s ON true;
+         WHERE x.run_id = l.run_id) s ON true
+ WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = l.run_id);
 COMMENT ON VIEW iobench.running_runs IS 'runs going on (or interrupted), with their last stored second';

@@ -66,7 +66,7 @@ BEGIN
         SELECT x.*, r.iops AS r_iops, r.mb_per_s AS r_mb, r.lat_p99_us AS r_p99,
                array_position(f.servers, x.server) AS pos
           FROM iobench.fleet_runs x
-          LEFT JOIN iobench.runs r ON r.run_id = x.run_id AND r.status = 'completed'
+          LEFT JOIN iobench.runs r ON r.run_id = x.run_id AND r.status IN ('completed', 'incomplete')
          WHERE x.fleet_id = f.fleet_id
     ), med AS (
         SELECT fr.test_no, percentile_cont(0.5) WITHIN GROUP (ORDER BY fr.r_iops) AS m

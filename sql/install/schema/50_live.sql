@@ -16,7 +16,11 @@ CREATE TABLE iobench.live_runs (
     block_size      integer NOT NULL,
     workers         integer NOT NULL,
     iodepth         integer NOT NULL,
-    duration        interval NOT NULL
+    duration        interval NOT NULL,
+    -- what of the shared memory's seconds (src/second_ring.h) the rows
+    -- below hold: seconds of the ring, and each worker's late entries
+    ring_stored     integer NOT NULL DEFAULT 0,
+    late_stored     bigint[] NOT NULL DEFAULT '{}'
 );
 COMMENT ON TABLE iobench.live_runs IS 'runs going on (or interrupted), as their recorder stored them';
 

@@ -95,7 +95,7 @@ ALTER TYPE iobench.wait_stats_row ADD ATTRIBUTE sampled_count bigint,
 
 -- 0.2 stores a run that a worker's error ended, with status "failed"
 ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
-    ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'cancelled', 'failed'));
+    ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'incomplete', 'cancelled', 'failed'));
 
 -- Wait statistics that know the newer servers: raw rows carry the backend
 -- type of the processes that waited, the unrounded rows the server's
