@@ -345,6 +345,7 @@ DECLARE
     t iobench.wait_snapshots;
     current_reset timestamptz;
 BEGIN
+    PERFORM iobench.require_grant('iobench.wait_snapshot_diff_raw(text, text)');
     IF from_snapshot IS NULL THEN
         RAISE EXCEPTION 'argument "from_snapshot" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -414,6 +415,7 @@ RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.wait_stats_diff_all(text, text)');
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r),
         (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
@@ -425,6 +427,7 @@ RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.wait_stats_diff(text, text)');
     SELECT * FROM iobench.wait_table_top(ARRAY(
         SELECT t FROM iobench.wait_stats_diff_all(from_snapshot, to_snapshot) AS t))
 $$;
@@ -449,6 +452,7 @@ RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.sample_waits_all(interval, interval, integer[])');
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r),
         coalesce(extract(epoch FROM sample_period)::double precision,
@@ -464,6 +468,7 @@ RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.sample_waits(interval, interval, integer[])');
     SELECT * FROM iobench.wait_table_top(ARRAY(
         SELECT t FROM iobench.sample_waits_all(duration, sample_period, pids) AS t))
 $$;
@@ -477,6 +482,7 @@ RETURNS SETOF iobench.wait_backend_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.sample_waits_by_backend(interval, interval, integer[])');
     SELECT * FROM iobench.wait_table_by_backend(ARRAY(
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
 $$;
