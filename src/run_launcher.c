@@ -652,6 +652,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 		cleanup_run(ctx);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
+	iob_steady_report_end(&ctx->steady, params);
 
 	dsm_detach(ctx->seg);
 	ctx->seg = NULL;
