@@ -55,6 +55,15 @@ CREATE TEMP TABLE randal AS
 SELECT attname FROM pg_attribute
  WHERE attrelid = 'randal'::regclass AND attnum > 0 ORDER BY attnum;
 
+-- sample_waits_by_backend() is rounded for reading, as the wait table is
+-- (two decimals; wait_table_by_backend() keeps the exact figures)
+SELECT count(*) > 0 AS has_rows,
+       bool_and(wait_s = round(wait_s::numeric, 2)
+                AND resource_s IS NOT DISTINCT FROM round(resource_s::numeric, 2)::double precision
+                AND signal_s IS NOT DISTINCT FROM round(signal_s::numeric, 2)::double precision
+                AND percentage IS NOT DISTINCT FROM round(percentage::numeric, 2)::double precision) AS rounded
+  FROM iobench.sample_waits_by_backend('50 ms', sample_period => '5 ms');
+
 -- A session idle in a transaction is not idle: its ClientRead is shown
 SELECT dblink_exec('w1', 'BEGIN');
 SELECT pid AS w1_pid FROM dblink('w1', 'SELECT pg_backend_pid()') AS t(pid int) \gset
