@@ -222,6 +222,21 @@ SELECT count(*) FROM iobench.sample_waits_raw('10 s');
 RESET statement_timeout;
 SELECT open_proc_fds() = :fds_before AS fds_closed;
 
+-- iobench's own processes stay out of the instance's table: while a run
+-- goes on in another session, its launcher (that session) and its recorder
+-- wait on the run, and neither shows; its workers' I/O does
+SELECT dblink_connect('runner', waits_connstr()) AS runner;
+SELECT dblink_send_query('runner', $$SELECT status FROM iobench.run(duration => '1500ms',
+                                      file_size => '8MB', engine => 'psync', label => 'waits of others')$$);
+SELECT pg_sleep(0.3);
+CREATE TEMP TABLE during_run AS
+    SELECT * FROM iobench.sample_waits_by_backend('800 ms', sample_period => '5 ms');
+SELECT waits_finish('runner');
+SELECT dblink_disconnect('runner');
+SELECT count(*) FILTER (WHERE wait_type LIKE 'Extension:%') AS iobench_own_waits,
+       count(*) FILTER (WHERE wait_type LIKE 'IO:DataFile%') > 0 AS workers_io_shown
+  FROM during_run;
+
 -- Arguments are checked up front
 SELECT * FROM iobench.sample_waits(NULL);
 SELECT * FROM iobench.sample_waits('0 s');

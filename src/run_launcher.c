@@ -416,7 +416,7 @@ static void
 launcher_sleep(long timeout_ms)
 {
 	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-					 timeout_ms, PG_WAIT_EXTENSION);
+					 timeout_ms, IOB_RUN_WAIT_EVENT);
 	ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
 }
