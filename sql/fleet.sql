@@ -141,6 +141,15 @@ CREATE TEMP TABLE g_report AS SELECT line FROM g, iobench.report(g.run_id) line;
 CREATE TEMP TABLE g_json AS SELECT iobench.run_json(g.run_id) AS j FROM g;
 SELECT (SELECT count(*) FROM g_ts) AS tablespaces,
        (SELECT count(*) FROM g_disk) > 0 OR (SELECT disk IS NULL FROM g) AS disk_seconds;
+-- disk_stats() is rounded for reading, two decimals as iostat prints
+SELECT coalesce(bool_and(r_s = round(r_s::numeric, 2) AND w_s = round(w_s::numeric, 2)
+                         AND rmb_s = round(rmb_s::numeric, 2) AND wmb_s = round(wmb_s::numeric, 2)
+                         AND aqu_sz = round(aqu_sz::numeric, 2) AND util_pct = round(util_pct::numeric, 2)
+                         AND f_s = round(f_s::numeric, 2)
+                         AND areq_kb IS NOT DISTINCT FROM round(areq_kb::numeric, 2)::double precision
+                         AND w_await_ms IS NOT DISTINCT FROM round(w_await_ms::numeric, 2)::double precision),
+                true) AS disk_stats_rounded
+  FROM g_stats;
 CREATE TEMP TABLE g_doc AS SELECT iobench.export_runs(ARRAY[(SELECT run_id FROM g)]) AS d;
 SELECT jsonb_array_length(d -> 'runs' -> 0 -> 'tablespaces') AS tablespaces,
        jsonb_array_length(d -> 'runs' -> 0 -> 'disk_seconds') = (SELECT count(*) FROM g_disk) AS disk_seconds,
@@ -235,6 +244,8 @@ SELECT f.read_ops = (:'fio'::jsonb -> 'jobs' -> 0 -> 'read' ->> 'total_ios')::bi
                         AND greatest(f.read_lat_p99_us, f.write_lat_p99_us) * 1.02 AS data_p99
   FROM fio f;
 SELECT i.run_id = (SELECT run_id FROM fio) AS idempotent FROM iobench.import_fio(:'fio') i;
+-- its report says there is no per-second series (not "min 0, median 0, max 0")
+SELECT line FROM iobench.report((SELECT run_id FROM fio)) AS line WHERE line LIKE 'IOPS per second%';
 SELECT * FROM iobench.import_fio('{"jobs": []}');
 SELECT * FROM iobench.import_fio('{"fio version": "fio-3.33", "jobs": [{"jobname": "t", "job options": {"rw": "trim"}}]}');
 SELECT iobench.fio_size('8k') AS k, iobench.fio_size('1M') AS m, iobench.fio_size('64KiB') AS kib,

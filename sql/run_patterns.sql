@@ -70,9 +70,12 @@ SELECT status, steady_state, steady_band, steady_window, steady_reached,
          AS ended_when_steady
   FROM iobench.run(steady_state => 'iops', steady_band => 100, steady_window => '2s',
                    duration => '20s', rate_iops => 200, file_size => '8MB', engine => 'psync');
+-- (and a NOTICE says so, and what to try)
+SET client_min_messages = notice;
 SELECT status, steady_state, steady_reached, steady_at_s, measured_s = 3 AS full_duration
   FROM iobench.run(steady_state => 'latency', steady_band => 0.000001, steady_window => '3s',
                    duration => '3s', file_size => '8MB', engine => 'psync');
+SET client_min_messages = warning;
 
 -- sync_method 'wal': as this server writes its WAL (the oltp suite's WAL
 -- test, and what fleet_suite() asks of each server)

@@ -30,6 +30,32 @@ SELECT * FROM iobench.run_waits;
 RESET ROLE;
 REVOKE USAGE ON SCHEMA iobench FROM regress_waits_nobody;
 
+-- a benchmark user reads the waits of runs; those of the instance need
+-- pg_monitor, and each refusal says so
+CREATE ROLE regress_waits_user IN ROLE iobench_user;
+SET ROLE regress_waits_user;
+SELECT count(*) >= 0 AS readable FROM iobench.run_waits;
+SELECT * FROM iobench.wait_stats;
+SELECT * FROM iobench.wait_stats_all;
+SELECT * FROM iobench.wait_stats_by_backend;
+SELECT * FROM iobench.wait_collector;
+SELECT * FROM iobench.sample_waits('20 ms');
+SELECT * FROM iobench.sample_waits_all('20 ms');
+SELECT * FROM iobench.sample_waits_by_backend('20 ms');
+SELECT * FROM iobench.sample_waits_raw('20 ms');
+SELECT * FROM iobench.wait_stats_diff('regress_waits');
+SELECT * FROM iobench.wait_snapshot_diff_raw('regress_waits');
+RESET ROLE;
+-- and once granted pg_monitor, they read them
+GRANT pg_monitor TO regress_waits_user;
+SELECT iobench.snapshot_waits('regress_waits_user') IS NOT NULL AS taken;
+SET ROLE regress_waits_user;
+SELECT count(*) >= 0 AS readable FROM iobench.wait_stats;
+SELECT count(*) >= 0 AS readable FROM iobench.sample_waits_by_backend('20 ms');
+SELECT count(*) >= 0 AS readable FROM iobench.wait_stats_diff('regress_waits_user');
+RESET ROLE;
+DROP ROLE regress_waits_user;
+
 -- the settings
 SELECT name, setting, unit, context FROM pg_settings
  WHERE name IN ('iobench.sample_period', 'iobench.max_wait_types', 'iobench.run_waits',

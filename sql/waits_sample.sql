@@ -55,6 +55,15 @@ CREATE TEMP TABLE randal AS
 SELECT attname FROM pg_attribute
  WHERE attrelid = 'randal'::regclass AND attnum > 0 ORDER BY attnum;
 
+-- sample_waits_by_backend() is rounded for reading, as the wait table is
+-- (two decimals; wait_table_by_backend() keeps the exact figures)
+SELECT count(*) > 0 AS has_rows,
+       bool_and(wait_s = round(wait_s::numeric, 2)
+                AND resource_s IS NOT DISTINCT FROM round(resource_s::numeric, 2)::double precision
+                AND signal_s IS NOT DISTINCT FROM round(signal_s::numeric, 2)::double precision
+                AND percentage IS NOT DISTINCT FROM round(percentage::numeric, 2)::double precision) AS rounded
+  FROM iobench.sample_waits_by_backend('50 ms', sample_period => '5 ms');
+
 -- A session idle in a transaction is not idle: its ClientRead is shown
 SELECT dblink_exec('w1', 'BEGIN');
 SELECT pid AS w1_pid FROM dblink('w1', 'SELECT pg_backend_pid()') AS t(pid int) \gset
@@ -212,6 +221,21 @@ SET statement_timeout = '300ms';
 SELECT count(*) FROM iobench.sample_waits_raw('10 s');
 RESET statement_timeout;
 SELECT open_proc_fds() = :fds_before AS fds_closed;
+
+-- iobench's own processes stay out of the instance's table: while a run
+-- goes on in another session, its launcher (that session) and its recorder
+-- wait on the run, and neither shows; its workers' I/O does
+SELECT dblink_connect('runner', waits_connstr()) AS runner;
+SELECT dblink_send_query('runner', $$SELECT status FROM iobench.run(duration => '1500ms',
+                                      file_size => '8MB', engine => 'psync', label => 'waits of others')$$);
+SELECT pg_sleep(0.3);
+CREATE TEMP TABLE during_run AS
+    SELECT * FROM iobench.sample_waits_by_backend('800 ms', sample_period => '5 ms');
+SELECT waits_finish('runner');
+SELECT dblink_disconnect('runner');
+SELECT count(*) FILTER (WHERE wait_type LIKE 'Extension:%') AS iobench_own_waits,
+       count(*) FILTER (WHERE wait_type LIKE 'IO:DataFile%') > 0 AS workers_io_shown
+  FROM during_run;
 
 -- Arguments are checked up front
 SELECT * FROM iobench.sample_waits(NULL);

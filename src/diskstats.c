@@ -33,10 +33,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "access/xact.h"
 #include "lib/stringinfo.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
+#include "utils/timestamp.h"
 
 #include "clock.h"
 #include "diskstats.h"
@@ -186,6 +188,35 @@ read_counters(IobDiskSampler *s, IobDiskCounters *out)
 }
 
 /*
+ * The tablespaces whose missing device this statement has been told of
+ * already: a suite or a latency search runs many tests in one call, and
+ * says it once per tablespace (a longer list than fits is told again).
+ */
+static TimestampTz noticed_statement = 0;
+static NameData noticed_spc[16];
+static int	noticed_nspc = 0;
+
+/* Is the NOTICE about "spcname" due in this statement?  Remembers it. */
+static bool
+device_notice_due(const char *spcname)
+{
+	TimestampTz statement = GetCurrentStatementStartTimestamp();
+	int			i;
+
+	if (statement != noticed_statement)
+	{
+		noticed_statement = statement;
+		noticed_nspc = 0;
+	}
+	for (i = 0; i < noticed_nspc; i++)
+		if (strcmp(NameStr(noticed_spc[i]), spcname) == 0)
+			return false;
+	if (noticed_nspc < lengthof(noticed_spc))
+		namestrcpy(&noticed_spc[noticed_nspc++], spcname);
+	return true;
+}
+
+/*
  * Add the disk under "dir" (of tablespace "spcname") to the sampler, if
  * there is one the kernel lists; a NOTICE when not and "notice".  True
  * when the tablespace has a device to sample.
@@ -199,7 +230,7 @@ add_tablespace_disk(IobDiskSampler *s, const char *dir, const char *spcname,
 
 	if (!find_disk(dir, disk, sizeof(disk)))
 	{
-		ereport(notice ? NOTICE : DEBUG1,
+		ereport(notice && device_notice_due(spcname) ? NOTICE : DEBUG1,
 				(errmsg("no block device under tablespace \"%s\": the device statistics of this run are not collected there",
 						spcname),
 				 errdetail("Directory \"%s\" is on a file system without a block device of its own (such as tmpfs or a network file system).",
@@ -213,7 +244,7 @@ add_tablespace_disk(IobDiskSampler *s, const char *dir, const char *spcname,
 	read_counters(&probe, probe.counters[0]);
 	if (probe.devices[0].nfields < F_DISCARDS)
 	{
-		ereport(notice ? NOTICE : DEBUG1,
+		ereport(notice && device_notice_due(spcname) ? NOTICE : DEBUG1,
 				(errmsg("block device \"%s\" under tablespace \"%s\" is not in /proc/diskstats: the device statistics of this run are not collected there",
 						disk, spcname)));
 		return false;

@@ -199,3 +199,16 @@ iob_size_pretty(int64 bytes)
 	}
 	return psprintf(INT64_FORMAT " bytes", bytes);
 }
+
+#if PG_VERSION_NUM >= 170000
+/* See iobench.h: Extension:IobenchRun, registered by name on first use */
+uint32
+iob_run_wait_event(void)
+{
+	static uint32 event = 0;
+
+	if (event == 0)
+		event = WaitEventExtensionNew("IobenchRun");
+	return event;
+}
+#endif

@@ -16,6 +16,8 @@
 
 #include "postgres.h"
 
+#include "utils/wait_event.h"
+
 /* iobench.progress: emit a progress NOTICE about once a second during a run */
 extern bool iobench_progress;
 
@@ -62,6 +64,23 @@ extern int	iobench_max_wait_types;
 
 /* A size for messages in pg_size_pretty()'s units: 2 GB, 2.5 GB (iobench.c) */
 extern char *iob_size_pretty(int64 bytes);
+
+/*
+ * The wait event iobench's own processes report while they wait on a run
+ * (the launching backend, the run's recorder): the wait samplers leave it
+ * out of every table, as they leave out their own, so that a benchmark
+ * does not show up in the waits it measures.  17 and later name the wait
+ * events of extensions (WaitEventExtensionNew()): there it is
+ * Extension:IobenchRun, registered on first use in each process (every
+ * process gets the same value); before 17 other tools show it as
+ * Extension:Extension.
+ */
+#if PG_VERSION_NUM >= 170000
+extern uint32 iob_run_wait_event(void);
+#define IOB_RUN_WAIT_EVENT	iob_run_wait_event()
+#else
+#define IOB_RUN_WAIT_EVENT	(PG_WAIT_EXTENSION | 0x10BF)
+#endif
 
 /*
  * Per-subsystem initialisation, called from _PG_init(); declared in the

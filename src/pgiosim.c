@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
@@ -23,12 +24,16 @@
 #include "privileges.h"
 #include "run.h"
 #include "run_args.h"
+#include "run_limits.h"
 #include "run_options.h"
 
 PG_FUNCTION_INFO_V1(iobench_pgiosim);
 
 /* pgiosim reads and rewrites PostgreSQL-sized pages */
 #define PGIOSIM_BLOCK_SIZE	8192
+
+/* pgiosim's own default number of threads, taken when the cap allows */
+#define PGIOSIM_DEFAULT_WORKERS	10
 
 /* Argument positions of iobench.pgiosim() */
 enum
@@ -49,6 +54,28 @@ enum
 };
 
 /*
+ * The workers of a call that gives none: pgiosim's 10, or as many as a run
+ * may have here when that is fewer (4 on a stock server, whose
+ * max_worker_processes is 8), with a NOTICE saying so, so that the
+ * defaults run on every server.
+ */
+static int
+default_workers(void)
+{
+	int			max = iob_max_workers_per_run();
+
+	if (max >= PGIOSIM_DEFAULT_WORKERS)
+		return PGIOSIM_DEFAULT_WORKERS;
+	ereport(NOTICE,
+			(errmsg("pgiosim runs %d workers, not its default of %d", max,
+					PGIOSIM_DEFAULT_WORKERS),
+			 errdetail("A run may have %d workers here: iobench.max_workers_per_run and iobench.max_workers_total bound the background worker slots of runs, one per worker and one for the run's recorder, and each defaults to half of max_worker_processes (%d here).",
+					   max, max_worker_processes),
+			 errhint("Pass workers => N to choose, or raise max_worker_processes (which needs a restart) for more.")));
+	return max;
+}
+
+/*
  * SQL entry point: iobench.pgiosim(...).  Validates the arguments, builds
  * the run's settings and runs it; returns the stored iobench.runs row.
  */
@@ -63,7 +90,8 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	memset(&params, 0, sizeof(params));
 	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);
 	params.files = iob_int_arg(fcinfo, PG_ARG_FILES, "files", 1, IOB_MAX_FILES);
-	params.workers = iob_workers_arg(fcinfo, PG_ARG_WORKERS);
+	params.workers = PG_ARGISNULL(PG_ARG_WORKERS) ? default_workers() :
+		iob_workers_arg(fcinfo, PG_ARG_WORKERS);
 	params.rewrite_pct = iob_int_arg(fcinfo, PG_ARG_WRITE_PCT, "write_pct", 0, 100);
 	iob_require_arg(fcinfo, PG_ARG_FSYNC, "fsync");
 	fsync = PG_GETARG_BOOL(PG_ARG_FSYNC);

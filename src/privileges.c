@@ -5,9 +5,11 @@
  *	  that say what to grant (see privileges.h).
  *
  * An entry point is usable by a role that holds EXECUTE on it through any
- * grantee but PUBLIC: iobench_user, pg_monitor (the report functions), the
- * extension's owner, or a role granted EXECUTE directly (the 0.1 way).
- * PUBLIC's EXECUTE only lets the check run; it grants nothing.
+ * grantee but PUBLIC: iobench_user, pg_monitor (the report functions and
+ * the wait statistics of the instance), the extension's owner, or a role
+ * granted EXECUTE directly (the 0.1 way).  PUBLIC's EXECUTE only lets the
+ * check run; it grants nothing.  The error's HINT names iobench_user when
+ * the function is granted to it, else pg_monitor.
  *
  *-------------------------------------------------------------------------
  */
@@ -65,9 +67,45 @@ execute_granted(Oid fnoid, Oid roleid)
 }
 
 /*
+ * Is role "iobench_user" among the grantees of EXECUTE on function "fnoid"?
+ * The wait statistics of the instance are not: they are pg_monitor's.
+ */
+static bool
+granted_to_iobench_user(Oid fnoid)
+{
+	Oid			user_role = get_role_oid(IOB_USER_ROLE, true);
+	HeapTuple	tuple;
+	Datum		aclDatum;
+	bool		isnull;
+	bool		granted = false;
+
+	if (!OidIsValid(user_role))
+		return false;
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(fnoid));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for function %u", fnoid);
+	aclDatum = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_proacl, &isnull);
+	if (!isnull)
+	{
+		Acl		   *acl = DatumGetAclP(aclDatum);
+		AclItem    *items = ACL_DAT(acl);
+		int			i;
+
+		for (i = 0; i < ACL_NUM(acl) && !granted; i++)
+			granted = items[i].ai_grantee == user_role &&
+				(ACLITEM_GET_PRIVS(items[i]) & ACL_EXECUTE) != 0;
+	}
+	ReleaseSysCache(tuple);
+	return granted;
+}
+
+/*
  * Raise "permission denied for function ..." with a hint naming the one
- * grant that lets the current user run benchmarks and read results, unless
- * the user holds EXECUTE on the function through a role other than PUBLIC.
+ * grant the function needs, unless the current user holds EXECUTE on it
+ * through a role other than PUBLIC: iobench_user for running benchmarks
+ * and reading their results; pg_monitor for the wait statistics of the
+ * instance, which show every session's waits (as pg_stat_activity shows
+ * them to pg_read_all_stats, a role pg_monitor includes).
  */
 void
 iob_require_grant(Oid fnoid)
@@ -78,13 +116,21 @@ iob_require_grant(Oid fnoid)
 	if (execute_granted(fnoid, roleid))
 		return;
 	user = GetUserNameFromId(roleid, false);
+	if (granted_to_iobench_user(fnoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s", get_func_name(fnoid)),
+				 errdetail("Running benchmarks and reading their results is for members of role \"%s\".",
+						   IOB_USER_ROLE),
+				 errhint("A superuser can grant it: GRANT %s TO %s;",
+						 IOB_USER_ROLE, quote_identifier(user))));
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("permission denied for function %s", get_func_name(fnoid)),
-			 errdetail("Running benchmarks and reading their results is for members of role \"%s\".",
+			 errdetail("The wait statistics of the instance show every session's waits, which PostgreSQL shows to members of role \"pg_read_all_stats\" only; iobench gives them to members of role \"pg_monitor\", which includes it. Role \"%s\" reads the waits of runs only.",
 					   IOB_USER_ROLE),
-			 errhint("A superuser can grant it: GRANT %s TO %s;",
-					 IOB_USER_ROLE, quote_identifier(user))));
+			 errhint("A superuser can grant it: GRANT pg_monitor TO %s;",
+					 quote_identifier(user))));
 }
 
 /*

@@ -10,7 +10,8 @@
  * the one step.  The entry points (run, suite, pgiosim and the report
  * functions) are also executable by PUBLIC so that a caller without a
  * grant reaches iob_require_grant() and gets a HINT naming the grant,
- * instead of PostgreSQL's bare "permission denied".
+ * instead of PostgreSQL's bare "permission denied".  So are the wait
+ * statistics of the instance, whose grant is pg_monitor.
  *
  *-------------------------------------------------------------------------
  */

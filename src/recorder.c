@@ -405,7 +405,7 @@ wait_for_go(Recorder *r)
 	{
 		CHECK_FOR_INTERRUPTS();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 RECORDER_GO_POLL_MS, PG_WAIT_EXTENSION);
+						 RECORDER_GO_POLL_MS, IOB_RUN_WAIT_EVENT);
 		ResetLatch(MyLatch);
 	}
 	pg_read_barrier();
@@ -513,7 +513,7 @@ iobench_recorder_main(Datum main_arg)
 		if (done && stored)
 			break;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 sleep_ms, PG_WAIT_EXTENSION);
+						 sleep_ms, IOB_RUN_WAIT_EVENT);
 		ResetLatch(MyLatch);
 	}
 	hand_over(&r);

@@ -12,8 +12,6 @@
  */
 #include "postgres.h"
 
-#include <ctype.h>
-#include <math.h>
 
 #include "catalog/pg_tablespace_d.h"
 #include "commands/tablespace.h"
@@ -112,104 +110,60 @@ iob_workers_arg(FunctionCallInfo fcinfo, int argno)
 	return value;
 }
 
-/*
- * The number of bytes a size text ("8kB", "1.5 GB", "4096") stands for, as
- * a double, or -1 when it is not a size pg_size_bytes() takes: a decimal
- * number, optional spaces, an optional unit.  Checked here first so that a
- * bad value gets an error naming the argument rather than pg_size_bytes()'s
- * "invalid size" or "bigint out of range".
- */
-static double
-size_text_bytes(const char *str)
+/* What a size argument's error context names: the argument, its range */
+typedef struct SizeArgContext
 {
-	static const struct
-	{
-		const char *unit;
-		double		mult;
-	}			units[] = {
-		{"", 1}, {"bytes", 1}, {"kB", 1024.0}, {"MB", 1048576.0},
-		{"GB", 1073741824.0}, {"TB", 1099511627776.0},
-		{"PB", 1125899906842624.0}
-	};
-	const char *p = str;
-	const char *num;
-	char	   *end;
-	char		unit[16];
-	int			len = 0;
-	int			digits = 0;
-	int			i;
+	const char *name;
+	const char *min_text;
+	const char *max_text;
+} SizeArgContext;
 
-	while (isspace((unsigned char) *p))
-		p++;
-	num = p;
-	if (*p == '+' || *p == '-')
-		p++;
-	for (; isdigit((unsigned char) *p); p++)
-		digits++;
-	if (*p == '.')
-		for (p++; isdigit((unsigned char) *p); p++)
-			digits++;
-	if (digits == 0)
-		return -1;
-	if (*p == 'e' || *p == 'E')
-	{
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char) *p))
-			return -1;
-		while (isdigit((unsigned char) *p))
-			p++;
-	}
-	while (isspace((unsigned char) *p))
-		p++;
-	while (*p && !isspace((unsigned char) *p) && len < (int) sizeof(unit) - 1)
-		unit[len++] = *p++;
-	unit[len] = '\0';
-	while (isspace((unsigned char) *p))
-		p++;
-	if (*p != '\0')
-		return -1;
-	for (i = 0; i < lengthof(units); i++)
-		if (pg_strcasecmp(unit, units[i].unit) == 0)
-			return strtod(num, &end) * units[i].mult;
-	return -1;
+/* Error context callback of iob_size_arg(): which argument was parsed */
+static void
+size_arg_context(void *arg)
+{
+	SizeArgContext *ctx = (SizeArgContext *) arg;
+
+	errcontext("argument \"%s\", a size between %s and %s",
+			   ctx->name, ctx->min_text, ctx->max_text);
 }
 
-/* Read a size argument ("8kB", "1GB", plain bytes) and check its range */
+/*
+ * Read a size argument ("8kB", "1GB", plain bytes) and check its range.
+ * The text is parsed by pg_size_bytes() itself, so it takes exactly what
+ * the server's release takes ('8192B' from PostgreSQL 16 on); an error of
+ * its own ("invalid size", "bigint out of range") names the argument
+ * through the error context.
+ */
 uint64
 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 		 int64 min, int64 max)
 {
 	text	   *value;
-	char	   *str;
-	double		approx;
-	int64		bytes = 0;
+	int64		bytes;
+	SizeArgContext ctx;
+	ErrorContextCallback callback;
 
 	iob_require_arg(fcinfo, argno, name);
 	value = PG_GETARG_TEXT_PP(argno);
-	str = text_to_cstring(value);
-	approx = size_text_bytes(str);
-	if (approx < 0 && approx > -1)	/* "-0.1 kB" rounds to 0 */
-		approx = 0;
-	if (approx == -1 || isnan(approx))
+
+	ctx.name = name;
+	ctx.min_text = iob_size_pretty(min);
+	ctx.max_text = iob_size_pretty(max);
+	callback.callback = size_arg_context;
+	callback.arg = &ctx;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+	bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes, PointerGetDatum(value)));
+	error_context_stack = callback.previous;
+
+	if (bytes < min || bytes > max)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid value for argument \"%s\": \"%s\"", name, str),
-				 errdetail("Valid values are sizes between %s and %s, such as '8kB' or '1GB'.",
-						   iob_size_pretty(min), iob_size_pretty(max)),
-				 errhint("A size is a number followed by bytes, kB, MB, GB, TB or PB.")));
-	/* a negative or far too large size needs no exact value */
-	if (approx >= (double) min - 1024 && approx <= (double) max + 1024)
-		bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
-												  PointerGetDatum(value)));
-	if (approx < (double) min - 1024 || approx > (double) max + 1024 ||
-		bytes < min || bytes > max)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is out of range for argument \"%s\"", str, name),
+				 errmsg("\"%s\" is out of range for argument \"%s\"",
+						text_to_cstring(value), name),
 				 errdetail("Valid values are between %s and %s.",
-						   iob_size_pretty(min), iob_size_pretty(max))));
+						   ctx.min_text, ctx.max_text)));
 	return (uint64) bytes;
 }
 

@@ -418,7 +418,7 @@ static void
 launcher_sleep(long timeout_ms)
 {
 	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-					 timeout_ms, PG_WAIT_EXTENSION);
+					 timeout_ms, IOB_RUN_WAIT_EVENT);
 	ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
 }
@@ -665,6 +665,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 		cleanup_run(ctx);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(cleanup_run_callback, PointerGetDatum(ctx));
+	iob_steady_report_end(&ctx->steady, params);
 
 	dsm_detach(ctx->seg);
 	ctx->seg = NULL;

@@ -379,6 +379,42 @@ rethrow_failed_search(Search *s, const char *kept)
 }
 
 /*
+ * A search that found no step within its target (its first step missed
+ * it, so best_step is NULL) says so, with the first step's latency and
+ * what to try.
+ */
+static void
+report_no_best_step(const Search *s)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	Datum		latency;
+	bool		isnull;
+	char	   *measure;
+
+	values[0] = Int64GetDatum(s->search_id);
+	(void) iob_owner_value("SELECT best_step FROM iobench.searches WHERE search_id = $1",
+						   1, types, values, NULL, SPI_OK_SELECT, &isnull);
+	if (!isnull)
+		return;
+	latency = iob_owner_value("SELECT latency_us FROM iobench.search_steps "
+							  "WHERE search_id = $1 AND step = 1",
+							  1, types, values, NULL, SPI_OK_SELECT, &isnull);
+	measure = s->use_mean ? pstrdup("mean latency") :
+		psprintf("p%g latency", s->percentile);
+	ereport(NOTICE,
+			(errmsg("iobench: no step of the latency search met its target"),
+			 isnull ?
+			 errdetail("Search " INT64_FORMAT " stopped after its first step (one worker, queue depth 1), which measured no latency: best_step is null.",
+					   s->search_id) :
+			 errdetail("Search " INT64_FORMAT " stopped after its first step (one worker, queue depth 1), whose %s of %.1f µs is over the target of %.1f µs; more load only adds latency, so best_step is null.",
+					   s->search_id, measure, DatumGetFloat8(latency),
+					   (double) s->target_us),
+			 errhint("Try a higher latency_target%s, or look at the step's run with iobench.report().",
+					 s->use_mean ? "" : " or a lower latency_percentile")));
+}
+
+/*
  * SQL entry point: iobench.latency_search(...).  Returns one row per step
  * taken (iobench.search_results), the best one marked.
  */
@@ -433,6 +469,8 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 		rethrow_failed_search(&s, kept);
 	}
 	iob_subxact_commit(&sx);
+	if (completed)
+		report_no_best_step(&s);
 
 	values[0] = Int64GetDatum(s.search_id);
 	iob_owner_return_rows(fcinfo, "SELECT * FROM iobench.search_results WHERE search_id = $1 "

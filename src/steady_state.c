@@ -100,3 +100,21 @@ iob_steady_poll(IobSteadyState *ss, IobRunShared *run,
 	}
 	return false;
 }
+
+/* See steady_state.h */
+void
+iob_steady_report_end(const IobSteadyState *ss, const IobRunParams *params)
+{
+	const char *metric;
+
+	if (params->steady_state == IOB_STEADY_NONE || ss->reached)
+		return;
+	metric = params->steady_state == IOB_STEADY_IOPS ? "IOPS" : "mean latency";
+	ereport(NOTICE,
+			(errmsg("iobench: steady state was not reached"),
+			 errdetail("The run's %s per second never stayed within %g %% of their mean for %d seconds in a row; it ran its whole duration of %g s and is stored with steady_reached false.",
+					   metric, params->steady_band_pct, params->steady_window_s,
+					   (double) params->duration_us / USECS_PER_SEC),
+			 errhint("Try a wider steady_band, a shorter steady_window or a longer duration; iobench.run_seconds shows how the %s moved.",
+					 metric)));
+}

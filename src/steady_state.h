@@ -39,4 +39,11 @@ typedef struct IobSteadyState
 extern bool iob_steady_poll(IobSteadyState *ss, IobRunShared *run,
 							IobSecondSlot *seconds, int64 now);
 
+/*
+ * At the end of a run with steady_state that never reached it, a NOTICE
+ * saying so and what to try; nothing otherwise.
+ */
+extern void iob_steady_report_end(const IobSteadyState *ss,
+								  const IobRunParams *params);
+
 #endif							/* IOBENCH_STEADY_STATE_H */

@@ -40,6 +40,7 @@
 #include "wait_output.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
+#include "privileges.h"
 
 PG_FUNCTION_INFO_V1(iobench_waits_raw);
 PG_FUNCTION_INFO_V1(iobench_reset_waits);
@@ -329,9 +330,11 @@ Datum
 iobench_waits_raw(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	IobWaitCollector *c = iob_wait_collector_required();
+	IobWaitCollector *c;
 	IobWaitTable *copy;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
+	c = iob_wait_collector_required();
 	InitMaterializedSRF(fcinfo, 0);
 	copy = iob_copy_collector_table(c);
 	iob_wait_put_rows(copy, true, NULL, 0, rsinfo->setResult, rsinfo->setDesc);
@@ -364,8 +367,8 @@ iobench_reset_waits(PG_FUNCTION_ARGS)
 Datum
 iobench_wait_collector_status(PG_FUNCTION_ARGS)
 {
-	IobWaitCollector *c = iob_wait_collector_required();
-	IobWaitTable *t = iob_wait_collector_table(c);
+	IobWaitCollector *c;
+	IobWaitTable *t;
 	TupleDesc	tupdesc;
 	Datum		values[12];
 	bool		nulls[12];
@@ -374,6 +377,9 @@ iobench_wait_collector_status(PG_FUNCTION_ARGS)
 	int			nentries;
 	uint64		overflow;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
+	c = iob_wait_collector_required();
+	t = iob_wait_collector_table(c);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 

@@ -95,6 +95,12 @@
 
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
+/* iobench's launcher and recorder waiting on a run (iobench.h): the same */
+#define IOB_KEY_RUN			IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_RUN_WAIT_EVENT)
+
+/* Is key a wait of iobench's own, which no table counts? */
+#define IOB_KEY_IS_OWN(key) \
+	(IOB_WAIT_KEY_EVENT(key) == IOB_KEY_SAMPLER || IOB_WAIT_KEY_EVENT(key) == IOB_KEY_RUN)
 
 #if PG_VERSION_NUM >= 170000
 /*
@@ -367,8 +373,12 @@ iob_wait_sampler_create(const int *pids, int npids)
 								ALLOCSET_DEFAULT_SIZES);
 	oldcxt = MemoryContextSwitchTo(cxt);
 
-	/* registers the sampler's wait event now, not in the middle of a tick */
+	/*
+	 * registers the sampler's wait event and the runs' now, not in the
+	 * middle of a tick
+	 */
 	(void) IOB_SAMPLER_WAIT_EVENT;
+	(void) IOB_RUN_WAIT_EVENT;
 
 	s = palloc0(sizeof(IobWaitSampler));
 	s->cxt = cxt;
@@ -466,7 +476,7 @@ iob_emit_entry(IobWaitSampler *s, uint64 key)
 {
 	IobWaitDelta *d;
 
-	if (key == 0 || IOB_WAIT_KEY_EVENT(key) == IOB_KEY_SAMPLER)
+	if (key == 0 || IOB_KEY_IS_OWN(key))
 		return;
 	d = &s->deltas[s->ndeltas++];
 	d->key = key;
@@ -488,7 +498,7 @@ iob_emit_interval(IobWaitSampler *s, IobProcSlot *slot, uint64 dt,
 				  uint64 rd, bool rd_known)
 {
 	if (slot->key != 0 &&
-		IOB_WAIT_KEY_EVENT(slot->key) != IOB_KEY_SAMPLER)
+		!IOB_KEY_IS_OWN(slot->key))
 	{
 		IobWaitDelta *d = &s->deltas[s->ndeltas++];
 
@@ -526,7 +536,7 @@ iob_wait_sampler_flush(IobWaitSampler *s)
 			continue;
 		slot->read_ns = s->last_ns;
 		if (slot->key != 0 &&
-			IOB_WAIT_KEY_EVENT(slot->key) != IOB_KEY_SAMPLER)
+			!IOB_KEY_IS_OWN(slot->key))
 		{
 			IobWaitDelta *d = &s->deltas[s->ndeltas++];
 

@@ -30,6 +30,7 @@
 #include "wait_output.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
+#include "privileges.h"
 
 PG_FUNCTION_INFO_V1(iobench_sample_waits_raw);
 
@@ -129,6 +130,7 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 	int		   *pids = NULL;
 	int			npids = 0;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	/* duration: required, at least a millisecond, at most a day */
 	iob_require_arg(fcinfo, 0, "duration");
 	duration = PG_GETARG_INTERVAL_P(0);

@@ -4,11 +4,13 @@
 
 -- pgiosim's workload done right: random 8 kB buffered reads from a cold
 -- cache over "files" files, write_pct % of them followed by a rewrite of the
--- same block and (fsync on) an fsync; stalls counted and listed.
+-- same block and (fsync on) an fsync; stalls counted and listed.  workers
+-- NULL: pgiosim's 10, or as many as a run may have here when fewer (a
+-- NOTICE says so).
 CREATE OR REPLACE FUNCTION iobench.pgiosim(
     tablespace        name     DEFAULT 'pg_default',
     files             integer  DEFAULT 4,
-    workers           integer  DEFAULT 10,
+    workers           integer  DEFAULT NULL,
     write_pct         integer  DEFAULT 10,
     fsync             boolean  DEFAULT true,
     stall_threshold   interval DEFAULT '1s',

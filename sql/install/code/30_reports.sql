@@ -344,7 +344,17 @@ BEGIN
     -- as report(): a run that is not stored is an error, not an empty result
     PERFORM iobench.existing_run(disk_stats.run_id);
     RETURN QUERY
-    SELECT d.device, d.member, 'average'::text, NULL::integer,
+    -- rounded for reading as iostat prints them, two decimals; the exact
+    -- figures are in iobench.run_disk_seconds
+    SELECT s.device, s.member, s.kind, s.second,
+           round(s.r_s::numeric, 2)::double precision, round(s.w_s::numeric, 2)::double precision,
+           round(s.rmb_s::numeric, 2)::double precision, round(s.wmb_s::numeric, 2)::double precision,
+           round(s.areq_kb::numeric, 2)::double precision, round(s.aqu_sz::numeric, 2)::double precision,
+           round(s.r_await_ms::numeric, 2)::double precision, round(s.w_await_ms::numeric, 2)::double precision,
+           round(s.util_pct::numeric, 2)::double precision, round(s.d_s::numeric, 2)::double precision,
+           round(s.f_s::numeric, 2)::double precision
+      FROM (
+    SELECT d.device, d.member, 'average' AS kind, NULL::integer AS second,
            sum(d.reads) / sum(d.interval_s),
            sum(d.writes) / sum(d.interval_s),
            sum(d.read_sectors) * 512 / 1e6 / sum(d.interval_s),
@@ -355,8 +365,8 @@ BEGIN
            sum(d.read_ms)::double precision / nullif(sum(d.reads), 0),
            sum(d.write_ms)::double precision / nullif(sum(d.writes), 0),
            least(sum(d.io_ms) / 10.0 / sum(d.interval_s), 100),
-           sum(d.discards) / sum(d.interval_s),
-           sum(d.flushes) / sum(d.interval_s)
+           sum(d.discards) / sum(d.interval_s) AS d_s,
+           sum(d.flushes) / sum(d.interval_s) AS f_s
       FROM iobench.run_disk_seconds d
      WHERE d.run_id = disk_stats.run_id
      GROUP BY d.device, d.member
@@ -368,6 +378,8 @@ BEGIN
           FROM iobench.run_disk_seconds d
          WHERE d.run_id = disk_stats.run_id
          ORDER BY d.device, d.util_pct DESC, d.reads + d.writes DESC, d.second) AS b
+    ) AS s(device, member, kind, second, r_s, w_s, rmb_s, wmb_s, areq_kb, aqu_sz,
+           r_await_ms, w_await_ms, util_pct, d_s, f_s)
     ORDER BY 2, 1, 3;
 END
 $$;
@@ -563,7 +575,14 @@ BEGIN
                    FROM iobench.run_seconds x
                   WHERE x.run_id = r.run_id AND x.op <> 'fsync'
                   GROUP BY x.second) s ON s.second = g;
-    IF n > 0 THEN
+    IF n > 0 AND NOT EXISTS (SELECT FROM iobench.run_seconds x WHERE x.run_id = r.run_id) THEN
+        -- nothing to draw: an imported fio result (fio's JSON has no
+        -- per-second series) or a run whose seconds were not stored
+        RETURN NEXT '';
+        RETURN NEXT CASE WHEN r.tool <> 'iobench'
+                         THEN format('IOPS per second: none (an imported %s result has no per-second series)', r.tool)
+                         ELSE 'IOPS per second: none stored for this run' END;
+    ELSIF n > 0 THEN
         RETURN NEXT '';
         RETURN NEXT format('IOPS per second (data I/O): min %s, median %s, max %s',
                            round(min(v)::numeric), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY v)::numeric),

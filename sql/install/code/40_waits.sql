@@ -274,9 +274,18 @@ CREATE OR REPLACE VIEW iobench.wait_stats_all AS
     ORDER BY wait_s DESC, wait_type;
 COMMENT ON VIEW iobench.wait_stats_all IS 'every wait type since the last reset, unrounded, with benign and 95 % flags';
 
+-- (rounded for reading, as the wait tables are: seconds and percentages
+-- to two decimals; wait_table_by_backend() keeps the exact figures)
 CREATE OR REPLACE VIEW iobench.wait_stats_by_backend AS
-    SELECT * FROM iobench.wait_table_by_backend(ARRAY(SELECT r FROM iobench.waits_raw() AS r))
-    ORDER BY wait_s DESC, wait_type, backend_type;
+    SELECT b.backend_type, b.wait_type,
+           round(b.wait_s::numeric, 2)::double precision AS wait_s,
+           round(b.resource_s::numeric, 2)::double precision AS resource_s,
+           round(b.signal_s::numeric, 2)::double precision AS signal_s,
+           b.wait_count,
+           round(b.percentage::numeric, 2)::double precision AS percentage,
+           b.benign, b.description
+      FROM iobench.wait_table_by_backend(ARRAY(SELECT r FROM iobench.waits_raw() AS r)) AS b
+    ORDER BY b.wait_s DESC, b.wait_type, b.backend_type;
 COMMENT ON VIEW iobench.wait_stats_by_backend IS 'wait statistics of the instance since the last reset, per backend type';
 
 CREATE OR REPLACE VIEW iobench.wait_collector AS
@@ -350,6 +359,7 @@ DECLARE
     t iobench.wait_snapshots;
     current_reset timestamptz;
 BEGIN
+    PERFORM iobench.require_grant('iobench.wait_snapshot_diff_raw(text, text)');
     IF from_snapshot IS NULL THEN
         RAISE EXCEPTION 'argument "from_snapshot" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -419,6 +429,7 @@ RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.wait_stats_diff_all(text, text)');
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r),
         (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
@@ -430,6 +441,7 @@ RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.wait_stats_diff(text, text)');
     SELECT * FROM iobench.wait_table_top(ARRAY(
         SELECT t FROM iobench.wait_stats_diff_all(from_snapshot, to_snapshot) AS t))
 $$;
@@ -454,6 +466,7 @@ RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.sample_waits_all(interval, interval, integer[])');
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r),
         coalesce(extract(epoch FROM sample_period)::double precision,
@@ -469,6 +482,7 @@ RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT iobench.require_grant('iobench.sample_waits(interval, interval, integer[])');
     SELECT * FROM iobench.wait_table_top(ARRAY(
         SELECT t FROM iobench.sample_waits_all(duration, sample_period, pids) AS t))
 $$;
@@ -482,8 +496,18 @@ RETURNS SETOF iobench.wait_backend_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT * FROM iobench.wait_table_by_backend(ARRAY(
-        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r))
+    SELECT iobench.require_grant('iobench.sample_waits_by_backend(interval, interval, integer[])');
+    -- rounded for reading, as wait_stats_by_backend is
+    SELECT b.backend_type, b.wait_type,
+           round(b.wait_s::numeric, 2)::double precision AS wait_s,
+           round(b.resource_s::numeric, 2)::double precision AS resource_s,
+           round(b.signal_s::numeric, 2)::double precision AS signal_s,
+           b.wait_count,
+           round(b.percentage::numeric, 2)::double precision AS percentage,
+           b.benign, b.description
+      FROM iobench.wait_table_by_backend(ARRAY(
+        SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r)) AS b
+     ORDER BY b.wait_s DESC, b.wait_type, b.backend_type
 $$;
 COMMENT ON FUNCTION iobench.sample_waits_by_backend IS 'sample wait events for a window and return them per backend type';
 

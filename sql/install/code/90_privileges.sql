@@ -102,24 +102,27 @@ BEGIN
         ('iobench.latency_percentile(bigint, double precision, text)', 'pg_monitor, iobench_user'),
         -- Wait statistics: for pg_monitor; the wait tables of runs, which
         -- report() shows (with the server's descriptions they read), for
-        -- iobench_user too
+        -- iobench_user too.  Those of the instance (which show every
+        -- session's waits) are executable by PUBLIC as well, only so that
+        -- their check (iobench.require_grant(), or the same in C) tells a
+        -- caller without pg_monitor what to ask for.
         ('iobench.wait_table_all(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
         ('iobench.wait_table(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
         ('iobench.wait_table_all(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user'),
         ('iobench.wait_table(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user'),
         ('iobench.wait_table_by_backend(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
         ('iobench.wait_event_descriptions()', 'pg_monitor, iobench_user'),
-        ('iobench.waits_raw()', 'pg_monitor'),
+        ('iobench.waits_raw()', 'pg_monitor, PUBLIC'),
         ('iobench.reset_waits()', NULL),
-        ('iobench.wait_collector_status()', 'pg_monitor'),
+        ('iobench.wait_collector_status()', 'pg_monitor, PUBLIC'),
         ('iobench.snapshot_waits(text)', NULL),
-        ('iobench.wait_snapshot_diff_raw(text, text)', 'pg_monitor'),
-        ('iobench.wait_stats_diff(text, text)', 'pg_monitor'),
-        ('iobench.wait_stats_diff_all(text, text)', 'pg_monitor'),
-        ('iobench.sample_waits_raw(interval, interval, integer[])', 'pg_monitor'),
-        ('iobench.sample_waits(interval, interval, integer[])', 'pg_monitor'),
-        ('iobench.sample_waits_all(interval, interval, integer[])', 'pg_monitor'),
-        ('iobench.sample_waits_by_backend(interval, interval, integer[])', 'pg_monitor'),
+        ('iobench.wait_snapshot_diff_raw(text, text)', 'pg_monitor, PUBLIC'),
+        ('iobench.wait_stats_diff(text, text)', 'pg_monitor, PUBLIC'),
+        ('iobench.wait_stats_diff_all(text, text)', 'pg_monitor, PUBLIC'),
+        ('iobench.sample_waits_raw(interval, interval, integer[])', 'pg_monitor, PUBLIC'),
+        ('iobench.sample_waits(interval, interval, integer[])', 'pg_monitor, PUBLIC'),
+        ('iobench.sample_waits_all(interval, interval, integer[])', 'pg_monitor, PUBLIC'),
+        ('iobench.sample_waits_by_backend(interval, interval, integer[])', 'pg_monitor, PUBLIC'),
         ('iobench.run_wait_stats(bigint)', 'pg_monitor, iobench_user'),
         ('iobench.run_wait_stats_all(bigint)', 'pg_monitor, iobench_user')
     ) AS t(signature, grantees)
@@ -169,6 +172,10 @@ GRANT SELECT ON
     iobench.run_wait_sampling
 TO pg_monitor;
 GRANT SELECT ON iobench.benign_waits, iobench.run_waits, iobench.run_wait_sampling TO iobench_user;
+-- the views of the instance's waits too, so that their functions' check
+-- tells a member of iobench_user that pg_monitor is the grant they need
+GRANT SELECT ON iobench.wait_stats, iobench.wait_stats_all, iobench.wait_stats_by_backend,
+    iobench.wait_collector TO iobench_user;
 
 -- the summary of runs: the view reads the tables as its owner
 GRANT SELECT ON iobench.run_summary TO pg_monitor, iobench_user;
