@@ -124,6 +124,12 @@ REGRESS = setup upgrade run_patterns run_errors run_cancel run_results run_reado
 	pgiosim suite search reports fleet search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
+# make installcheck (PGXS): the same suite against a running server that
+# has iobench installed (PGHOST, PGPORT, PGUSER name it; README, "make
+# installcheck").  The tests create tablespaces in ./testtablespace and
+# ./testtablespace2, which installcheck-prep makes (given to the user
+# "postgres" when run as root: the server must own them).
+REGRESS_PREP = installcheck-prep
 # Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any
 ISOLATION = wait_counts
 # TAP tests (t/*.pl, PostgreSQL::Test::Cluster): clusters of their own, for
@@ -160,6 +166,9 @@ endif
 
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
+# The tests' database is iobench_regression (privileges and benchmark_user
+# name it), also under installcheck, where PGXS adds --dbname=$(CONTRIB_TESTDB)
+CONTRIB_TESTDB = iobench_regression
 else
 # No server headers yet (a fresh machine): install them with the rest of
 # what the build needs (tools/deps.sh), then make the same target again.
@@ -212,6 +221,17 @@ $(OBJS) $(OBJS:.o=.bc): $(BUILD_STAMP)
 ifeq ($(WERROR),1)
 override BITCODE_CFLAGS += -Werror
 endif
+
+# The tablespace directories of the tests, empty, owned by the server's user
+# (as root: "postgres", or IOBENCH_SERVER_USER)
+.PHONY: installcheck-prep
+installcheck-prep:
+	rm -rf testtablespace testtablespace2
+	mkdir testtablespace testtablespace2
+	@if [ "$$(id -u)" -eq 0 ]; then \
+	  chown "$${IOBENCH_SERVER_USER:-postgres}" testtablespace testtablespace2; \
+	fi
+EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 
 .PHONY: run test deps
 deps:
