@@ -460,7 +460,7 @@ cmd_package() {
 	copy_checkout "$work/iobench-${version%-*}"
 	inner=/var/tmp/iobench-pkg/iobench-${version%-*}
 	step "build dependencies" in_root "$root" sh -c \
-		"apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends debhelper dpkg-dev fakeroot postgresql-server-dev-all >/dev/null" ||
+		"apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends build-essential debhelper dpkg-dev fakeroot postgresql-server-dev-all >/dev/null" ||
 		return 1
 	# debian/control for this release's PostgreSQL only
 	step "build postgresql-$major-iobench $version" in_root "$root" env PG_SUPPORTED_VERSIONS="$major" \
