@@ -452,9 +452,14 @@ cmd_package() {
 	mount_root "$root"
 	version=$(sed -n '1s/^iobench (\([^)]*\)).*/\1/p' "$SRC/debian/changelog")
 	[ -n "$version" ] || die "no version in debian/changelog"
-	# the server (user postgres) reads the tests' files and makes its
-	# tablespaces in the source directory: every directory above it is 755
+	# The source, the build and the test clusters on the host's disk (bound
+	# into the root), not on the overlay: runs on a file system without a
+	# block device say so in a NOTICE, which the expected outputs lack.  The
+	# server (user postgres) reads the tests' files and makes its
+	# tablespaces in the source directory: every directory above it is 755.
 	work=$root/var/tmp/iobench-pkg
+	mkdir -p "${root%/root}/pkg" "$work"
+	mount --bind "${root%/root}/pkg" "$work" && MOUNTS+=("$work") || die "could not bind the work directory into the root"
 	mkdir -p "$work/iobench-${version%-*}"
 	chmod 755 "$work" "$work/iobench-${version%-*}"
 	copy_checkout "$work/iobench-${version%-*}"
