@@ -483,8 +483,10 @@ cmd_package() {
 		>/dev/null || return 1
 	# autopkgtest's view: a clean source tree and the installed package
 	in_root "$root" sh -c "cd $inner && make -s clean PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config >/dev/null 2>&1" || true
+	mkdir -p "$work/tmp"
+	chmod 1777 "$work/tmp"
 	step "installcheck against postgresql-$major-iobench" in_root "$root" env PG_SUPPORTED_VERSIONS="$major" \
-		sh -c "cd $inner && debian/tests/installcheck" || rc=1
+		IOBENCH_TEST_TMPDIR=/var/tmp/iobench-pkg/tmp sh -c "cd $inner && debian/tests/installcheck" || rc=1
 	# the TAP tests through PGXS's prove_installcheck, as a user that may run
 	# initdb (one that starts its own cluster with the installed package)
 	in_root "$root" chown -R postgres: "$inner"
