@@ -54,39 +54,83 @@ OBJS = \
 	src/wait_run.o \
 	src/wait_collector.o
 
-# SQL: the install script of the current version and the upgrade to it
-# from the last release are built from per-subsystem sources:
+# SQL: released scripts are frozen, the current version is built.
+#
+# A release's scripts are committed as they were built and never change
+# again: sql/iobench--X.sql (the full install script of release X) and
+# sql/iobench--W--X.sql (the upgrade from the release W before it), for
+# every release X (RELEASES below: the versions of the sql/iobench--X.sql
+# files).  ALTER EXTENSION UPDATE chains them, so each installed release
+# keeps the path its users ran.  While iobench.control's default_version
+# (EXTVERSION) equals the last release, nothing is built; when it is past
+# it, the install script of EXTVERSION and the one step from the last
+# release are built from per-subsystem sources:
 #   sql/install/schema/*.sql   tables, types and built-in rows, created once
 #                              (changed by hand in the upgrade file)
 #   sql/install/code/*.sql     functions and views, all CREATE OR REPLACE,
 #                              privileges last (90_privileges.sql)
-#   sql/install/upgrade/A--B.sql  the steps from release A that CREATE OR
-#                              REPLACE cannot take
+#   sql/install/upgrade/$(LAST_RELEASE)--$(EXTVERSION).sql  the steps from the
+#                              last release that CREATE OR REPLACE cannot take
 #   sql/install/upgrade/finish.sql  the last step of every upgrade (grants
 #                              of replaced functions carried over)
-# iobench--$(EXTVERSION).sql = schema + code; iobench--0.1--$(EXTVERSION).sql
-# = upgrade + the schema files new since 0.1 + code + finish.  C limits reach SQL from one place: a placeholder
-# @IOB_NAME@ in these sources is replaced by the value "#define IOB_NAME"
-# has in $(LIMIT_HEADERS) (tools/sql_limits.sh), so the CHECKs of
-# sql/install/schema/20_suites.sql are the limits the C code enforces.  Released install scripts (sql/iobench--0.1.sql) are
-# never edited.  sql/*.sql and expected/*.out are the pg_regress tests.
+# iobench--$(EXTVERSION).sql = schema + code; iobench--$(LAST_RELEASE)--$(EXTVERSION).sql
+# = upgrade steps + the schema files new since the last release
+# (NEW_SCHEMA_<last release>) + code + finish.  C limits reach SQL from one
+# place: a placeholder @IOB_NAME@ in these sources is replaced by the value
+# "#define IOB_NAME" has in $(LIMIT_HEADERS) (tools/sql_limits.sh), so the
+# CHECKs of sql/install/schema/20_suites.sql are the limits the C code
+# enforces (a frozen script keeps the limits of its release: a later change
+# of a limit needs an upgrade step).  sql/*.sql but sql/iobench--* and
+# expected/*.out are the pg_regress tests.
+#
+# Releasing version X (RELEASING in CONTRIBUTING.md):
+#   1. default_version = 'X' in iobench.control and "version" in META.json
+#      (the test "meta" fails when they differ), everything merged, tests pass
+#   2. tools/release.sh X   builds both scripts from sql/install/, writes them
+#      as sql/iobench--X.sql and sql/iobench--W--X.sql, dates CHANGELOG's
+#      section and stages it all; commit it ("Release X") and tag it vX
+#   3. start the next version Y: default_version = 'Y' (and META.json), a
+#      "## Y (unreleased)" section in CHANGELOG.md, and the steps of tables
+#      that change in sql/install/upgrade/X--Y.sql (NEW_SCHEMA_X lists
+#      the schema files new in Y)
+# While default_version equals the last release, the build checks that
+# sql/install/ still builds that release's install script ("frozen-check"):
+# a change there without a new default_version stops the build, since it
+# would never reach an installation.
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" iobench.control)
+RELEASES := $(shell ls sql/iobench--*.sql 2>/dev/null | sed -n 's,^sql/iobench--\([^-]*\)\.sql$$,\1,p' | sort -V)
+LAST_RELEASE := $(lastword $(RELEASES))
+ifneq ($(lastword $(shell printf '%s\n' '$(EXTVERSION)' '$(LAST_RELEASE)' | sort -V)),$(EXTVERSION))
+$(error iobench.control's default_version $(EXTVERSION) is older than the last release $(LAST_RELEASE))
+endif
 SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
-# schema files whose every object (or comment) is new since 0.1: the
-# upgrade from 0.1 runs them as they are, right after its own steps
+# schema files whose every object (or comment) is new since release 0.1:
+# the upgrade from 0.1 runs them as they are, right after its own steps
 NEW_SCHEMA_0.1 = sql/install/schema/11_runs_units.sql sql/install/schema/15_run_details.sql \
 	sql/install/schema/35_waits_by_backend.sql sql/install/schema/40_fleet.sql sql/install/schema/40_searches.sql \
 	sql/install/schema/50_live.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
 LIMIT_HEADERS = src/run_options.h src/iobench.h
-DATA = sql/iobench--0.1.sql
-DATA_built = iobench--$(EXTVERSION).sql iobench--0.1--$(EXTVERSION).sql
+UPGRADE_STEPS = $(wildcard sql/install/upgrade/$(LAST_RELEASE)--$(EXTVERSION).sql)
+# the frozen scripts of every release
+DATA = $(sort $(wildcard sql/iobench--*.sql))
+ifneq ($(EXTVERSION),$(LAST_RELEASE))
+DATA_built = iobench--$(EXTVERSION).sql iobench--$(LAST_RELEASE)--$(EXTVERSION).sql
+else
+EXTRA_CLEAN = iobench--$(EXTVERSION).sql
+endif
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
 REGRESS = setup upgrade run_patterns run_errors run_sizes run_cancel run_results run_readonly privileges benchmark_user uring \
 	pgiosim suite search reports fleet import_validation search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
+# make installcheck (PGXS): the same suite against a running server that
+# has iobench installed (PGHOST, PGPORT, PGUSER name it; README, "make
+# installcheck").  The tests create tablespaces in ./testtablespace and
+# ./testtablespace2, which installcheck-prep makes (given to the user
+# "postgres" when run as root: the server must own them).
+REGRESS_PREP = installcheck-prep
 # Lock-wait tests as pg_isolation_regress specs (specs/<name>.spec), when any
 ISOLATION = wait_counts
 # TAP tests (t/*.pl, PostgreSQL::Test::Cluster): clusters of their own, for
@@ -123,6 +167,9 @@ endif
 
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
+# The tests' database is iobench_regression (privileges and benchmark_user
+# name it), also under installcheck, where PGXS adds --dbname=$(CONTRIB_TESTDB)
+CONTRIB_TESTDB = iobench_regression
 else
 # No server headers yet (a fresh machine): install them with the rest of
 # what the build needs (tools/deps.sh), then make the same target again.
@@ -135,11 +182,26 @@ iobench--$(EXTVERSION).sql: $(SCHEMA_SQL) $(CODE_SQL) $(LIMIT_HEADERS)
 	  printf '%s\n' '\echo Use "CREATE EXTENSION iobench" to load this file. \quit'; \
 	  cat $(SCHEMA_SQL) $(CODE_SQL); } | tools/sql_limits.sh $(LIMIT_HEADERS) > $@
 
-iobench--0.1--$(EXTVERSION).sql: sql/install/upgrade/0.1--$(EXTVERSION).sql $(NEW_SCHEMA_0.1) $(CODE_SQL) sql/install/upgrade/finish.sql $(LIMIT_HEADERS)
-	{ echo '/* $@ — upgrade from 0.1 to $(EXTVERSION), built from sql/install/ */'; \
+ifneq ($(EXTVERSION),$(LAST_RELEASE))
+iobench--$(LAST_RELEASE)--$(EXTVERSION).sql: $(UPGRADE_STEPS) $(NEW_SCHEMA_$(LAST_RELEASE)) $(CODE_SQL) sql/install/upgrade/finish.sql $(LIMIT_HEADERS)
+	{ echo '/* $@ — upgrade from $(LAST_RELEASE) to $(EXTVERSION), built from sql/install/ */'; \
 	  printf '%s\n' '\echo Use "ALTER EXTENSION iobench UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
-	  cat sql/install/upgrade/0.1--$(EXTVERSION).sql $(NEW_SCHEMA_0.1) $(CODE_SQL) sql/install/upgrade/finish.sql; } | \
+	  cat $(UPGRADE_STEPS) $(NEW_SCHEMA_$(LAST_RELEASE)) $(CODE_SQL) sql/install/upgrade/finish.sql; } | \
 	  tools/sql_limits.sh $(LIMIT_HEADERS) > $@
+else
+# Released and not yet past: sql/install/ must still build the frozen
+# install script (all but its first line, the comment).
+all: frozen-check
+endif
+
+.PHONY: frozen-check
+frozen-check: iobench--$(EXTVERSION).sql
+	@f=sql/iobench--$(EXTVERSION).sql; \
+	if [ -f $$f ] && ! cmp -s -i "$$(head -n 1 $< | wc -c):$$(head -n 1 $$f | wc -c)" $< $$f; then \
+	  echo "ERROR: sql/install/ no longer builds sql/iobench--$(EXTVERSION).sql, the frozen script of release $(EXTVERSION)" >&2; \
+	  echo "HINT: Set default_version in iobench.control (and META.json) to the next version, or undo the change." >&2; \
+	  exit 1; \
+	fi
 
 # A script that failed half-way is not left behind as if it were built.
 .DELETE_ON_ERROR:
@@ -160,6 +222,17 @@ $(OBJS) $(OBJS:.o=.bc): $(BUILD_STAMP)
 ifeq ($(WERROR),1)
 override BITCODE_CFLAGS += -Werror
 endif
+
+# The tablespace directories of the tests, empty, owned by the server's user
+# (as root: "postgres", or IOBENCH_SERVER_USER)
+.PHONY: installcheck-prep
+installcheck-prep:
+	rm -rf testtablespace testtablespace2
+	mkdir testtablespace testtablespace2
+	@if [ "$$(id -u)" -eq 0 ]; then \
+	  chown "$${IOBENCH_SERVER_USER:-postgres}" testtablespace testtablespace2; \
+	fi
+EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 
 .PHONY: run test deps
 deps:

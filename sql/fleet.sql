@@ -229,7 +229,8 @@ SELECT * FROM iobench.import_runs('{"format": "iobench runs", "version": 1, "run
 
 -- fio: a real result of fio 3.33 --output-format=json+ (70 % reads,
 -- io_uring QD4, an fsync every 8 writes)
-\set fio `cat input/data/fio_randrw.json`
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set fio `cat :'abs_srcdir'/data/fio_randrw.json`
 CREATE TEMP TABLE fio AS SELECT * FROM iobench.import_fio(:'fio', server => 'fio box');
 SELECT tool, server, label, rw, read_pct, block_size, iodepth, workers, fsync_every, sync_method,
        direct, engine, file_size, files, status FROM fio;

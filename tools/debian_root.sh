@@ -7,6 +7,9 @@
 #                                                 `make test PG_CONFIG=...` inside,
 #                                                 on a copy of this checkout
 #   tools/debian_root.sh run RELEASE CMD [ARG...] run a command inside the root
+#   tools/debian_root.sh package RELEASE          build postgresql-N-iobench from
+#                                                 debian/ inside, install it and
+#                                                 run installcheck against it
 #   tools/debian_root.sh path RELEASE             print the cached root's path
 #   tools/debian_root.sh pg_config RELEASE        print pg_config's path inside it
 #   tools/debian_root.sh mirror                   print the Debian mirror it uses
@@ -34,6 +37,19 @@
 # VAR=value arguments (for example WERROR=1), or `tools/run-tests.sh test...`
 # when tests are named.  On failure, regression.diffs, results/ and log/ are
 # copied back into the checkout as results.RELEASE/.
+#
+# "package" builds the Debian package postgresql-N-iobench of RELEASE's
+# PostgreSQL N from this checkout's debian/ (tracked and untracked files, as
+# "test" copies them) in the Debian way (debhelper, dh --with pgxs_loop,
+# pg_buildext, debian/control made from debian/control.in for N), with the
+# suite left out of the build (nocheck), installs the package with apt,
+# runs debian/tests/installcheck (pg_buildext installcheck: the regression
+# suite against the installed package on a throwaway cluster) as
+# autopkgtest does, and a TAP test through make installcheck's
+# prove_installcheck as the user postgres.  All of this happens in an
+# overlay on the cached root (or a copy, where overlays cannot be mounted),
+# so the cache never sees the build dependencies or the package; the .deb
+# files are copied into the checkout as packages.RELEASE/.
 #
 # "fresh" is README's quick start as a newcomer meets it: a Debian 12 made
 # by debootstrap --variant=minbase, with nothing else (no git, make,
@@ -406,6 +422,81 @@ cmd_fresh() {
 	say "README's quick start passed on a fresh Debian 12"
 }
 
+# Set ROOT to a writable root on top of RELEASE's cached root: an overlay
+# (in this private namespace) whose changes land in a temporary directory,
+# or a copy of the root where overlays are refused.
+scratch_root() {
+	local release=$1 lower tmp
+	ensure_root "$release"
+	lower=$ROOT
+	tmp=$(mktemp -d "$ROOTS/.scratch-$release.XXXXXX")
+	TEMP_DIRS+=("$tmp")
+	chmod 755 "$tmp"
+	mkdir "$tmp/upper" "$tmp/work" "$tmp/root"
+	if mount -t overlay overlay -o "lowerdir=$lower,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root" 2>/dev/null; then
+		MOUNTS+=("$tmp/root")
+	else
+		say "no overlay mount here: copying the $release root" >&2
+		cp -a "$lower/." "$tmp/root/" || die "could not copy $lower"
+	fi
+	ROOT=$tmp/root
+}
+
+# "package": build, install and installcheck postgresql-N-iobench in a
+# scratch root of RELEASE.
+cmd_package() {
+	local release=$1 root major work inner version deb rc=0
+	major=$(release_pg_major "$release")
+	step "scratch root $release" scratch_root "$release"
+	root=$ROOT
+	mount_root "$root"
+	version=$(sed -n '1s/^iobench (\([^)]*\)).*/\1/p' "$SRC/debian/changelog")
+	[ -n "$version" ] || die "no version in debian/changelog"
+	# The source, the build and the test clusters on the host's disk (bound
+	# into the root), not on the overlay: runs on a file system without a
+	# block device say so in a NOTICE, which the expected outputs lack.  The
+	# server (user postgres) reads the tests' files and makes its
+	# tablespaces in the source directory: every directory above it is 755.
+	work=$root/var/tmp/iobench-pkg
+	mkdir -p "${root%/root}/pkg" "$work"
+	mount --bind "${root%/root}/pkg" "$work" && MOUNTS+=("$work") || die "could not bind the work directory into the root"
+	mkdir -p "$work/iobench-${version%-*}"
+	chmod 755 "$work" "$work/iobench-${version%-*}"
+	copy_checkout "$work/iobench-${version%-*}"
+	inner=/var/tmp/iobench-pkg/iobench-${version%-*}
+	step "build dependencies" in_root "$root" sh -c \
+		"apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends build-essential debhelper dpkg-dev fakeroot postgresql-server-dev-all >/dev/null" ||
+		return 1
+	# debian/control for this release's PostgreSQL only
+	step "build postgresql-$major-iobench $version" in_root "$root" env PG_SUPPORTED_VERSIONS="$major" \
+		DEB_BUILD_OPTIONS=nocheck sh -c \
+		"cd $inner && pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b" \
+		>"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log"; say "FAILED: the package build; log above"; return 1; }
+	deb=$(cd "$work" && ls postgresql-"$major"-iobench_*.deb 2>/dev/null | grep -v dbgsym | head -n 1)
+	[ -n "$deb" ] || die "dpkg-buildpackage made no postgresql-$major-iobench package"
+	rm -rf "$SRC/packages.$release"
+	mkdir -p "$SRC/packages.$release"
+	cp "$work"/*.deb "$work"/*.buildinfo "$work"/*.changes "$SRC/packages.$release/" 2>/dev/null || true
+	say "built $deb ($(du -k "$work/$deb" | cut -f1) kB); copied into packages.$release/"
+	in_root "$root" dpkg-deb --contents "/var/tmp/iobench-pkg/$deb" | awk '{ print "  " $NF }' | grep -E 'iobench[^/]*$'
+	step "install $deb" in_root "$root" apt-get install -y -q --no-install-recommends "/var/tmp/iobench-pkg/$deb" \
+		>/dev/null || return 1
+	# autopkgtest's view: a clean source tree and the installed package
+	in_root "$root" sh -c "cd $inner && make -s clean PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config >/dev/null 2>&1" || true
+	mkdir -p "$work/tmp"
+	chmod 1777 "$work/tmp"
+	step "installcheck against postgresql-$major-iobench" in_root "$root" env PG_SUPPORTED_VERSIONS="$major" \
+		IOBENCH_TEST_TMPDIR=/var/tmp/iobench-pkg/tmp sh -c "cd $inner && debian/tests/installcheck" || rc=1
+	# the TAP tests through PGXS's prove_installcheck, as a user that may run
+	# initdb (one that starts its own cluster with the installed package)
+	in_root "$root" chown -R postgres: "$inner"
+	step "prove_installcheck (TAP) on $major" in_root "$root" runuser -u postgres -- \
+		make -C "$inner" installcheck REGRESS= ISOLATION= PROVE_TESTS="t/050_meta.pl t/010_crash.pl" \
+		PG_CONFIG="/usr/lib/postgresql/$major/bin/pg_config" || rc=1
+	[ "$rc" -eq 0 ] || say "FAILED on $release (PostgreSQL $major): installcheck of the package"
+	return "$rc"
+}
+
 # "run": a command inside the mounted root.
 cmd_run() {
 	local release=$1 root
@@ -436,7 +527,7 @@ main() {
 	case $cmd in
 	path) echo "$(root_dir "$release")"; return 0 ;;
 	pg_config) echo "/usr/lib/postgresql/$(release_pg_major "$release")/bin/pg_config"; return 0 ;;
-	make | test | run | fresh) ;;
+	make | test | run | fresh | package) ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot and mounts)"
@@ -452,6 +543,7 @@ main() {
 	make) step "root $release" ensure_root "$release" && echo "$ROOT" ;;
 	test) cmd_test "$release" "$@" ;;
 	run) cmd_run "$release" "$@" ;;
+	package) cmd_package "$release" ;;
 	fresh) cmd_fresh "$@" ;;
 	esac
 }

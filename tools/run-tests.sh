@@ -248,6 +248,10 @@ copy_tap_inputs() {
 	# the test data pg_regress reads too (t/../data, as in the checkout)
 	if [ -d "$SRC/data" ]; then cp -r "$SRC/data" "$WORK/tap/"; fi
 	cp "$SRC/test/regress.conf" "$WORK/tap/regress.conf"
+	# what t/050_meta.pl compares (t/.. is the checkout's top)
+	mkdir -p "$WORK/tap/doc"
+	cp "$SRC/META.json" "$SRC/iobench.control" "$WORK/tap/"
+	cp "$SRC/doc/iobench.md" "$WORK/tap/doc/"
 }
 
 # Copy an output directory's diffs, results and logs into the checkout and
