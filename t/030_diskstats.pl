@@ -139,8 +139,14 @@ SKIP:
 		 WHERE run_id = $t AND s.op = 'read' AND NOT d.member ORDER BY d.second};
 	note("second, device reads, iobench reads, interval_s:\n"
 		  . $node->safe_psql('postgres', $per_second));
+	# The throttle lets a group that was idle dispatch one slice of its
+	# budget at once (blk-throttle's slice is 100 ms: 30 reads at 300/s), so
+	# one second may count up to 10 % over the cap (330 seen in second 0,
+	# the device counting the same 330); the three seconds together stay
+	# at the cap.
 	is( $node->safe_psql('postgres', qq{
-			SELECT count(*) = 3 AND bool_and(s.ops BETWEEN 0.8 * $cap AND 1.05 * $cap)
+			SELECT count(*) = 3 AND bool_and(s.ops BETWEEN 0.8 * $cap AND 1.12 * $cap)
+			   AND sum(s.ops) <= 1.05 * 3 * $cap
 			  FROM iobench.run_seconds s WHERE run_id = $t AND s.op = 'read'}),
 		't', "throttled: iobench reads at the cap of $cap/s")
 	  or diag($node->safe_psql('postgres', $per_second));
