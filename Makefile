@@ -126,7 +126,7 @@ REGRESS = setup upgrade run_patterns run_errors run_sizes run_cancel run_results
 	waits_table waits_sample waits_collector waits_run waits_privileges
 REGRESS_OPTS = --dbname=iobench_regression
 # make installcheck (PGXS): the same suite against a running server that
-# has iobench installed (PGHOST, PGPORT, PGUSER name it; README, "make
+# has iobench installed (PGHOST, PGPORT, PGUSER name it; CONTRIBUTING.md, "make
 # installcheck").  The tests create tablespaces in ./testtablespace and
 # ./testtablespace2, which installcheck-prep makes (given to the user
 # "postgres" when run as root: the server must own them).

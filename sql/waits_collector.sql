@@ -13,10 +13,11 @@ SELECT iobench.reset_waits();
 SELECT count(*) FROM iobench.wait_stats_all WHERE wait_type = 'Lock:relation';
 SELECT iobench.snapshot_waits('waits_before') IS NOT NULL AS taken;
 
--- Two sessions blocked for about 1.0 s each
+-- Two sessions blocked for about 1.0 s each (deadlock_timeout raised: a
+-- deadlock check at 1 s would break a wait in two)
 SELECT dblink_send_query('holder', 'DO $$BEGIN LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; PERFORM pg_sleep(1.2); END$$');
-SELECT dblink_send_query('w1', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
-SELECT dblink_send_query('w2', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
+SELECT dblink_send_query('w1', 'DO $$BEGIN PERFORM set_config(''deadlock_timeout'', ''10min'', false); PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
+SELECT dblink_send_query('w2', 'DO $$BEGIN PERFORM set_config(''deadlock_timeout'', ''10min'', false); PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
 SELECT waits_finish('holder');
 SELECT waits_finish('w1');
 SELECT waits_finish('w2');

@@ -8,9 +8,11 @@ SELECT dblink_connect('holder', waits_connstr()) AS holder,
 
 -- The holder keeps the table locked for 1.2 s; the two waiters ask for it
 -- 0.2 s in (after sampling has started), so each waits about 1.0 s.
+-- (deadlock_timeout is raised: a deadlock check at 1 s, as long as the
+-- wait, would break it in two on a loaded machine, WaitCount 3)
 SELECT dblink_send_query('holder', 'DO $$BEGIN LOCK TABLE waits_target IN ACCESS EXCLUSIVE MODE; PERFORM pg_sleep(1.2); END$$');
-SELECT dblink_send_query('w1', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
-SELECT dblink_send_query('w2', 'DO $$BEGIN PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
+SELECT dblink_send_query('w1', 'DO $$BEGIN PERFORM set_config(''deadlock_timeout'', ''10min'', false); PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
+SELECT dblink_send_query('w2', 'DO $$BEGIN PERFORM set_config(''deadlock_timeout'', ''10min'', false); PERFORM pg_sleep(0.2); LOCK TABLE waits_target IN ACCESS SHARE MODE; END$$');
 
 CREATE TEMP TABLE samples AS
     SELECT ARRAY(SELECT r FROM iobench.sample_waits_raw('1.4 s') AS r) AS raw;
