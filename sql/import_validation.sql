@@ -69,7 +69,8 @@ SELECT count(*) AS under_thief FROM iobench.fleet_comparison WHERE server = 'thi
 
 -- fio: a real result of fio 3.33 --output-format=json+, with one field
 -- changed each time (and a fio version of its own, so that each is new)
-\set fio `cat input/data/fio_randread.json`
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set fio `cat :'abs_srcdir'/data/fio_randread.json`
 CREATE TEMP TABLE fio_doc AS SELECT jsonb_set(:'fio'::jsonb, '{fio version}', '"fio-bad"') AS d;
 CREATE FUNCTION pg_temp.fio(path text[], value jsonb) RETURNS jsonb
 LANGUAGE sql AS $$
