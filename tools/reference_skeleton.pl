@@ -76,11 +76,13 @@ my %params;
 		if ($line =~ /^#/) { $fn = undef; next; }
 		next unless $fn && !$params{$fn};
 		if ($line =~ /^\| parameter \|(.*)\|\s*$/) { $table = [ map { s/^\s+|\s+$//gr } split /\|/, $1 ]; next; }
-		if ($table && $line =~ /^\| `(\w+)` \|(.*)\|\s*$/)
+		if ($table && $line =~ /^\| ((?:`\w+`(?:, )?)+) \|(.*)\|\s*$/)
 		{
-			my @c = map { s/^\s+|\s+$//gr } split /(?<!\\)\|/, $2;
+			my ($names, $rest) = ($1, $2);
+			my @c = map { s/^\s+|\s+$//gr } split /(?<!\\)\|/, $rest;
 			my %row; @row{@$table} = @c;
-			$params{"$fn.$1"} = { range => $row{'range / values'} // $row{range} // '', meaning => $row{meaning} // '' };
+			$params{"$fn.$_"} = { range => $row{'range / values'} // $row{range} // '', meaning => $row{meaning} // '' }
+			  for $names =~ /`(\w+)`/g;
 		}
 		elsif ($table && $line !~ /^\|/) { $params{$fn} = 1; $table = undef; }
 	}
