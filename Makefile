@@ -106,7 +106,7 @@ endif
 SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
 # schema files whose every object (or comment) is new since release 0.1:
 # the upgrade from 0.1 runs them as they are, right after its own steps
-NEW_SCHEMA_0.1 = sql/install/schema/11_runs_units.sql sql/install/schema/15_run_details.sql \
+NEW_SCHEMA_0.1 = sql/install/schema/05_internal.sql sql/install/schema/11_runs_units.sql sql/install/schema/15_run_details.sql \
 	sql/install/schema/35_waits_by_backend.sql sql/install/schema/40_fleet.sql sql/install/schema/40_searches.sql \
 	sql/install/schema/50_live.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))

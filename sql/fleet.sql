@@ -370,22 +370,28 @@ GRANT USAGE ON FOREIGN SERVER iob_loop_a TO iob_fleet_user;
 SET ROLE iob_fleet_user;
 SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
 RESET ROLE;
-GRANT EXECUTE ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text),
-                          iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)
+GRANT EXECUTE ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text) TO iob_fleet_user;
+SET ROLE iob_fleet_user;
+-- the fleet's steps are in iobench_internal, which no role may use by default
+SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
+RESET ROLE;
+GRANT USAGE ON SCHEMA iobench_internal TO iob_fleet_user;
+GRANT EXECUTE ON FUNCTION iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)
    TO iob_fleet_user;
 SET ROLE iob_fleet_user;
 SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
 RESET ROLE;
-GRANT EXECUTE ON FUNCTION iobench.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text)
+GRANT EXECUTE ON FUNCTION iobench_internal.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text)
    TO iob_fleet_user;
 SET ROLE iob_fleet_user;
 SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
 SELECT * FROM iobench.import_fio('{}');
 RESET ROLE;
 REVOKE ALL ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text),
-                       iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
-                       iobench.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text)
+                       iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
+                       iobench_internal.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text)
   FROM iob_fleet_user;
+REVOKE USAGE ON SCHEMA iobench_internal FROM iob_fleet_user;
 REVOKE USAGE ON FOREIGN SERVER iob_loop_a FROM iob_fleet_user;
 REVOKE USAGE ON SCHEMA iobench FROM iob_fleet_user;
 DROP ROLE iob_fleet_user;

@@ -66,6 +66,21 @@ SELECT label, status FROM iobench.runs WHERE label = 'by iob_user';
 SELECT count(*) >= 0 AS readable FROM iobench.run_seconds, iobench.run_latency;
 RESET ROLE;
 
+-- the internal schema: no role but its owner may use it (the API reaches
+-- its helpers without), so a member of iobench_user or pg_monitor calls
+-- only the API
+SELECT NOT EXISTS (SELECT FROM aclexplode(n.nspacl) a WHERE a.grantee <> n.nspowner) AS owner_only
+  FROM pg_namespace n WHERE n.nspname = 'iobench_internal';
+SELECT r AS role, has_schema_privilege(r, 'iobench_internal', 'USAGE') AS usage
+  FROM unnest(ARRAY['iob_user', 'iob_reader', 'iobench_user', 'pg_monitor']) r;
+SET ROLE iob_reader;
+SELECT iobench_internal.existing_run(1);
+SELECT count(*) > 0 AS report_lines, count(*) FILTER (WHERE l LIKE '%IOPS%') > 0 AS has_iops
+  FROM iobench.report((SELECT max(run_id) FROM iobench.runs WHERE label = 'by iob_user')) l;
+SELECT count(*) > 0 AS compared
+  FROM iobench.compare_runs(ARRAY(SELECT run_id FROM iobench.runs WHERE label = 'by iob_user'));
+RESET ROLE;
+
 -- the other tablespace's files are gone as well
 SELECT count(*) AS leftover_in_ts
   FROM pg_ls_tmpdir((SELECT oid FROM pg_tablespace WHERE spcname = 'iob_priv_ts'))

@@ -50,7 +50,9 @@ LANGUAGE sql AS $$
     SELECT 'schema', n.nspname,
            concat_ws(' | ', n.nspowner::regrole::text, public.iobench_acl(n.nspacl),
                      obj_description(n.oid, 'pg_namespace'))
-      FROM pg_namespace n, ext WHERE n.oid = ext.extnamespace
+      FROM pg_namespace n, ext
+     WHERE n.oid = ext.extnamespace
+        OR n.oid IN (SELECT objid FROM members WHERE classid = 'pg_namespace'::regclass)
     UNION ALL
     SELECT 'function', p.oid::regprocedure::text,
            concat_ws(' | ', CASE WHEN p.prokind <> 'a' THEN pg_get_functiondef(p.oid) END,

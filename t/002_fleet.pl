@@ -286,11 +286,11 @@ close $fh;
 $second->reload;
 $coord->safe_psql('postgres', q{
 CREATE ROLE fleet_user LOGIN;
-GRANT USAGE ON SCHEMA iobench TO fleet_user;
+GRANT USAGE ON SCHEMA iobench, iobench_internal TO fleet_user;
 GRANT USAGE ON FOREIGN SERVER s2, s3 TO fleet_user;
 GRANT EXECUTE ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text),
-    iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
-    iobench.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text) TO fleet_user;
+    iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
+    iobench_internal.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text) TO fleet_user;
 CREATE USER MAPPING FOR fleet_user SERVER s2 OPTIONS (user 'fleet_remote', password 'fleet secret')});
 my $call = q{SET ROLE fleet_user;
 SELECT status || '|' || coalesce(error, '') FROM iobench.fleet_run(ARRAY['s2'], '{"duration": "200ms", "file_size": "1MB", "label": "as fleet_remote"}')};

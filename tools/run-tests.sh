@@ -248,10 +248,11 @@ copy_tap_inputs() {
 	# the test data pg_regress reads too (t/../data, as in the checkout)
 	if [ -d "$SRC/data" ]; then cp -r "$SRC/data" "$WORK/tap/"; fi
 	cp "$SRC/test/regress.conf" "$WORK/tap/regress.conf"
-	# what t/050_meta.pl compares (t/.. is the checkout's top)
+	# what t/050_meta.pl and t/060_reference.pl compare (t/.. is the
+	# checkout's top)
 	mkdir -p "$WORK/tap/doc"
 	cp "$SRC/META.json" "$SRC/iobench.control" "$WORK/tap/"
-	cp "$SRC/doc/iobench.md" "$WORK/tap/doc/"
+	cp "$SRC/doc/iobench.md" "$SRC/doc/reference.md" "$WORK/tap/doc/"
 }
 
 # Copy an output directory's diffs, results and logs into the checkout and

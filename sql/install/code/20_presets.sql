@@ -103,7 +103,7 @@ COMMENT ON VIEW iobench.suite_comparison IS 'each suite''s tablespaces side by s
 -- One suite's tablespaces side by side per test, against a chosen baseline
 -- (the suite's first tablespace when NULL).  The baseline's own rows have
 -- ratio 1.
-CREATE OR REPLACE FUNCTION iobench.compare(suite_id bigint, baseline name DEFAULT NULL)
+CREATE OR REPLACE FUNCTION iobench_internal.compare(suite_id bigint, baseline name DEFAULT NULL)
 RETURNS TABLE (
     test_no        integer,
     test           text,
@@ -126,7 +126,6 @@ DECLARE
     spcs name[];
     base name;
 BEGIN
-    PERFORM iobench.require_grant('iobench.compare(bigint, name)');
     IF compare.suite_id IS NULL THEN
         RAISE EXCEPTION 'argument "suite_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -157,12 +156,38 @@ BEGIN
      ORDER BY o.test_no, o.tablespace_no;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.compare(bigint, name) IS 'the body of iobench.compare(), which checks the grant first';
+
+-- iobench.compare(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.compare(suite_id bigint, baseline name DEFAULT NULL)
+RETURNS TABLE (
+    test_no        integer,
+    test           text,
+    base_tablespace name,
+    tablespace     name,
+    base_iops      numeric,
+    iops           numeric,
+    iops_ratio     numeric,
+    base_mb_per_s  numeric,
+    mb_per_s       numeric,
+    mb_per_s_ratio numeric,
+    base_p99_us    numeric,
+    p99_us         numeric,
+    p99_ratio      numeric,
+    note           text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.compare(bigint, name)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT * FROM iobench_internal.compare(compare.suite_id, compare.baseline);
+END;
 COMMENT ON FUNCTION iobench.compare(bigint, name) IS 'one suite''s tablespaces side by side per test, with ratios to a baseline tablespace';
 
 -- Any runs side by side, in the order given, against a baseline run (the
 -- first when NULL).  server names where each ran: the name it was gathered
 -- or imported under, or the host for runs made here.
-CREATE OR REPLACE FUNCTION iobench.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
+CREATE OR REPLACE FUNCTION iobench_internal.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
 RETURNS TABLE (
     run_id         bigint,
     server         text,
@@ -188,8 +213,6 @@ AS $$
 DECLARE
     base bigint;
 BEGIN
-    PERFORM iobench.require_grant('iobench.compare_runs(bigint[], bigint)');
-    PERFORM iobench.check_run_ids(compare_runs.run_ids, true);
     base := coalesce(compare_runs.baseline, compare_runs.run_ids[1]);
     IF NOT base = ANY (compare_runs.run_ids) THEN
         RAISE EXCEPTION 'baseline run % is not one of the runs compared', base
@@ -209,4 +232,35 @@ BEGIN
      ORDER BY u.n;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.compare_runs(bigint[], bigint) IS 'the body of iobench.compare_runs(), which checks the grant and the runs first';
+
+-- iobench.compare_runs(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
+RETURNS TABLE (
+    run_id         bigint,
+    server         text,
+    label          text,
+    tablespace     name,
+    rw             text,
+    block_size     integer,
+    workers        integer,
+    iodepth        integer,
+    baseline_run   bigint,
+    base_iops      numeric,
+    iops           numeric,
+    iops_ratio     numeric,
+    base_mb_per_s  numeric,
+    mb_per_s       numeric,
+    mb_per_s_ratio numeric,
+    base_p99_us    numeric,
+    p99_us         numeric,
+    p99_ratio      numeric)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.compare_runs(bigint[], bigint)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT iobench_internal.check_run_ids(compare_runs.run_ids, true);
+    SELECT * FROM iobench_internal.compare_runs(compare_runs.run_ids, compare_runs.baseline);
+END;
 COMMENT ON FUNCTION iobench.compare_runs(bigint[], bigint) IS 'any runs side by side, with ratios to a baseline run';

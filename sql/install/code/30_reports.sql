@@ -1,30 +1,6 @@
 -- Reading stored results: stall hunting, formatting helpers, the text report
 -- for psql and a fio-shaped JSON export.
 
--- The stored run run_id, for the functions that read one; the errors name
--- their argument "run_id".
-CREATE OR REPLACE FUNCTION iobench.existing_run(run_id bigint)
-RETURNS iobench.runs
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    r iobench.runs;
-BEGIN
-    IF existing_run.run_id IS NULL THEN
-        RAISE EXCEPTION 'argument "run_id" must not be null'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT * INTO r FROM iobench.runs x WHERE x.run_id = existing_run.run_id;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', existing_run.run_id
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    RETURN r;
-END
-$$;
-COMMENT ON FUNCTION iobench.existing_run(bigint) IS 'the stored run of that id; an error when there is none';
-
 -- The name a run goes by beside others: the name it was gathered or
 -- imported under, or, for a run a fleet call made on this very database
 -- (through a foreign server that reaches it: a loopback), that server's
@@ -41,43 +17,12 @@ AS $$
 $$;
 COMMENT ON FUNCTION iobench.run_server(iobench.runs) IS 'the name a run goes by: gathered or imported under, or its loopback fleet server';
 
--- Check an argument "run_ids" of the functions that read several runs: no
--- nulls, every run stored, and (when required) at least one run.
-CREATE OR REPLACE FUNCTION iobench.check_run_ids(run_ids bigint[], required boolean)
-RETURNS void
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    missing bigint;
-BEGIN
-    IF check_run_ids.required
-       AND (check_run_ids.run_ids IS NULL OR cardinality(check_run_ids.run_ids) = 0) THEN
-        RAISE EXCEPTION 'argument "run_ids" must name at least one run'
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF array_position(check_run_ids.run_ids, NULL) IS NOT NULL THEN
-        RAISE EXCEPTION 'argument "run_ids" must not contain nulls'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT u.id INTO missing
-      FROM unnest(check_run_ids.run_ids) u(id)
-     WHERE NOT EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = u.id)
-     LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'run % does not exist', missing
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-END
-$$;
-COMMENT ON FUNCTION iobench.check_run_ids(bigint[], boolean) IS 'check an argument run_ids: no nulls, every run stored, at least one when required';
-
 -- Seconds of a run in which data-I/O throughput fell under min_fraction of
 -- the run's median second, or the longest I/O completed (any kind, syncs
 -- included) took longer than max_latency.  Seconds in which nothing
 -- completed count as throughput 0.  A final second shorter than half a
 -- second is judged on latency only.  NULL turns a criterion off.
-CREATE OR REPLACE FUNCTION iobench.stalls(
+CREATE OR REPLACE FUNCTION iobench_internal.stalls(
     run_id        bigint,
     min_fraction  double precision DEFAULT 0.5,
     max_latency   interval DEFAULT '1s')
@@ -96,7 +41,6 @@ DECLARE
     measured double precision;
     max_us double precision := extract(epoch FROM stalls.max_latency) * 1e6;
 BEGIN
-    PERFORM iobench.require_grant('iobench.stalls(bigint, double precision, interval)');
     IF stalls.run_id IS NULL THEN
         RAISE EXCEPTION 'argument "run_id" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -111,7 +55,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'Valid values are greater than 0 seconds.';
     END IF;
-    measured := (iobench.existing_run(stalls.run_id)).measured_s;
+    SELECT x.measured_s INTO measured FROM iobench.runs x WHERE x.run_id = stalls.run_id;
 
     RETURN QUERY
     WITH secs AS (
@@ -147,6 +91,29 @@ BEGIN
      ORDER BY j.sec;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.stalls(bigint, double precision, interval) IS 'the body of iobench.stalls(), which checks the grant and the run first';
+
+-- iobench.stalls(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.stalls(
+    run_id        bigint,
+    min_fraction  double precision DEFAULT 0.5,
+    max_latency   interval DEFAULT '1s')
+RETURNS TABLE (
+    second         integer,
+    iops           numeric,
+    median_iops    numeric,
+    fraction       numeric,
+    max_latency_us numeric,
+    max_latency_op text,
+    reason         text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.stalls(bigint, double precision, interval)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT iobench_internal.existing_run(stalls.run_id);
+    SELECT * FROM iobench_internal.stalls(stalls.run_id, stalls.min_fraction, stalls.max_latency);
+END;
 COMMENT ON FUNCTION iobench.stalls(bigint, double precision, interval) IS 'seconds of a run where throughput collapsed or latency spiked';
 
 -- A latency in microseconds for reading: three significant digits, in µs,
@@ -330,7 +297,7 @@ COMMENT ON FUNCTION iobench.latency_ranges(bigint, text) IS 'a run''s latency hi
 -- device, the average over the measured period (second NULL; rates from
 -- the summed counters over the summed intervals, as iostat computes an
 -- interval) and the busiest second (highest %util, then most I/Os).
-CREATE OR REPLACE FUNCTION iobench.disk_stats(run_id bigint)
+CREATE OR REPLACE FUNCTION iobench_internal.disk_stats(run_id bigint)
 RETURNS TABLE (device text, member boolean, kind text, second integer,
                r_s double precision, w_s double precision,
                rmb_s double precision, wmb_s double precision,
@@ -341,8 +308,6 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    -- as report(): a run that is not stored is an error, not an empty result
-    PERFORM iobench.existing_run(disk_stats.run_id);
     RETURN QUERY
     -- rounded for reading as iostat prints them, two decimals; the exact
     -- figures are in iobench.run_disk_seconds
@@ -383,13 +348,30 @@ BEGIN
     ORDER BY 2, 1, 3;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.disk_stats(bigint) IS 'the body of iobench.disk_stats(), which checks the run first';
+
+-- iobench.disk_stats(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.disk_stats(run_id bigint)
+RETURNS TABLE (device text, member boolean, kind text, second integer,
+               r_s double precision, w_s double precision,
+               rmb_s double precision, wmb_s double precision,
+               areq_kb double precision, aqu_sz double precision,
+               r_await_ms double precision, w_await_ms double precision,
+               util_pct double precision, d_s double precision, f_s double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.existing_run(disk_stats.run_id);
+    SELECT * FROM iobench_internal.disk_stats(disk_stats.run_id);
+END;
 COMMENT ON FUNCTION iobench.disk_stats(bigint) IS 'the block device''s iostat figures during a run: average and busiest second per device';
 
 -- A text report of one run that reads well in psql (\pset format unaligned
 -- or \t to drop the header): settings, summary with percentiles per op
 -- kind, latency histograms drawn with bars, a per-second IOPS sparkline,
 -- stalls, and the run's top waits when they were recorded.
-CREATE OR REPLACE FUNCTION iobench.report(run_id bigint)
+CREATE OR REPLACE FUNCTION iobench_internal.report(run_id bigint)
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -406,8 +388,7 @@ DECLARE
     has_waits boolean := false;
     fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s %9s';
 BEGIN
-    PERFORM iobench.require_grant('iobench.report(bigint)');
-    r := iobench.existing_run(report.run_id);
+    SELECT * INTO r FROM iobench.runs x WHERE x.run_id = report.run_id;
 
     -- what ran, where
     RETURN NEXT format('iobench run %s: %s%s', r.run_id, r.status,
@@ -645,6 +626,19 @@ BEGIN
     RETURN;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.report(bigint) IS 'the body of iobench.report(), which checks the grant and the run first';
+
+-- iobench.report(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.report(run_id bigint)
+RETURNS SETOF text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.report(bigint)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT iobench_internal.existing_run(report.run_id);
+    SELECT * FROM iobench_internal.report(report.run_id);
+END;
 COMMENT ON FUNCTION iobench.report(bigint) IS 'a text report of one run: summary, percentiles, histograms, sparkline, stalls, waits';
 
 -- One op kind of a run as fio's JSON has it: a latency block ({min, max,
@@ -746,7 +740,7 @@ COMMENT ON FUNCTION iobench.fio_direction(iobench.runs, text) IS 'the read or wr
 -- percentiles and histogram bins, so fio tooling (fio_jsonplus_clat2csv,
 -- fio-plot, ...) reads iobench results.  iobench's own figures are under
 -- the extra key "iobench".
-CREATE OR REPLACE FUNCTION iobench.run_json(run_id bigint)
+CREATE OR REPLACE FUNCTION iobench_internal.run_json(run_id bigint)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -755,8 +749,7 @@ DECLARE
     r iobench.runs;
     lat_buckets jsonb;
 BEGIN
-    PERFORM iobench.require_grant('iobench.run_json(bigint)');
-    r := iobench.existing_run(run_json.run_id);
+    SELECT * INTO r FROM iobench.runs x WHERE x.run_id = run_json.run_id;
 
     -- fio's coarse latency distribution of data I/O: % of I/Os per range
     WITH ranges(unit, key, lo, hi) AS (
@@ -894,4 +887,17 @@ BEGIN
                      GROUP BY x.device) AS d), '[]'::jsonb));
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.run_json(bigint) IS 'the body of iobench.run_json(), which checks the grant and the run first';
+
+-- iobench.run_json(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.run_json(run_id bigint)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.run_json(bigint)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT iobench_internal.existing_run(run_json.run_id);
+    SELECT iobench_internal.run_json(run_json.run_id);
+END;
 COMMENT ON FUNCTION iobench.run_json(bigint) IS 'a run as fio''s JSON output (json+), for fio tooling';

@@ -135,7 +135,7 @@ COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[]) IS 'all rows of a
 
 -- One row of the table people read, from a row of wait_table_all(): Paul
 -- Randal's columns, rounded.
-CREATE OR REPLACE FUNCTION iobench.wait_table_rounded(t iobench.wait_stats_row)
+CREATE OR REPLACE FUNCTION iobench_internal.wait_table_rounded(t iobench.wait_stats_row)
 RETURNS iobench.wait_table_row
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -150,24 +150,24 @@ AS $$
                t.avg_res_s::numeric(16, 4),
                t.avg_sig_s::numeric(16, 4))::iobench.wait_table_row
 $$;
-COMMENT ON FUNCTION iobench.wait_table_rounded IS 'a row of a wait table in SQL Server''s format (Paul Randal''s columns, rounded) from a row of wait_table_all()';
+COMMENT ON FUNCTION iobench_internal.wait_table_rounded IS 'a row of a wait table in SQL Server''s format (Paul Randal''s columns, rounded) from a row of wait_table_all()';
 
 -- The table people read, from the rows of a wait_table_all(): Paul
 -- Randal's columns, benign rows left out, cut after the row that takes the
 -- running total past 95 %.  Every wait table in that format (wait_table,
 -- wait_stats_diff, sample_waits) is this over the matching *_all rows.
-CREATE OR REPLACE FUNCTION iobench.wait_table_top(all_rows iobench.wait_stats_row[])
+CREATE OR REPLACE FUNCTION iobench_internal.wait_table_top(all_rows iobench.wait_stats_row[])
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
     SELECT r.*
     FROM unnest(all_rows) AS t,
-         iobench.wait_table_rounded(t) AS r
+         iobench_internal.wait_table_rounded(t) AS r
     WHERE t.in_top_95
-    ORDER BY t.wait_s DESC, t.wait_type
-$$;
-COMMENT ON FUNCTION iobench.wait_table_top IS 'the wait table in SQL Server''s format (Paul Randal''s columns, top 95 %) from the rows of wait_table_all()';
+    ORDER BY t.wait_s DESC, t.wait_type;
+END;
+COMMENT ON FUNCTION iobench_internal.wait_table_top IS 'the wait table in SQL Server''s format (Paul Randal''s columns, top 95 %) from the rows of wait_table_all()';
 
 -- The table people read, from raw rows.
 CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[],
@@ -175,10 +175,10 @@ CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[],
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM iobench.wait_table_top(ARRAY(
-        SELECT t FROM iobench.wait_table_all(raw, sample_period_s) AS t))
-$$;
+BEGIN ATOMIC
+    SELECT * FROM iobench_internal.wait_table_top(ARRAY(
+        SELECT t FROM iobench.wait_table_all(raw, sample_period_s) AS t));
+END;
 COMMENT ON FUNCTION iobench.wait_table(iobench.wait_raw[], double precision) IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows sampled every sample_period_s seconds';
 
 CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[])
@@ -349,7 +349,7 @@ $$;
 COMMENT ON FUNCTION iobench.snapshot_waits IS 'store the wait collector''s current totals under a name; the oldest beyond iobench.wait_snapshots_keep are removed';
 
 -- Raw rows of the interval between two snapshots, or since one (to_snapshot NULL)
-CREATE OR REPLACE FUNCTION iobench.wait_snapshot_diff_raw(from_snapshot text, to_snapshot text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION iobench_internal.wait_snapshot_diff_raw(from_snapshot text, to_snapshot text DEFAULT NULL)
 RETURNS SETOF iobench.wait_raw
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
@@ -359,7 +359,6 @@ DECLARE
     t iobench.wait_snapshots;
     current_reset timestamptz;
 BEGIN
-    PERFORM iobench.require_grant('iobench.wait_snapshot_diff_raw(text, text)');
     IF from_snapshot IS NULL THEN
         RAISE EXCEPTION 'argument "from_snapshot" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -422,29 +421,41 @@ BEGIN
           AND (n.wait_s > coalesce(o.wait_s, 0) OR n.wait_count > coalesce(o.wait_count, 0));
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.wait_snapshot_diff_raw IS 'the body of iobench.wait_snapshot_diff_raw(), which checks the grant first';
+
+-- iobench.wait_snapshot_diff_raw(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.wait_snapshot_diff_raw(from_snapshot text, to_snapshot text DEFAULT NULL)
+RETURNS SETOF iobench.wait_raw
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_snapshot_diff_raw(text, text)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT * FROM iobench_internal.wait_snapshot_diff_raw(wait_snapshot_diff_raw.from_snapshot, wait_snapshot_diff_raw.to_snapshot);
+END;
 COMMENT ON FUNCTION iobench.wait_snapshot_diff_raw IS 'raw wait statistics between two snapshots, or since one';
 
 CREATE OR REPLACE FUNCTION iobench.wait_stats_diff_all(from_snapshot text, to_snapshot text DEFAULT NULL)
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT iobench.require_grant('iobench.wait_stats_diff_all(text, text)');
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_stats_diff_all(text, text)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.wait_snapshot_diff_raw(from_snapshot, to_snapshot) AS r),
-        (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision)
-$$;
+        (SELECT c.period_ms / 1000.0 FROM iobench.wait_collector_status() AS c)::double precision);
+END;
 COMMENT ON FUNCTION iobench.wait_stats_diff_all IS 'every wait type of the interval between two snapshots, or since one, with flags';
 
 CREATE OR REPLACE FUNCTION iobench.wait_stats_diff(from_snapshot text, to_snapshot text DEFAULT NULL)
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT iobench.require_grant('iobench.wait_stats_diff(text, text)');
-    SELECT * FROM iobench.wait_table_top(ARRAY(
-        SELECT t FROM iobench.wait_stats_diff_all(from_snapshot, to_snapshot) AS t))
-$$;
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_stats_diff(text, text)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT * FROM iobench_internal.wait_table_top(ARRAY(
+        SELECT t FROM iobench.wait_stats_diff_all(from_snapshot, to_snapshot) AS t));
+END;
 COMMENT ON FUNCTION iobench.wait_stats_diff IS 'the wait table of the interval between two snapshots, or since one';
 
 -- A window sampled from the calling backend (no preloading needed)
@@ -465,13 +476,13 @@ CREATE OR REPLACE FUNCTION iobench.sample_waits_all(
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT iobench.require_grant('iobench.sample_waits_all(interval, interval, integer[])');
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.sample_waits_all(interval, interval, integer[])'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r),
         coalesce(extract(epoch FROM sample_period)::double precision,
-                 extract(epoch FROM current_setting('iobench.sample_period')::interval)::double precision))
-$$;
+                 extract(epoch FROM current_setting('iobench.sample_period')::interval)::double precision));
+END;
 COMMENT ON FUNCTION iobench.sample_waits_all IS 'sample wait events for a window and return every wait type with flags';
 
 CREATE OR REPLACE FUNCTION iobench.sample_waits(
@@ -481,11 +492,11 @@ CREATE OR REPLACE FUNCTION iobench.sample_waits(
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT iobench.require_grant('iobench.sample_waits(interval, interval, integer[])');
-    SELECT * FROM iobench.wait_table_top(ARRAY(
-        SELECT t FROM iobench.sample_waits_all(duration, sample_period, pids) AS t))
-$$;
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.sample_waits(interval, interval, integer[])'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT * FROM iobench_internal.wait_table_top(ARRAY(
+        SELECT t FROM iobench.sample_waits_all(duration, sample_period, pids) AS t));
+END;
 COMMENT ON FUNCTION iobench.sample_waits IS 'sample wait events for a window and return the wait table in SQL Server''s format';
 
 CREATE OR REPLACE FUNCTION iobench.sample_waits_by_backend(
@@ -495,8 +506,8 @@ CREATE OR REPLACE FUNCTION iobench.sample_waits_by_backend(
 RETURNS SETOF iobench.wait_backend_row
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT iobench.require_grant('iobench.sample_waits_by_backend(interval, interval, integer[])');
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.sample_waits_by_backend(interval, interval, integer[])'::pg_catalog.text::pg_catalog.regprocedure);
     -- rounded for reading, as wait_stats_by_backend is
     SELECT b.backend_type, b.wait_type,
            round(b.wait_s::numeric, 2)::double precision AS wait_s,
@@ -507,8 +518,8 @@ AS $$
            b.benign, b.description
       FROM iobench.wait_table_by_backend(ARRAY(
         SELECT r FROM iobench.sample_waits_raw(duration, sample_period, pids) AS r)) AS b
-     ORDER BY b.wait_s DESC, b.wait_type, b.backend_type
-$$;
+     ORDER BY b.wait_s DESC, b.wait_type, b.backend_type;
+END;
 COMMENT ON FUNCTION iobench.sample_waits_by_backend IS 'sample wait events for a window and return them per backend type';
 
 CREATE OR REPLACE FUNCTION iobench.run_wait_stats_all(run_id bigint)
@@ -541,13 +552,13 @@ RETURNS TABLE (
     "ExactWait_S" numeric(16, 2))
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
     SELECT r.*, t.exact_count, t.exact_wait_s::numeric(16, 2)
     FROM iobench.run_wait_stats_all(run_wait_stats.run_id) AS t,
-         iobench.wait_table_rounded(t) AS r
+         iobench_internal.wait_table_rounded(t) AS r
     WHERE t.in_top_95
-    ORDER BY t.wait_s DESC, t.wait_type
-$$;
+    ORDER BY t.wait_s DESC, t.wait_type;
+END;
 COMMENT ON FUNCTION iobench.run_wait_stats IS 'the wait table of one run, with the workers'' exact I/O figures beside the sampled ones';
 
 -- Privileges: readers are pg_monitor; reset, snapshots and

@@ -12,7 +12,7 @@
 -- added since (0.2: "disk_seconds", "tablespaces") keep the version: a
 -- reader ignores the keys it does not know and stores no rows for the
 -- ones a document lacks.
-CREATE OR REPLACE FUNCTION iobench.runs_document(runs jsonb)
+CREATE OR REPLACE FUNCTION iobench_internal.runs_document(runs jsonb)
 RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -25,13 +25,13 @@ AS $$
                          WHERE e.extname = 'iobench'),
         'runs', runs_document.runs)
 $$;
-COMMENT ON FUNCTION iobench.runs_document(jsonb) IS 'a document of iobench runs for import_runs() around the runs given';
+COMMENT ON FUNCTION iobench_internal.runs_document(jsonb) IS 'a document of iobench runs for import_runs() around the runs given';
 
 -- A run's row that was not stored (a run on a hot standby or in a
 -- read-only transaction returns it with run_id NULL) as a document for
 -- iobench.import_runs() on the primary: the row alone, without seconds,
 -- histogram or waits, which such a run does not keep.
-CREATE OR REPLACE FUNCTION iobench.export_run_row(r iobench.runs)
+CREATE OR REPLACE FUNCTION iobench_internal.export_run_row(r iobench.runs)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -41,9 +41,20 @@ BEGIN
         RAISE EXCEPTION 'argument "r" must be a row of iobench.run() with a run_uuid'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    RETURN iobench.runs_document(jsonb_build_array(jsonb_build_object('run', to_jsonb(export_run_row.r))));
+    RETURN jsonb_build_array(jsonb_build_object('run', to_jsonb(export_run_row.r)));
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.export_run_row(iobench.runs) IS 'the body of iobench.export_run_row(): the checked row as the runs of a document';
+
+-- iobench.export_run_row(): the API; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.export_run_row(r iobench.runs)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.runs_document(iobench_internal.export_run_row(export_run_row.r));
+END;
 COMMENT ON FUNCTION iobench.export_run_row(iobench.runs) IS 'a row iobench.run() returned without storing it, as a document for iobench.import_runs()';
 
 -- Runs with their seconds, latency histograms, stalls, waits, the block
@@ -51,15 +62,14 @@ COMMENT ON FUNCTION iobench.export_run_row(iobench.runs) IS 'a row iobench.run()
 -- JSON document, for iobench.import_runs() on another server.  Generated
 -- columns are left out (the importing server computes them).  run_ids
 -- NULL: every run (since "since", when given).
-CREATE OR REPLACE FUNCTION iobench.export_runs(run_ids bigint[] DEFAULT NULL,
+CREATE OR REPLACE FUNCTION iobench_internal.export_runs(run_ids bigint[] DEFAULT NULL,
                                                since timestamptz DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM iobench.check_run_ids(export_runs.run_ids, false);
-    RETURN iobench.runs_document(coalesce((
+    RETURN coalesce((
             SELECT jsonb_agg(jsonb_build_object(
                        'run', to_jsonb(r),
                        'seconds', coalesce((
@@ -91,9 +101,22 @@ BEGIN
                    ORDER BY r.run_id)
               FROM iobench.runs r
              WHERE (export_runs.run_ids IS NULL OR r.run_id = ANY (export_runs.run_ids))
-               AND (export_runs.since IS NULL OR r.started_at >= export_runs.since)), '[]'));
+               AND (export_runs.since IS NULL OR r.started_at >= export_runs.since)), '[]');
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.export_runs(bigint[], timestamptz) IS 'the body of iobench.export_runs(): the runs of the document, after the run ids are checked';
+
+-- iobench.export_runs(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.export_runs(run_ids bigint[] DEFAULT NULL,
+                                               since timestamptz DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.check_run_ids(export_runs.run_ids, false);
+    SELECT iobench_internal.runs_document(iobench_internal.export_runs(export_runs.run_ids, export_runs.since));
+END;
 COMMENT ON FUNCTION iobench.export_runs(bigint[], timestamptz) IS 'runs with their seconds, histograms, stalls, waits, device seconds and group tablespaces as one JSON document, for import_runs()';
 
 -- Insert one iobench.runs row from a JSON object keyed by column name,
@@ -101,7 +124,7 @@ COMMENT ON FUNCTION iobench.export_runs(bigint[], timestamptz) IS 'runs with the
 -- or NULL.  Keys that are no column (a newer version's) are ignored, and a
 -- column missing or null in the object gets its default, so documents of
 -- other versions import.  Called by the import functions as the owner.
-CREATE OR REPLACE FUNCTION iobench.insert_run(r jsonb)
+CREATE OR REPLACE FUNCTION iobench_internal.insert_run(r jsonb)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -124,12 +147,12 @@ BEGIN
     RETURN id;
 END
 $$;
-COMMENT ON FUNCTION iobench.insert_run(jsonb) IS 'insert a run from a JSON object keyed by column name (the import functions)';
+COMMENT ON FUNCTION iobench_internal.insert_run(jsonb) IS 'insert a run from a JSON object keyed by column name (the import functions)';
 
 -- The children of an imported run (seconds, histogram, stalls, waits,
 -- the device's seconds, the tablespaces of a group) from its entry in an
 -- export_runs() document; a key missing from the entry stores no rows.
-CREATE OR REPLACE FUNCTION iobench.import_children(run_id bigint, run jsonb)
+CREATE OR REPLACE FUNCTION iobench_internal.import_children(run_id bigint, run jsonb)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -187,7 +210,7 @@ BEGIN
       FROM jsonb_populate_recordset(NULL::iobench.run_tablespaces, coalesce(import_children.run -> 'tablespaces', '[]')) g;
 END
 $$;
-COMMENT ON FUNCTION iobench.import_children(bigint, jsonb) IS 'store the children of an imported run';
+COMMENT ON FUNCTION iobench_internal.import_children(bigint, jsonb) IS 'store the children of an imported run';
 
 -- What breaks the rules of a measured run in an imported run stored under
 -- run_id (its row and children, before the import commits): every figure
@@ -197,7 +220,7 @@ COMMENT ON FUNCTION iobench.import_children(bigint, jsonb) IS 'store the childre
 -- problem, first the run's own columns; "field" names the document's key
 -- ("run", "seconds", ...) with the row's key and the column, as a reader
 -- of the document finds it.  Called by the import functions as the owner.
-CREATE OR REPLACE FUNCTION iobench.imported_run_problems(run_id bigint)
+CREATE OR REPLACE FUNCTION iobench_internal.imported_run_problems(run_id bigint)
 RETURNS TABLE (field text, problem text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -280,11 +303,11 @@ BEGIN
      ORDER BY l.op, l.lower_us;
 END
 $$;
-COMMENT ON FUNCTION iobench.imported_run_problems(bigint) IS 'what breaks the rules of a measured run in an imported run (the import functions)';
+COMMENT ON FUNCTION iobench_internal.imported_run_problems(bigint) IS 'what breaks the rules of a measured run in an imported run (the import functions)';
 
--- Raise the first problem iobench.imported_run_problems() finds in the
+-- Raise the first problem iobench_internal.imported_run_problems() finds in the
 -- run stored under run_id.
-CREATE OR REPLACE FUNCTION iobench.check_imported_run(run_id bigint)
+CREATE OR REPLACE FUNCTION iobench_internal.check_imported_run(run_id bigint)
 RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -292,21 +315,21 @@ AS $$
 DECLARE
     p record;
 BEGIN
-    SELECT * INTO p FROM iobench.imported_run_problems(check_imported_run.run_id) LIMIT 1;
+    SELECT * INTO p FROM iobench_internal.imported_run_problems(check_imported_run.run_id) LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION '% %', p.field, p.problem
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
 END
 $$;
-COMMENT ON FUNCTION iobench.check_imported_run(bigint) IS 'raise the first problem of an imported run (the import functions)';
+COMMENT ON FUNCTION iobench_internal.check_imported_run(bigint) IS 'raise the first problem of an imported run (the import functions)';
 
 -- The largest document the import functions take: 64 MB (jsonb's own
 -- size).  An import holds the document, its runs and their rows in
 -- memory at once, several times the document's size; a bound keeps one
 -- import from taking a server's memory.  Larger exports are split by
 -- run_ids or since, and imported one by one.
-CREATE OR REPLACE FUNCTION iobench.check_import_size(doc jsonb)
+CREATE OR REPLACE FUNCTION iobench_internal.check_import_size(doc jsonb)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -322,13 +345,13 @@ BEGIN
     END IF;
 END
 $$;
-COMMENT ON FUNCTION iobench.check_import_size(jsonb) IS 'refuse a document larger than the import functions take (64 MB)';
+COMMENT ON FUNCTION iobench_internal.check_import_size(jsonb) IS 'refuse a document larger than the import functions take (64 MB)';
 
 -- Store the runs of an iobench.export_runs() document.  A run already
 -- stored here (same run_uuid), made here or imported, is left as it is
 -- (its name included) and returned with imported false.  Every figure of
 -- a new run is checked against the rules of a measured run
--- (iobench.imported_run_problems()); a run breaking one is not stored and
+-- (iobench_internal.imported_run_problems()); a run breaking one is not stored and
 -- the error names the run and the field.  "server" names the server the
 -- runs come from when the document does not (a run copied on keeps its
 -- first name).  A document is at most 64 MB (check_import_size()).  Runs
@@ -349,7 +372,7 @@ BEGIN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
-    PERFORM iobench.check_import_size(import_runs.doc);
+    PERFORM iobench_internal.check_import_size(import_runs.doc);
     IF jsonb_typeof(import_runs.doc) <> 'object'
        OR import_runs.doc ->> 'format' IS DISTINCT FROM 'iobench runs'
        OR jsonb_typeof(import_runs.doc -> 'runs') IS DISTINCT FROM 'array' THEN
@@ -384,7 +407,7 @@ BEGIN
                                FROM iobench.runs r WHERE r.run_id = id;
                 CONTINUE;
             END IF;
-            id := iobench.insert_run((rr - 'run_id') || jsonb_build_object(
+            id := iobench_internal.insert_run((rr - 'run_id') || jsonb_build_object(
                     'origin_run_id', coalesce((rr ->> 'origin_run_id')::bigint, (rr ->> 'run_id')::bigint),
                     'server', name,
                     'imported_at', coalesce(nullif(rr -> 'imported_at', 'null'), to_jsonb(now()))));
@@ -394,8 +417,8 @@ BEGIN
                                FROM iobench.runs r WHERE r.run_uuid = uid;
                 CONTINUE;
             END IF;
-            PERFORM iobench.import_children(id, e.v);
-            PERFORM iobench.check_imported_run(id);
+            PERFORM iobench_internal.import_children(id, e.v);
+            PERFORM iobench_internal.check_imported_run(id);
         EXCEPTION
             WHEN invalid_parameter_value OR not_null_violation OR check_violation
                  OR unique_violation OR invalid_text_representation OR datatype_mismatch
@@ -446,7 +469,7 @@ COMMENT ON FUNCTION iobench.latency_bucket(bigint) IS 'the bucket of iobench''s 
 -- and writes, as the unprefixed columns of iobench.runs), 'read', 'write'
 -- or 'fsync'.  As in iobench.run(), a percentile is the midpoint of the
 -- bucket holding its rank, clamped to the largest maximum of the runs.
-CREATE OR REPLACE FUNCTION iobench.merged_latency(run_ids bigint[], op text DEFAULT 'data')
+CREATE OR REPLACE FUNCTION iobench_internal.merged_latency(run_ids bigint[], op text DEFAULT 'data')
 RETURNS TABLE (runs integer, ops bigint, lat_avg_us double precision,
                lat_p50_us double precision, lat_p90_us double precision,
                lat_p99_us double precision, lat_p999_us double precision,
@@ -457,7 +480,6 @@ AS $$
 DECLARE
     ops_of text[];
 BEGIN
-    PERFORM iobench.check_run_ids(merged_latency.run_ids, true);
     ops_of := CASE merged_latency.op WHEN 'data' THEN ARRAY['read', 'write']
                                      WHEN 'read' THEN ARRAY['read']
                                      WHEN 'write' THEN ARRAY['write']
@@ -510,6 +532,21 @@ BEGIN
            (SELECT top.max_us FROM top);
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.merged_latency(bigint[], text) IS 'the body of iobench.merged_latency(), which checks the runs first';
+
+-- iobench.merged_latency(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.merged_latency(run_ids bigint[], op text DEFAULT 'data')
+RETURNS TABLE (runs integer, ops bigint, lat_avg_us double precision,
+               lat_p50_us double precision, lat_p90_us double precision,
+               lat_p99_us double precision, lat_p999_us double precision,
+               lat_max_us double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.check_run_ids(merged_latency.run_ids, true);
+    SELECT * FROM iobench_internal.merged_latency(merged_latency.run_ids, merged_latency.op);
+END;
 COMMENT ON FUNCTION iobench.merged_latency(bigint[], text) IS 'latency percentiles of several runs together, from their summed histograms';
 
 -- Every server's completed runs side by side per I/O pattern, with its

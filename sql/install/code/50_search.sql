@@ -4,7 +4,7 @@
 -- of one op kind, from its stored histogram, as the runs' own percentiles
 -- are computed: the middle of the bucket holding the value, at most the
 -- largest latency.
-CREATE OR REPLACE FUNCTION iobench.latency_percentile(run_id bigint, percentile double precision,
+CREATE OR REPLACE FUNCTION iobench_internal.latency_percentile(run_id bigint, percentile double precision,
                                                       op text DEFAULT NULL)
 RETURNS double precision
 LANGUAGE plpgsql STABLE
@@ -13,7 +13,6 @@ AS $$
 DECLARE
     v double precision;
 BEGIN
-    PERFORM iobench.existing_run(latency_percentile.run_id);
     IF latency_percentile.percentile IS NULL
        OR NOT (latency_percentile.percentile > 0 AND latency_percentile.percentile <= 100) THEN
         RAISE EXCEPTION 'argument "percentile" must be greater than 0 and at most 100, not %',
@@ -50,6 +49,19 @@ BEGIN
     RETURN v;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.latency_percentile(bigint, double precision, text) IS 'the body of iobench.latency_percentile(), which checks the run first';
+
+-- iobench.latency_percentile(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.latency_percentile(run_id bigint, percentile double precision,
+                                                      op text DEFAULT NULL)
+RETURNS double precision
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.existing_run(latency_percentile.run_id);
+    SELECT iobench_internal.latency_percentile(latency_percentile.run_id, latency_percentile.percentile, latency_percentile.op);
+END;
 COMMENT ON FUNCTION iobench.latency_percentile(bigint, double precision, text) IS 'a latency percentile (µs) of a run, from its stored histogram';
 
 -- Each step of each search, the best one marked.

@@ -21,7 +21,7 @@ COMMENT ON FUNCTION iobench.fio_size(text) IS 'a size in fio''s notation (8k, 1m
 -- fio writes job options): NULL when the key is missing or null; raises,
 -- naming the document's field and the valid range, for anything else than
 -- a finite number from min_value to max_value (a whole one when whole).
-CREATE OR REPLACE FUNCTION iobench.fio_number(value jsonb, field text, min_value numeric, max_value numeric,
+CREATE OR REPLACE FUNCTION iobench_internal.fio_number(value jsonb, field text, min_value numeric, max_value numeric,
                                               whole boolean DEFAULT true)
 RETURNS numeric
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -49,13 +49,13 @@ BEGIN
     RETURN v;
 END
 $$;
-COMMENT ON FUNCTION iobench.fio_number(jsonb, text, numeric, numeric, boolean) IS 'a number of a fio document, checked against its valid range, naming the field';
+COMMENT ON FUNCTION iobench_internal.fio_number(jsonb, text, numeric, numeric, boolean) IS 'a number of a fio document, checked against its valid range, naming the field';
 
 -- A size of a fio job option in fio's notation (iobench.fio_size()) in
 -- bytes, from min_value to max_value; NULL when the option is missing or
 -- not a plain size (a percentage, a range).  Raises naming the field for a
 -- size out of range.
-CREATE OR REPLACE FUNCTION iobench.fio_size_option(size text, field text, min_value numeric, max_value numeric)
+CREATE OR REPLACE FUNCTION iobench_internal.fio_size_option(size text, field text, min_value numeric, max_value numeric)
 RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -77,12 +77,12 @@ BEGIN
     RETURN v::bigint;
 END
 $$;
-COMMENT ON FUNCTION iobench.fio_size_option(text, text, numeric, numeric) IS 'a size of a fio job option in bytes, checked against its valid range, naming the field';
+COMMENT ON FUNCTION iobench_internal.fio_size_option(text, text, numeric, numeric) IS 'a size of a fio job option in bytes, checked against its valid range, naming the field';
 
 -- The latency block of one direction of a fio job ("read", "write" or
 -- "fsync"): completion latency (clat_ns), or lat_ns when fio computed
 -- percentiles of it (lat_percentiles); syncs have lat_ns only.
-CREATE OR REPLACE FUNCTION iobench.fio_latency_section(job jsonb, op text)
+CREATE OR REPLACE FUNCTION iobench_internal.fio_latency_section(job jsonb, op text)
 RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -91,12 +91,12 @@ AS $$
                 WHEN job -> op -> 'lat_ns' ? 'percentile' THEN job -> op -> 'lat_ns'
                 ELSE job -> op -> 'clat_ns' END
 $$;
-COMMENT ON FUNCTION iobench.fio_latency_section(jsonb, text) IS 'the latency block of one direction of a fio job';
+COMMENT ON FUNCTION iobench_internal.fio_latency_section(jsonb, text) IS 'the latency block of one direction of a fio job';
 
 -- The iobench.runs columns of one direction of a fio job, as a JSON object
 -- keyed by column ("read_ops", "read_lat_p99_us", ...; "fsync_" for the
 -- sync section); empty when the direction did no I/O.  fio's ns become µs.
-CREATE OR REPLACE FUNCTION iobench.fio_figures(job jsonb, op text, runtime_s double precision)
+CREATE OR REPLACE FUNCTION iobench_internal.fio_figures(job jsonb, op text, runtime_s double precision)
 RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -104,33 +104,33 @@ AS $$
     WITH d AS (
         SELECT CASE WHEN op = 'fsync' THEN job -> 'sync' ELSE job -> op END AS sec,
                CASE WHEN op = 'fsync' THEN 'sync' ELSE op END AS key,
-               iobench.fio_latency_section(job, op) AS lat,
+               iobench_internal.fio_latency_section(job, op) AS lat,
                CASE WHEN op = 'fsync' OR job -> op -> 'lat_ns' ? 'percentile' THEN 'lat_ns' ELSE 'clat_ns' END AS lat_key
     )
-    SELECT CASE WHEN coalesce(iobench.fio_number(d.sec -> 'total_ios', format('"%s"."total_ios"', d.key), 0, 9223372036854775807), 0) = 0
+    SELECT CASE WHEN coalesce(iobench_internal.fio_number(d.sec -> 'total_ios', format('"%s"."total_ios"', d.key), 0, 9223372036854775807), 0) = 0
                 THEN '{}'::jsonb
            ELSE jsonb_strip_nulls(jsonb_build_object(
-               op || '_ops', iobench.fio_number(d.sec -> 'total_ios', format('"%s"."total_ios"', d.key), 0, 9223372036854775807)::bigint,
-               op || '_bytes', CASE WHEN op <> 'fsync' THEN iobench.fio_number(d.sec -> 'io_bytes', format('"%s"."io_bytes"', d.key), 0, 9223372036854775807)::bigint END,
-               op || '_iops', CASE WHEN op <> 'fsync' THEN iobench.fio_number(d.sec -> 'iops', format('"%s"."iops"', d.key), 0, 1e15, false)::double precision
+               op || '_ops', iobench_internal.fio_number(d.sec -> 'total_ios', format('"%s"."total_ios"', d.key), 0, 9223372036854775807)::bigint,
+               op || '_bytes', CASE WHEN op <> 'fsync' THEN iobench_internal.fio_number(d.sec -> 'io_bytes', format('"%s"."io_bytes"', d.key), 0, 9223372036854775807)::bigint END,
+               op || '_iops', CASE WHEN op <> 'fsync' THEN iobench_internal.fio_number(d.sec -> 'iops', format('"%s"."iops"', d.key), 0, 1e15, false)::double precision
                                    ELSE (d.sec ->> 'total_ios')::double precision / nullif(runtime_s, 0) END,
-               op || '_mb_per_s', CASE WHEN op <> 'fsync' THEN iobench.fio_number(d.sec -> 'bw_bytes', format('"%s"."bw_bytes"', d.key), 0, 1e18, false)::double precision / 1e6 END,
-               op || '_lat_avg_us', iobench.fio_number(d.lat -> 'mean', format('"%s"."%s"."mean"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
-               op || '_lat_p50_us', iobench.fio_number(d.lat -> 'percentile' -> '50.000000', format('"%s"."%s"."percentile"."50.000000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
-               op || '_lat_p90_us', iobench.fio_number(d.lat -> 'percentile' -> '90.000000', format('"%s"."%s"."percentile"."90.000000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
-               op || '_lat_p99_us', iobench.fio_number(d.lat -> 'percentile' -> '99.000000', format('"%s"."%s"."percentile"."99.000000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
-               op || '_lat_p999_us', iobench.fio_number(d.lat -> 'percentile' -> '99.900000', format('"%s"."%s"."percentile"."99.900000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
-               op || '_lat_max_us', iobench.fio_number(d.lat -> 'max', format('"%s"."%s"."max"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000))
+               op || '_mb_per_s', CASE WHEN op <> 'fsync' THEN iobench_internal.fio_number(d.sec -> 'bw_bytes', format('"%s"."bw_bytes"', d.key), 0, 1e18, false)::double precision / 1e6 END,
+               op || '_lat_avg_us', iobench_internal.fio_number(d.lat -> 'mean', format('"%s"."%s"."mean"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
+               op || '_lat_p50_us', iobench_internal.fio_number(d.lat -> 'percentile' -> '50.000000', format('"%s"."%s"."percentile"."50.000000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
+               op || '_lat_p90_us', iobench_internal.fio_number(d.lat -> 'percentile' -> '90.000000', format('"%s"."%s"."percentile"."90.000000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
+               op || '_lat_p99_us', iobench_internal.fio_number(d.lat -> 'percentile' -> '99.000000', format('"%s"."%s"."percentile"."99.000000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
+               op || '_lat_p999_us', iobench_internal.fio_number(d.lat -> 'percentile' -> '99.900000', format('"%s"."%s"."percentile"."99.900000"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000,
+               op || '_lat_max_us', iobench_internal.fio_number(d.lat -> 'max', format('"%s"."%s"."max"', d.key, d.lat_key), 0, 1e18, false)::double precision / 1000))
            END
       FROM d
 $$;
-COMMENT ON FUNCTION iobench.fio_figures(jsonb, text, double precision) IS 'the iobench.runs columns of one direction of a fio job';
+COMMENT ON FUNCTION iobench_internal.fio_figures(jsonb, text, double precision) IS 'the iobench.runs columns of one direction of a fio job';
 
 -- The settings and summary of a fio job as iobench.runs columns (a JSON
 -- object keyed by column): job options over the global options, fio's
 -- defaults where a job leaves one out.  Raises for a job that failed or
 -- uses a pattern iobench does not store.
-CREATE OR REPLACE FUNCTION iobench.fio_settings(doc jsonb, job jsonb)
+CREATE OR REPLACE FUNCTION iobench_internal.fio_settings(doc jsonb, job jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -144,7 +144,7 @@ DECLARE
 BEGIN
     -- job options over global options
     o := coalesce(doc -> 'global options', '{}') || coalesce(job -> 'job options', '{}');
-    IF coalesce(iobench.fio_number(job -> 'error', '"error"', -2147483648, 2147483647), 0) <> 0 THEN
+    IF coalesce(iobench_internal.fio_number(job -> 'error', '"error"', -2147483648, 2147483647), 0) <> 0 THEN
         RAISE EXCEPTION 'fio job "%" ended with error %', job ->> 'jobname', job ->> 'error'
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'Only jobs that ran to their end are imported.';
@@ -161,9 +161,9 @@ BEGIN
     END IF;
     -- fio's times: job_runtime in ms, elapsed in s, the end as a Unix time
     -- (within ten days of run time and a time before the year 10000)
-    run_s := coalesce(iobench.fio_number(job -> 'job_runtime', '"job_runtime"', 0, 864000000, false), 0) / 1000;
-    fin := to_timestamp(coalesce(iobench.fio_number(doc -> 'timestamp_ms', '"timestamp_ms"', 0, 253402300799000, false) / 1000,
-                                 iobench.fio_number(doc -> 'timestamp', '"timestamp"', 0, 253402300799, false)));
+    run_s := coalesce(iobench_internal.fio_number(job -> 'job_runtime', '"job_runtime"', 0, 864000000, false), 0) / 1000;
+    fin := to_timestamp(coalesce(iobench_internal.fio_number(doc -> 'timestamp_ms', '"timestamp_ms"', 0, 253402300799000, false) / 1000,
+                                 iobench_internal.fio_number(doc -> 'timestamp', '"timestamp"', 0, 253402300799, false)));
     IF fin IS NULL THEN
         RAISE EXCEPTION 'argument "doc" has neither "timestamp_ms" nor "timestamp"'
             USING ERRCODE = 'invalid_parameter_value',
@@ -187,7 +187,7 @@ BEGIN
     END IF;
     RETURN jsonb_build_object(
             'status', 'completed',
-            'started_at', fin - make_interval(secs => coalesce(iobench.fio_number(job -> 'elapsed', '"elapsed"', 0, 864000, false)::double precision, run_s)),
+            'started_at', fin - make_interval(secs => coalesce(iobench_internal.fio_number(job -> 'elapsed', '"elapsed"', 0, 864000, false)::double precision, run_s)),
             'finished_at', fin,
             'tablespace', left(coalesce(o ->> 'directory', o ->> 'filename', ''), 63),
             'device', doc -> 'disk_util' -> 0 ->> 'name',
@@ -195,37 +195,37 @@ BEGIN
             'imported_at', now(),
             'tool', doc ->> 'fio version',
             'rw', rw,
-            'block_size', coalesce(iobench.fio_size_option(split_part(split_part(o ->> 'bs', ',', 1), '-', 1),
+            'block_size', coalesce(iobench_internal.fio_size_option(split_part(split_part(o ->> 'bs', ',', 1), '-', 1),
                                                            '"job options"."bs"', 1, 2147483647), 4096),
             'workers', CASE WHEN o ? 'group_reporting'
-                            THEN coalesce(iobench.fio_number(o -> 'numjobs', '"job options"."numjobs"', 1, 2147483647), 1)
+                            THEN coalesce(iobench_internal.fio_number(o -> 'numjobs', '"job options"."numjobs"', 1, 2147483647), 1)
                             ELSE 1 END,
-            'iodepth', coalesce(iobench.fio_number(o -> 'iodepth', '"job options"."iodepth"', 1, 2147483647), 1),
+            'iodepth', coalesce(iobench_internal.fio_number(o -> 'iodepth', '"job options"."iodepth"', 1, 2147483647), 1),
             'duration', make_interval(secs => run_s),
             'warmup', coalesce(warm, '0s'),
-            'file_size', coalesce(iobench.fio_size_option(o ->> 'size', '"job options"."size"', 0, 9223372036854775807),
-                                  iobench.fio_size_option(o ->> 'filesize', '"job options"."filesize"', 0, 9223372036854775807), 0),
-            'files', coalesce(iobench.fio_number(o -> 'nrfiles', '"job options"."nrfiles"', 1, 2147483647), 1),
+            'file_size', coalesce(iobench_internal.fio_size_option(o ->> 'size', '"job options"."size"', 0, 9223372036854775807),
+                                  iobench_internal.fio_size_option(o ->> 'filesize', '"job options"."filesize"', 0, 9223372036854775807), 0),
+            'files', coalesce(iobench_internal.fio_number(o -> 'nrfiles', '"job options"."nrfiles"', 1, 2147483647), 1),
             'read_pct', CASE WHEN rw IN ('randrw', 'readwrite')
-                             THEN coalesce(iobench.fio_number(o -> 'rwmixread', '"job options"."rwmixread"', 0, 100),
-                                           100 - iobench.fio_number(o -> 'rwmixwrite', '"job options"."rwmixwrite"', 0, 100), 50) END,
-            'fsync_every', coalesce(iobench.fio_number(o -> 'fsync', '"job options"."fsync"', 0, 2147483647),
-                                    iobench.fio_number(o -> 'fdatasync', '"job options"."fdatasync"', 0, 2147483647), 0),
+                             THEN coalesce(iobench_internal.fio_number(o -> 'rwmixread', '"job options"."rwmixread"', 0, 100),
+                                           100 - iobench_internal.fio_number(o -> 'rwmixwrite', '"job options"."rwmixwrite"', 0, 100), 50) END,
+            'fsync_every', coalesce(iobench_internal.fio_number(o -> 'fsync', '"job options"."fsync"', 0, 2147483647),
+                                    iobench_internal.fio_number(o -> 'fdatasync', '"job options"."fdatasync"', 0, 2147483647), 0),
             'sync_method', CASE WHEN o ? 'fdatasync' AND NOT o ? 'fsync' THEN 'fdatasync' ELSE 'fsync' END,
             'direct', coalesce(o ->> 'direct', '0') = '1' OR coalesce(o ->> 'buffered', '1') = '0',
             'engine', coalesce(o ->> 'ioengine', 'psync'),
-            'rate_iops', coalesce(iobench.fio_size_option(split_part(o ->> 'rate_iops', ',', 1),
+            'rate_iops', coalesce(iobench_internal.fio_size_option(split_part(o ->> 'rate_iops', ',', 1),
                                                           '"job options"."rate_iops"', 0, 2147483647), 0),
             -- fio's seed is unsigned 64-bit, iobench's signed: the same bits
             'seed', (SELECT CASE WHEN s.x > 9223372036854775807 THEN s.x - 18446744073709551616 ELSE s.x END
-                       FROM (SELECT coalesce(iobench.fio_number(o -> 'randseed', '"job options"."randseed"', 0,
+                       FROM (SELECT coalesce(iobench_internal.fio_number(o -> 'randseed', '"job options"."randseed"', 0,
                                                                 18446744073709551615), 0) AS x) AS s),
             'measured_s', run_s,
-            'cpu_user_pct', iobench.fio_number(job -> 'usr_cpu', '"usr_cpu"', 0, 1e9, false),
-            'cpu_sys_pct', iobench.fio_number(job -> 'sys_cpu', '"sys_cpu"', 0, 1e9, false));
+            'cpu_user_pct', iobench_internal.fio_number(job -> 'usr_cpu', '"usr_cpu"', 0, 1e9, false),
+            'cpu_sys_pct', iobench_internal.fio_number(job -> 'sys_cpu', '"sys_cpu"', 0, 1e9, false));
 END
 $$;
-COMMENT ON FUNCTION iobench.fio_settings(jsonb, jsonb) IS 'the settings and summary of a fio job as iobench.runs columns';
+COMMENT ON FUNCTION iobench_internal.fio_settings(jsonb, jsonb) IS 'the settings and summary of a fio job as iobench.runs columns';
 
 -- Store each job of a fio JSON result as a run.  Settings come from the
 -- job options (fio's defaults where a job leaves one out), figures from
@@ -255,7 +255,7 @@ BEGIN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
-    PERFORM iobench.check_import_size(import_fio.doc);
+    PERFORM iobench_internal.check_import_size(import_fio.doc);
     IF jsonb_typeof(import_fio.doc) <> 'object' OR NOT import_fio.doc ? 'fio version'
        OR jsonb_typeof(import_fio.doc -> 'jobs') IS DISTINCT FROM 'array'
        OR jsonb_array_length(import_fio.doc -> 'jobs') = 0 THEN
@@ -279,13 +279,13 @@ BEGIN
         END IF;
 
         BEGIN
-        run_s := coalesce(iobench.fio_number(j.v -> 'job_runtime', '"job_runtime"', 0, 864000000, false), 0) / 1000;
-        id := iobench.insert_run(iobench.fio_settings(import_fio.doc, j.v)
+        run_s := coalesce(iobench_internal.fio_number(j.v -> 'job_runtime', '"job_runtime"', 0, 864000000, false), 0) / 1000;
+        id := iobench_internal.insert_run(iobench_internal.fio_settings(import_fio.doc, j.v)
             || jsonb_build_object('run_uuid', uid, 'server', import_fio.server,
                                   'label', coalesce(import_fio.label, j.v ->> 'jobname'))
-            || iobench.fio_figures(j.v, 'read', run_s)
-            || iobench.fio_figures(j.v, 'write', run_s)
-            || iobench.fio_figures(j.v, 'fsync', run_s));
+            || iobench_internal.fio_figures(j.v, 'read', run_s)
+            || iobench_internal.fio_figures(j.v, 'write', run_s)
+            || iobench_internal.fio_figures(j.v, 'fsync', run_s));
 
         -- per direction: histogram bins (json+), moved into iobench's buckets
         FOREACH k IN ARRAY ARRAY['read', 'write', 'fsync'] LOOP
@@ -293,9 +293,9 @@ BEGIN
             lat_key := CASE WHEN k = 'fsync' OR j.v -> k -> 'lat_ns' ? 'percentile' THEN 'lat_ns' ELSE 'clat_ns' END;
             INSERT INTO iobench.run_latency (run_id, op, lower_us, upper_us, count)
             SELECT id, k, b.lower_us, b.upper_us,
-                   sum(iobench.fio_number(e.value, format('"%s"."%s"."bins"."%s"', bin_key, lat_key, e.key), 0, 9223372036854775807))
-              FROM jsonb_each(coalesce(iobench.fio_latency_section(j.v, k) -> 'bins', '{}')) AS e(key, value),
-                   LATERAL iobench.latency_bucket(iobench.fio_number(to_jsonb(e.key), format('"%s"."%s"."bins" (a key)', bin_key, lat_key),
+                   sum(iobench_internal.fio_number(e.value, format('"%s"."%s"."bins"."%s"', bin_key, lat_key, e.key), 0, 9223372036854775807))
+              FROM jsonb_each(coalesce(iobench_internal.fio_latency_section(j.v, k) -> 'bins', '{}')) AS e(key, value),
+                   LATERAL iobench.latency_bucket(iobench_internal.fio_number(to_jsonb(e.key), format('"%s"."%s"."bins" (a key)', bin_key, lat_key),
                                                                      0, 9223372036854775807)::bigint) AS b
              GROUP BY b.lower_us, b.upper_us;
         END LOOP;
@@ -320,7 +320,7 @@ BEGIN
                                WHEN r.read_ops IS NULL THEN r.write_lat_p999_us WHEN m.ops > 0 THEN m.lat_p999_us END
           FROM iobench.merged_latency(ARRAY[id], 'data') AS m
          WHERE r.run_id = id;
-        PERFORM iobench.check_imported_run(id);
+        PERFORM iobench_internal.check_imported_run(id);
         EXCEPTION
             WHEN invalid_parameter_value OR not_null_violation OR check_violation
                  OR invalid_text_representation OR datatype_mismatch

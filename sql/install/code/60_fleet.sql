@@ -11,7 +11,7 @@
 
 -- Store a fleet call and its rows (as the owner: callers of fleet_run()
 -- need no write access to the tables); returns the new fleet_id.
-CREATE OR REPLACE FUNCTION iobench.fleet_store(fleet jsonb, results jsonb)
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_store(fleet jsonb, results jsonb)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -36,12 +36,12 @@ BEGIN
     RETURN id;
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_store(jsonb, jsonb) IS 'store a fleet call and its rows (used by fleet_run() and fleet_suite())';
+COMMENT ON FUNCTION iobench_internal.fleet_store(jsonb, jsonb) IS 'store a fleet call and its rows (used by fleet_run() and fleet_suite())';
 
 -- Check the servers of a fleet call before anything is sent: each is a
 -- foreign server the caller may use and has a user mapping for.  Returns
 -- the schema of dblink, through which the calls go.
-CREATE OR REPLACE FUNCTION iobench.fleet_check(servers text[])
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_check(servers text[])
 RETURNS name
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -72,11 +72,11 @@ BEGIN
                   HINT = 'Runs on other servers go through dblink: CREATE EXTENSION dblink.';
     END IF;
     -- storing here: checked before anything is sent
-    IF NOT has_function_privilege('iobench.fleet_store(jsonb, jsonb)', 'EXECUTE')
+    IF NOT has_function_privilege('iobench_internal.fleet_store(jsonb, jsonb)', 'EXECUTE')
        OR NOT has_function_privilege('iobench.import_runs(jsonb, text)', 'EXECUTE') THEN
         RAISE EXCEPTION 'permission denied to store the runs of a fleet call'
             USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'The owner of iobench grants EXECUTE on iobench.fleet_store(jsonb, jsonb) and iobench.import_runs(jsonb, text) with fleet_run() and fleet_suite().';
+                  HINT = 'The owner of iobench grants EXECUTE on iobench_internal.fleet_store(jsonb, jsonb) and iobench.import_runs(jsonb, text) with fleet_run() and fleet_suite().';
     END IF;
     FOREACH s IN ARRAY fleet_check.servers LOOP
         IF NOT EXISTS (SELECT FROM pg_foreign_server f WHERE f.srvname = s) THEN
@@ -98,12 +98,12 @@ BEGIN
     RETURN dbl;
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_check(text[]) IS 'check the foreign servers of a fleet call; returns dblink''s schema';
+COMMENT ON FUNCTION iobench_internal.fleet_check(text[]) IS 'check the foreign servers of a fleet call; returns dblink''s schema';
 
 -- The iobench.run() arguments of a workload as named notation for the
 -- remote call: every key must be an argument of run() (start_at is the
 -- fleet's own), every value a JSON scalar.
-CREATE OR REPLACE FUNCTION iobench.fleet_arguments(settings jsonb)
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_arguments(settings jsonb)
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -132,7 +132,7 @@ BEGIN
                        FROM jsonb_each(fleet_arguments.settings) e), '');
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_arguments(jsonb) IS 'the run() arguments of a fleet workload as named notation, checked';
+COMMENT ON FUNCTION iobench_internal.fleet_arguments(jsonb) IS 'the run() arguments of a fleet workload as named notation, checked';
 
 -- The engine of fleet_run() and fleet_suite(): each test of "tests" (a
 -- JSON array of {test_no, test, settings}) on every server, concurrently
@@ -146,7 +146,7 @@ COMMENT ON FUNCTION iobench.fleet_arguments(jsonb) IS 'the run() arguments of a 
 -- (connections, pending queries, results) lives in arrays that PL/pgSQL
 -- cannot share between functions, and a cancel must be caught where the
 -- loop waits; connecting, gathering, cancelling and storing are helpers.
-CREATE OR REPLACE FUNCTION iobench.fleet_execute(suite text, tests jsonb, servers text[],
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_execute(suite text, tests jsonb, servers text[],
                                                  concurrent boolean, start_delay interval,
                                                  label text, settings jsonb)
 RETURNS SETOF iobench.fleet_result
@@ -154,7 +154,7 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    dbl name := iobench.fleet_check(fleet_execute.servers);
+    dbl name := iobench_internal.fleet_check(fleet_execute.servers);
     n integer := cardinality(fleet_execute.servers);
     conn text[];
     connected boolean[];
@@ -208,7 +208,7 @@ BEGIN
     BEGIN
     <<tests>>
     FOR t IN SELECT (x.value ->> 'test_no')::integer AS no, x.value ->> 'test' AS name,
-                    iobench.fleet_arguments(x.value -> 'settings') AS args
+                    iobench_internal.fleet_arguments(x.value -> 'settings') AS args
                FROM jsonb_array_elements(fleet_execute.tests) x ORDER BY 1 LOOP
         EXIT tests WHEN cancelled;
         -- concurrent: one batch of every server; otherwise one batch per server
@@ -221,14 +221,14 @@ BEGIN
                 rid[i] := NULL; rdoc[i] := NULL; go[i] := NULL; err[i] := NULL; rerr[i] := NULL; pending[i] := false;
                 BEGIN
                     IF NOT connected[i] THEN
-                        pid[i] := iobench.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
+                        pid[i] := iobench_internal.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
                         connected[i] := true;
                     END IF;
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE, det = PG_EXCEPTION_DETAIL;
                     -- dblink puts libpq's reason ("connection refused") in the DETAIL
                     err[i] := concat_ws(': ', msg, nullif(btrim(det, E' \n'), ''));
-                    PERFORM iobench.fleet_drop(dbl, conn[i]);
+                    PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
                     connected[i] := false;
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
                                                        'test', t.name, 'error', err[i], 'sqlstate', code);
@@ -254,7 +254,7 @@ BEGIN
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
                     err[i] := msg;
-                    PERFORM iobench.fleet_drop(dbl, conn[i]);
+                    PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
                     connected[i] := false;
                     rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
                                                        'test', t.name, 'start_at', t_start,
@@ -294,7 +294,7 @@ BEGIN
                                 IF cancel_at IS NULL THEN
                                     cancel_at := clock_timestamp();
                                     cancelled := true;
-                                    PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
+                                    PERFORM iobench_internal.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
                                 END IF;
                                 CONTINUE;
                             END IF;
@@ -310,7 +310,7 @@ BEGIN
                                     USING conn[i] INTO busy;
                                 CONTINUE;
                             END IF;
-                            PERFORM iobench.fleet_drop(dbl, conn[i]);
+                            PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
                             connected[i] := false;
                             rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
                                                                'test', t.name, 'start_at', t_start,
@@ -335,7 +335,7 @@ BEGIN
                     IF cancel_at IS NULL THEN
                         cancel_at := clock_timestamp();
                         cancelled := true;
-                        PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
+                        PERFORM iobench_internal.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
                     END IF;
                 END;
             END LOOP wait;
@@ -357,8 +357,8 @@ BEGIN
                 END IF;
                 BEGIN
                     rows := rows || (CASE WHEN rid[i] IS NULL
-                                          THEN iobench.fleet_import(rdoc[i], NULL, fleet_execute.servers[i])
-                                          ELSE iobench.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i]) END
+                                          THEN iobench_internal.fleet_import(rdoc[i], NULL, fleet_execute.servers[i])
+                                          ELSE iobench_internal.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i]) END
                         || jsonb_strip_nulls(jsonb_build_object(
                                'test_no', t.no, 'test', t.name, 'start_at', t_start, 'go_at', go[i],
                                'skew_us', extract(epoch FROM go[i] - first_go) * 1e6,
@@ -378,22 +378,22 @@ BEGIN
         -- cancelled outside the wait (connecting, sending, gathering): stop
         -- every server still running (once), then give up
         IF cancel_at IS NULL THEN
-            PERFORM iobench.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
+            PERFORM iobench_internal.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
         END IF;
         FOR i IN 1 .. n LOOP
-            PERFORM iobench.fleet_drop(dbl, conn[i]);
+            PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
         END LOOP;
         RAISE;
     END;
 
     FOR i IN 1 .. n LOOP
-        PERFORM iobench.fleet_drop(dbl, conn[i]);
+        PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
     END LOOP;
     IF cancelled THEN
         RAISE WARNING 'fleet call cancelled'
             USING DETAIL = 'The runs on every server were cancelled; their partial runs were gathered with status "cancelled" and the tests not begun were skipped.';
     END IF;
-    fid := iobench.fleet_store(jsonb_build_object(
+    fid := iobench_internal.fleet_store(jsonb_build_object(
                'suite', fleet_execute.suite, 'settings', fleet_execute.settings,
                'servers', to_jsonb(fleet_execute.servers), 'concurrent', fleet_execute.concurrent,
                'start_delay', CASE WHEN fleet_execute.concurrent THEN fleet_execute.start_delay END,
@@ -416,13 +416,13 @@ BEGIN
      ORDER BY x.test_no, array_position(fleet_execute.servers, x.server);
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb) IS 'run tests on many servers and gather the runs (the engine of fleet_run() and fleet_suite())';
+COMMENT ON FUNCTION iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb) IS 'run tests on many servers and gather the runs (the engine of fleet_run() and fleet_suite())';
 
 -- Open a fleet call's dblink connection to a foreign server (closing a
 -- connection of that name left by an earlier call), pin its search_path
 -- and check that iobench is installed there.  Returns the pid of the
 -- session there, to cancel it by.
-CREATE OR REPLACE FUNCTION iobench.fleet_connect(dbl name, conn text, server text)
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_connect(dbl name, conn text, server text)
 RETURNS integer
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -430,7 +430,7 @@ AS $$
 DECLARE
     v text;
 BEGIN
-    PERFORM iobench.fleet_drop(fleet_connect.dbl, fleet_connect.conn);
+    PERFORM iobench_internal.fleet_drop(fleet_connect.dbl, fleet_connect.conn);
     EXECUTE format('SELECT %I.dblink_connect($1, $2)', fleet_connect.dbl)
         USING fleet_connect.conn, fleet_connect.server;
     EXECUTE format('SELECT %I.dblink_exec($1, $2)', fleet_connect.dbl)
@@ -445,14 +445,14 @@ BEGIN
     RETURN v::integer;
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_connect(name, text, text) IS 'open a fleet call''s dblink connection to a foreign server';
+COMMENT ON FUNCTION iobench_internal.fleet_connect(name, text, text) IS 'open a fleet call''s dblink connection to a foreign server';
 
 -- Store the run a server of a fleet call answered with, under its name:
 -- a document of export_runs() for its run remote_run_id, or, from a server
 -- that could not store the run (a hot standby: remote_run_id NULL), of
 -- export_run_row().  Returns the fleet row's part that the run gives:
 -- server, run_id (here), remote_run_id and its headline figures.
-CREATE OR REPLACE FUNCTION iobench.fleet_import(doc jsonb, remote_run_id bigint, server text)
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_import(doc jsonb, remote_run_id bigint, server text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -492,11 +492,11 @@ BEGIN
                               'mb_per_s', run -> 'mb_per_s', 'lat_p99_us', run -> 'lat_p99_us');
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_import(jsonb, bigint, text) IS 'store the run a server of a fleet call answered with';
+COMMENT ON FUNCTION iobench_internal.fleet_import(jsonb, bigint, text) IS 'store the run a server of a fleet call answered with';
 
 -- Gather one run from a server of a fleet call: export it there, import
--- it here under the server's name (iobench.fleet_import()).
-CREATE OR REPLACE FUNCTION iobench.fleet_gather(dbl name, conn text, remote_run_id bigint, server text)
+-- it here under the server's name (iobench_internal.fleet_import()).
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_gather(dbl name, conn text, remote_run_id bigint, server text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -507,24 +507,24 @@ BEGIN
     EXECUTE format('SELECT t.doc FROM %I.dblink($1, $2) AS t(doc jsonb)', fleet_gather.dbl)
         USING fleet_gather.conn,
               format('SELECT iobench.export_runs(ARRAY[%s]::bigint[])', fleet_gather.remote_run_id) INTO doc;
-    RETURN iobench.fleet_import(doc, fleet_gather.remote_run_id, fleet_gather.server);
+    RETURN iobench_internal.fleet_import(doc, fleet_gather.remote_run_id, fleet_gather.server);
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_gather(name, text, bigint, text) IS 'gather one run of a fleet call from its server';
+COMMENT ON FUNCTION iobench_internal.fleet_gather(name, text, bigint, text) IS 'gather one run of a fleet call from its server';
 
 -- Close a dblink connection of a fleet call if it is open.
-CREATE OR REPLACE FUNCTION iobench.fleet_drop(dbl name, conn text)
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_drop(dbl name, conn text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF fleet_drop.conn = ANY (coalesce(iobench.dblink_connections(fleet_drop.dbl), '{}')) THEN
+    IF fleet_drop.conn = ANY (coalesce(iobench_internal.dblink_connections(fleet_drop.dbl), '{}')) THEN
         EXECUTE format('SELECT %I.dblink_disconnect($1)', fleet_drop.dbl) USING fleet_drop.conn;
     END IF;
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection of a fleet call if it is open';
+COMMENT ON FUNCTION iobench_internal.fleet_drop(name, text) IS 'close a dblink connection of a fleet call if it is open';
 
 -- Cancel the statements running on the dblink connections of a fleet call
 -- that are pending: conn, servers, pid and pending are fleet_execute()'s
@@ -535,7 +535,7 @@ COMMENT ON FUNCTION iobench.fleet_drop(name, text) IS 'close a dblink connection
 -- and its process group, and the second can land while run() is handing
 -- its partial run over to be stored.  Where that connection fails,
 -- dblink_cancel_query() is the fallback.
-CREATE OR REPLACE FUNCTION iobench.fleet_cancel(dbl name, conn text[], servers text[],
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_cancel(dbl name, conn text[], servers text[],
                                                 pid integer[], pending boolean[])
 RETURNS void
 LANGUAGE plpgsql VOLATILE
@@ -551,23 +551,23 @@ BEGIN
               WHERE x.pending
     LOOP
         BEGIN
-            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+            PERFORM iobench_internal.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
             EXECUTE format('SELECT %I.dblink_connect($1, $2)', fleet_cancel.dbl)
                 USING 'iobench_fleet_cancel', c.server;
             EXECUTE format('SELECT t.v FROM %I.dblink($1, $2) AS t(v text)', fleet_cancel.dbl)
                 USING 'iobench_fleet_cancel', format('SELECT pg_catalog.pg_cancel_backend(%s)', c.pid) INTO v;
-            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+            PERFORM iobench_internal.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
         EXCEPTION WHEN OTHERS OR query_canceled THEN
-            PERFORM iobench.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
+            PERFORM iobench_internal.fleet_drop(fleet_cancel.dbl, 'iobench_fleet_cancel');
             EXECUTE format('SELECT %I.dblink_cancel_query($1)', fleet_cancel.dbl) USING c.conn INTO v;
         END;
     END LOOP;
 END
 $$;
-COMMENT ON FUNCTION iobench.fleet_cancel(name, text[], text[], integer[], boolean[]) IS 'cancel the statements pending on the dblink connections of a fleet call';
+COMMENT ON FUNCTION iobench_internal.fleet_cancel(name, text[], text[], integer[], boolean[]) IS 'cancel the statements pending on the dblink connections of a fleet call';
 
 -- The names of this session's open dblink connections.
-CREATE OR REPLACE FUNCTION iobench.dblink_connections(dbl name)
+CREATE OR REPLACE FUNCTION iobench_internal.dblink_connections(dbl name)
 RETURNS text[]
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -579,7 +579,7 @@ BEGIN
     RETURN names;
 END
 $$;
-COMMENT ON FUNCTION iobench.dblink_connections(name) IS 'the names of this session''s open dblink connections';
+COMMENT ON FUNCTION iobench_internal.dblink_connections(name) IS 'the names of this session''s open dblink connections';
 
 -- One workload on many servers; settings are iobench.run()'s arguments
 -- as a JSON object.  One row per server.
@@ -596,11 +596,17 @@ AS $$
 DECLARE
     s jsonb := coalesce(fleet_run.settings, 'null'::jsonb);
 BEGIN
-    PERFORM iobench.fleet_arguments(s);
+    -- the fleet's steps are internal functions, called as the caller
+    IF NOT has_schema_privilege('iobench_internal', 'USAGE') THEN
+        RAISE EXCEPTION 'permission denied to make fleet calls'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'The owner of iobench grants USAGE on schema iobench_internal with EXECUTE on fleet_run() and fleet_suite().';
+    END IF;
+    PERFORM iobench_internal.fleet_arguments(s);
     IF fleet_run.label IS NOT NULL THEN
         s := s || jsonb_build_object('label', fleet_run.label);
     END IF;
-    RETURN QUERY SELECT * FROM iobench.fleet_execute(NULL, jsonb_build_array(jsonb_build_object(
+    RETURN QUERY SELECT * FROM iobench_internal.fleet_execute(NULL, jsonb_build_array(jsonb_build_object(
         'test_no', 1, 'test', coalesce(s ->> 'label', s ->> 'rw', 'randread'), 'settings', s)),
         fleet_run.servers, fleet_run.concurrent, fleet_run.start_delay, fleet_run.label, s);
 END
@@ -632,6 +638,12 @@ DECLARE
     common jsonb;
     tests jsonb;
 BEGIN
+    -- the fleet's steps are internal functions, called as the caller
+    IF NOT has_schema_privilege('iobench_internal', 'USAGE') THEN
+        RAISE EXCEPTION 'permission denied to make fleet calls'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'The owner of iobench grants USAGE on schema iobench_internal with EXECUTE on fleet_run() and fleet_suite().';
+    END IF;
     IF NOT EXISTS (SELECT FROM iobench.suite_tests t WHERE t.suite = fleet_suite.name) THEN
         RAISE EXCEPTION 'suite "%" does not exist', fleet_suite.name
             USING ERRCODE = 'invalid_parameter_value',
@@ -654,7 +666,7 @@ BEGIN
       FROM iobench.suite_tests t
      WHERE t.suite = fleet_suite.name
        AND NOT (t.needs_uring AND fleet_suite.engine = 'psync');
-    RETURN QUERY SELECT * FROM iobench.fleet_execute(fleet_suite.name, tests, fleet_suite.servers,
+    RETURN QUERY SELECT * FROM iobench_internal.fleet_execute(fleet_suite.name, tests, fleet_suite.servers,
         fleet_suite.concurrent, fleet_suite.start_delay, fleet_suite.label, common);
 END
 $$;

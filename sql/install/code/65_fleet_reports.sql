@@ -3,7 +3,7 @@
 
 -- The stored fleet call fleet_id, for the functions that read one; the
 -- errors name their argument "fleet_id".
-CREATE OR REPLACE FUNCTION iobench.existing_fleet(fleet_id bigint)
+CREATE OR REPLACE FUNCTION iobench_internal.existing_fleet(fleet_id bigint)
 RETURNS iobench.fleets
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -24,13 +24,13 @@ BEGIN
     RETURN f;
 END
 $$;
-COMMENT ON FUNCTION iobench.existing_fleet(bigint) IS 'the stored fleet call of that id; an error when there is none';
+COMMENT ON FUNCTION iobench_internal.existing_fleet(bigint) IS 'the stored fleet call of that id; an error when there is none';
 
 -- The servers of a fleet call side by side per test, with ratios to a
 -- baseline server (the first given when NULL) and to the median server.
 -- A concurrent call adds a row "(all servers)" per test: their IOPS and
 -- MB/s summed and their percentiles from the merged histograms.
-CREATE OR REPLACE FUNCTION iobench.fleet_compare(fleet_id bigint, baseline text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_compare(fleet_id bigint, baseline text DEFAULT NULL)
 RETURNS TABLE (
     test_no         integer,
     test            text,
@@ -53,7 +53,7 @@ DECLARE
     f iobench.fleets;
     base text;
 BEGIN
-    f := iobench.existing_fleet(fleet_compare.fleet_id);
+    SELECT * INTO f FROM iobench.fleets x WHERE x.fleet_id = fleet_compare.fleet_id;
     base := coalesce(fleet_compare.baseline, f.servers[1]);
     IF NOT base = ANY (f.servers) THEN
         RAISE EXCEPTION 'server "%" is not part of fleet call %', base, fleet_compare.fleet_id
@@ -97,12 +97,38 @@ BEGIN
      ORDER BY x.test_no, x.pos;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.fleet_compare(bigint, text) IS 'the body of iobench.fleet_compare(), which checks the fleet call first';
+
+-- iobench.fleet_compare(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.fleet_compare(fleet_id bigint, baseline text DEFAULT NULL)
+RETURNS TABLE (
+    test_no         integer,
+    test            text,
+    server          text,
+    base_server     text,
+    iops            numeric,
+    iops_ratio      numeric,
+    mb_per_s        numeric,
+    mb_per_s_ratio  numeric,
+    p99_us          numeric,
+    p99_ratio       numeric,
+    ratio_to_median numeric,
+    skew_ms         numeric,
+    run_id          bigint,
+    error           text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.existing_fleet(fleet_compare.fleet_id);
+    SELECT * FROM iobench_internal.fleet_compare(fleet_compare.fleet_id, fleet_compare.baseline);
+END;
 COMMENT ON FUNCTION iobench.fleet_compare(bigint, text) IS 'the servers of a fleet call side by side per test, with ratios to a baseline server and to the median';
 
 -- A fleet call as one table for reading: a row per test, and per server
 -- its IOPS and MB/s (or its error), as seed comparisons of four systems
 -- print them.  Servers in the order given.
-CREATE OR REPLACE FUNCTION iobench.fleet_report(fleet_id bigint)
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_report(fleet_id bigint)
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -116,7 +142,7 @@ DECLARE
     w integer;
     tw integer;
 BEGIN
-    f := iobench.existing_fleet(fleet_report.fleet_id);
+    SELECT * INTO f FROM iobench.fleets x WHERE x.fleet_id = fleet_report.fleet_id;
     SELECT greatest(max(length(x.test)), 4) INTO tw FROM iobench.fleet_runs x WHERE x.fleet_id = f.fleet_id;
     w := greatest(19, (SELECT max(length(u.n)) FROM unnest(f.servers) u(n)));
     RETURN NEXT format('fleet call %s: %s on %s server%s, %s%s', f.fleet_id,
@@ -158,4 +184,16 @@ BEGIN
     END LOOP;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.fleet_report(bigint) IS 'the body of iobench.fleet_report(), which checks the fleet call first';
+
+-- iobench.fleet_report(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.fleet_report(fleet_id bigint)
+RETURNS SETOF text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.existing_fleet(fleet_report.fleet_id);
+    SELECT * FROM iobench_internal.fleet_report(fleet_report.fleet_id);
+END;
 COMMENT ON FUNCTION iobench.fleet_report(bigint) IS 'a fleet call as one table: per test, each server''s IOPS and MB/s';

@@ -9,7 +9,7 @@
 --
 -- The entry points a user calls (run, suite, pgiosim, report, compare,
 -- compare_runs, stalls, run_json) are executable by PUBLIC as well: each
--- first calls iobench.require_grant(), which refuses a caller that holds
+-- first calls iobench_internal.require_grant(), which refuses a caller that holds
 -- EXECUTE through no role but PUBLIC, with a HINT naming the grant.
 -- PUBLIC's EXECUTE grants nothing else (see src/privileges.c).
 ------------------------------------------------------------------------
@@ -45,8 +45,16 @@ $$;
 -- own privileges.
 GRANT USAGE ON SCHEMA iobench TO PUBLIC, iobench_user;
 
+-- The internal schema: no role but the owner may use it.  The API's SQL
+-- functions reach their helpers bound when created (SQL-standard bodies),
+-- which needs no USAGE; the functions inside keep PUBLIC's EXECUTE, since
+-- each reads and writes with the rights of its caller, or checks them.  A
+-- role the owner lets make fleet calls gets USAGE too: the fleet's steps
+-- run as their caller (its user mappings), by name.
+REVOKE ALL ON SCHEMA iobench_internal FROM PUBLIC;
+
 -- The grant check of the entry points
-GRANT EXECUTE ON FUNCTION iobench.require_grant(regprocedure) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION iobench_internal.require_grant(regprocedure) TO PUBLIC;
 
 -- EXECUTE on the functions: for each, PUBLIC's default right is revoked
 -- (so that the ACL reads the same after an upgrade from 0.1 as after a
@@ -71,14 +79,14 @@ BEGIN
         -- definer functions (import_runs, import_fio, fleet_store) write
         -- the result tables; fleet_run and fleet_suite run on other servers
         -- with the rights the caller's user mappings give there.  The
-        -- helpers they call check or do nothing a caller could not do with
-        -- dblink itself.
+        -- helpers they call (iobench_internal) check or do nothing a caller
+        -- could not do with dblink itself.
         ('iobench.import_runs(jsonb, text)', NULL),
         ('iobench.import_fio(jsonb, text, text)', NULL),
-        ('iobench.insert_run(jsonb)', NULL),
-        ('iobench.import_children(bigint, jsonb)', NULL),
-        ('iobench.fleet_store(jsonb, jsonb)', NULL),
-        ('iobench.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)', NULL),
+        ('iobench_internal.insert_run(jsonb)', NULL),
+        ('iobench_internal.import_children(bigint, jsonb)', NULL),
+        ('iobench_internal.fleet_store(jsonb, jsonb)', NULL),
+        ('iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)', NULL),
         ('iobench.fleet_run(text[], jsonb, boolean, interval, text)', NULL),
         ('iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint,
                               boolean, interval, text)', NULL),
@@ -104,7 +112,7 @@ BEGIN
         -- report() shows (with the server's descriptions they read), for
         -- iobench_user too.  Those of the instance (which show every
         -- session's waits) are executable by PUBLIC as well, only so that
-        -- their check (iobench.require_grant(), or the same in C) tells a
+        -- their check (iobench_internal.require_grant(), or the same in C) tells a
         -- caller without pg_monitor what to ask for.
         ('iobench.wait_table_all(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
         ('iobench.wait_table(iobench.wait_raw[])', 'pg_monitor, iobench_user'),

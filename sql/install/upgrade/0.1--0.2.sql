@@ -12,7 +12,8 @@
 --   <name>__replaced: finish.sql, the last step, gives its grants to the
 --   new function of that name and drops it.
 -- Tables new in 0.2 that have a schema file of their own (15_run_details.sql, 40_fleet.sql,
--- 40_searches.sql, 50_live.sql) are not repeated here: the Makefile puts
+-- 40_searches.sql, 50_live.sql), and the schema iobench_internal of the
+-- functions that are not the API (05_internal.sql), are not repeated here: the Makefile puts
 -- those files right after this one (NEW_SCHEMA_0.1 there).
 -- The test "upgrade" checks that an upgraded 0.1 equals a fresh 0.2.
 ------------------------------------------------------------------------
