@@ -87,8 +87,15 @@ foreach my $m (@methods)
 	note(sprintf('%-14s pg_test_fsync %8.1f/s  iobench %8.1f/s (%s)  ratio %.3f  device %.1f writes/s',
 			$m, $ptf, $iob, $engine, $ptf > 0 ? $iob / $ptf : 0, $dev_w));
 	is($engine, 'psync', "$m: the WAL test writes with pwrite(), as the server does");
-	ok($ptf > 0 && $iob / $ptf >= 0.8 && $iob / $ptf <= 1.25,
-		"$m: iobench's WAL test agrees with pg_test_fsync (ratio within 0.8-1.25)")
+	# For open_datasync and fdatasync the kernel sets the rate (a write and
+	# a flush per commit, both in the group): within 0.8-1.25.  For fsync
+	# and open_sync part of each commit is the journal thread's, outside
+	# the group, so the rate follows that thread too (146 against 110 seen
+	# on a loaded machine, each alone 1.02-1.04): within 0.67-1.5, which
+	# still catches the 2x of flushes escaping the cap.
+	my ($lo, $hi) = ($m eq 'open_datasync' || $m eq 'fdatasync') ? (0.8, 1.25) : (0.67, 1.5);
+	ok($ptf > 0 && $iob / $ptf >= $lo && $iob / $ptf <= $hi,
+		"$m: iobench's WAL test agrees with pg_test_fsync (ratio within $lo-$hi)")
 	  or diag("iobench $iob/s, pg_test_fsync $ptf/s");
 	ok($iob <= $cap && $ptf <= $cap, "$m: neither exceeds the cap of $cap writes/s")
 	  or diag("iobench $iob/s, pg_test_fsync $ptf/s");
