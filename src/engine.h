@@ -113,7 +113,7 @@ typedef enum IobEngineKind
 } IobEngineKind;
 
 extern const IobEngineOps iob_engine_psync;
-extern const IobEngineOps *iob_engine_uring_ops(void);	/* NULL if not built */
+extern const IobEngineOps iob_engine_uring;
 
 /* Their names, indexed by IobEngineKind */
 extern const char *const iob_engine_names[IOB_ENGINE_PSYNC + 1];

@@ -138,20 +138,14 @@ static int	uring_complete(IobEngine *engine, int min_complete,
 static void uring_shutdown(IobEngine *engine);
 static int	uring_note_submitted(UringState *st, int64 call_ns);
 
-static const IobEngineOps uring_ops = {
+/* The io_uring operations table (the build always links liburing) */
+const IobEngineOps iob_engine_uring = {
 	.name = "io_uring",
 	.init = uring_init,
 	.queue = uring_queue,
 	.complete = uring_complete,
 	.shutdown = uring_shutdown
 };
-
-/* The io_uring operations table (this build always has liburing) */
-const IobEngineOps *
-iob_engine_uring_ops(void)
-{
-	return &uring_ops;
-}
 
 /*
  * Check that a ring can be used here: the kernel lets us create one and it

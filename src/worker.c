@@ -623,9 +623,7 @@ prepare_worker(WorkerContext *wc)
 	wc->nfree = depth;
 
 	wc->engine.ops = (run->engine == IOB_ENGINE_IO_URING) ?
-		iob_engine_uring_ops() : &iob_engine_psync;
-	if (wc->engine.ops == NULL)
-		elog(ERROR, "io_uring engine is not available in this build");
+		&iob_engine_uring : &iob_engine_psync;
 	wc->engine.depth = depth;
 	wc->engine.buffers = buffers;
 	wc->engine.buffers_len = (Size) depth * p->block_size;
