@@ -211,7 +211,7 @@ device_notice_due(const char *spcname)
 	for (i = 0; i < noticed_nspc; i++)
 		if (strcmp(NameStr(noticed_spc[i]), spcname) == 0)
 			return false;
-	if (noticed_nspc < lengthof(noticed_spc))
+	if (noticed_nspc < (int) lengthof(noticed_spc))
 		namestrcpy(&noticed_spc[noticed_nspc++], spcname);
 	return true;
 }

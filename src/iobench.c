@@ -189,7 +189,7 @@ iob_size_pretty(int64 bytes)
 	};
 	int			i;
 
-	for (i = 0; i < lengthof(units); i++)
+	for (i = 0; i < (int) lengthof(units); i++)
 	{
 		if (bytes < units[i].size)
 			continue;

@@ -116,7 +116,7 @@ json_figures(StringInfo buf, const char *prefix, const IobHistogram *h,
 	}
 	json_num(buf, KEY("iops"), (double) h->count / measured_s, timed);
 	json_num(buf, KEY("lat_avg_us"), iob_hist_mean(h) / 1000.0, any);
-	for (i = 0; i < lengthof(pcts); i++)
+	for (i = 0; i < (int) lengthof(pcts); i++)
 		json_num(buf, KEY(pcts[i].name), iob_hist_percentile(h, pcts[i].pct) / 1000.0, any);
 	json_num(buf, KEY("lat_max_us"), (double) h->max_ns / 1000.0, any);
 #undef KEY
@@ -160,7 +160,7 @@ json_io_settings(StringInfo buf)
 {
 	int			i;
 
-	for (i = 0; i < lengthof(io_settings); i++)
+	for (i = 0; i < (int) lengthof(io_settings); i++)
 	{
 		char	   *value = GetConfigOptionByName(io_settings[i], NULL, true);
 

@@ -49,7 +49,7 @@ iob_sync_method_by_name(const char *name, IobSyncMethod *method)
 {
 	int			i;
 
-	for (i = 0; i < lengthof(iob_sync_method_names); i++)
+	for (i = 0; i < (int) lengthof(iob_sync_method_names); i++)
 		if (strcmp(iob_sync_method_names[i], name) == 0)
 		{
 			*method = (IobSyncMethod) i;

@@ -302,7 +302,7 @@ export_rows(const char *parent, const char *links, const char *key,
 					 "'runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
 					 "  FROM iobench.runs x WHERE x.run_id IN (SELECT r.run_id FROM r))",
 					 links, key, parent, parent, key, links, links, key);
-	for (i = 0; i < lengthof(children); i++)
+	for (i = 0; i < (int) lengthof(children); i++)
 		appendStringInfo(&sql,
 						 ", '%s', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
 						 "  FROM iobench.%s x WHERE x.run_id IN (SELECT r.run_id FROM r))",
@@ -352,7 +352,7 @@ import_rows(dsm_handle handle)
 				 errmsg("could not map dynamic shared memory segment of the rows to store")));
 	values[0] = CStringGetTextDatum((char *) dsm_segment_address(seg));
 	iob_owner_begin(&scope);
-	for (i = 0; i < lengthof(tables); i++)
+	for (i = 0; i < (int) lengthof(tables); i++)
 	{
 		char	   *cols;
 		bool		isnull;

@@ -109,7 +109,7 @@ from_statfs(const char *real, IobStorageInfo *info)
 
 	if (statfs(real, &sfs) != 0)
 		return;
-	for (i = 0; i < lengthof(fs_magics); i++)
+	for (i = 0; i < (int) lengthof(fs_magics); i++)
 	{
 		if ((unsigned long) sfs.f_type == fs_magics[i].magic)
 		{
