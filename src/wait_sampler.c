@@ -102,10 +102,9 @@
 #define IOB_KEY_IS_OWN(key) \
 	(IOB_WAIT_KEY_EVENT(key) == IOB_KEY_SAMPLER || IOB_WAIT_KEY_EVENT(key) == IOB_KEY_RUN)
 
-#if PG_VERSION_NUM >= 170000
 /*
- * The sampler's wait event on 17 and later (see wait_sampler.h): registered
- * by name on first use in each process; every process gets the same value.
+ * The sampler's wait event (see wait_sampler.h), registered on first use in
+ * each process where releases name them (compat.h).
  */
 uint32
 iob_sampler_wait_event(void)
@@ -113,10 +112,16 @@ iob_sampler_wait_event(void)
 	static uint32 event = 0;
 
 	if (event == 0)
-		event = WaitEventExtensionNew("IobenchSampler");
+		event = iob_wait_event_extension("IobenchSampler", 0x10BE);
 	return event;
 }
-#endif
+
+/* The free lists of PGPROCs as iob_free_list_print() sees them */
+#define IOB_FREE_LIST_WORDS		8
+typedef struct IobFreeListPrint
+{
+	uintptr_t	word[IOB_FREE_LIST_WORDS];
+} IobFreeListPrint;
 
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
@@ -591,6 +596,42 @@ iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
 		slot->fd = -1;
 	}
 	return true;
+}
+
+/*
+ * A fingerprint of the four free lists of PGPROCs that changes when a
+ * process takes a PGPROC from one of them (a tick scans every slot only
+ * then).  Dlists (IOB_HAVE_FREE_PROCS_DLIST, compat.h), taken from the head
+ * and given back at the tail: their heads and tails.  Stacks linked through
+ * links.next: the top two entries of each.  Read without ProcStructLock:
+ * aligned pointers, and every entry is a PGPROC, so a stale one is still
+ * one to read.
+ */
+static inline void
+iob_free_list_print(IobFreeListPrint *print)
+{
+#ifdef IOB_HAVE_FREE_PROCS_DLIST
+	dlist_head *lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
+	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
+
+	for (int i = 0; i < 4; i++)
+	{
+		print->word[2 * i] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.next;
+		print->word[2 * i + 1] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.prev;
+	}
+#else
+	PGPROC	  **lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
+	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
+
+	for (int i = 0; i < 4; i++)
+	{
+		PGPROC	   *top = *(PGPROC *volatile *) lists[i];
+
+		print->word[2 * i] = (uintptr_t) top;
+		print->word[2 * i + 1] = top == NULL ? 0 :
+			(uintptr_t) *(SHM_QUEUE *volatile *) &top->links.next;
+	}
+#endif
 }
 
 /*

@@ -7,6 +7,10 @@
 # component of more than one module), and exits with status 1 when there is
 # a cycle that the allow-list below does not explain.
 #
+# It checks one more rule of the includes: PostgreSQL's version is tested in
+# src/compat.h only (PG_VERSION_NUM); other files test the IOB_HAVE_* macros
+# it defines, and so must include it (else such a test is silently false).
+#
 #   tools/include_graph.sh          the graph and the cycles
 #   tools/include_graph.sh -q       the cycles only
 #   make include-check              the same as -q, from the Makefile
@@ -46,6 +50,7 @@ fi
 
 # Reachability (Warshall) over the edges not allowed, then the strongly
 # connected components: modules that reach each other.
+status=0
 printf '%s\n---\n%s\n' "$ALLOWED" "$edges" | awk '
 	BEGIN { n = 0 }
 	/^---$/ { body = 1; next }
@@ -78,4 +83,17 @@ printf '%s\n---\n%s\n' "$ALLOWED" "$edges" | awk '
 			exit 1
 		}
 		print "no include cycle in src/ but the allowed start-up edges"
-	}'
+	}' || status=1
+
+for f in src/*.c src/*.h; do
+	[ "$f" = src/compat.h ] && continue
+	if grep -q 'PG_VERSION_NUM' "$f"; then
+		echo "$f: tests PG_VERSION_NUM (that belongs in src/compat.h)" >&2
+		status=1
+	fi
+	if grep -q 'IOB_HAVE_' "$f" && ! grep -q '^#include "compat.h"' "$f"; then
+		echo "$f: tests IOB_HAVE_* without including compat.h" >&2
+		status=1
+	fi
+done
+exit $status
