@@ -35,6 +35,7 @@ OBJS = \
 	src/steady_state.o \
 	src/tablespace_group.o \
 	src/run_options.o \
+	src/sql_args.o \
 	src/run_args.o \
 	src/results.o \
 	src/owner_spi.o \

@@ -38,6 +38,9 @@ typedef enum IobOpKind
 
 #define IOB_NUM_OP_KINDS 3
 
+/* Their names, as the results spell them, indexed by IobOpKind (engine.c) */
+extern const char *const iob_op_names[IOB_NUM_OP_KINDS];
+
 /* One I/O request, owned by the worker */
 typedef struct IobIo
 {

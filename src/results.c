@@ -43,8 +43,6 @@
 #include "owner_spi.h"
 #include "results.h"
 
-static const char *const op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
-
 /* Start a key of the JSON object under construction */
 static void
 json_key(StringInfo buf, const char *key)
@@ -588,7 +586,7 @@ store_latency(int64 run_id, const IobRunSummary *s)
 			rows++;
 		}
 		values[0] = Int64GetDatum(run_id);
-		values[1] = CStringGetTextDatum(op_names[k]);
+		values[1] = CStringGetTextDatum(iob_op_names[k]);
 		values[2] = iob_array_datum(lower, NULL, rows, FLOAT8OID);
 		values[3] = iob_array_datum(upper, NULL, rows, FLOAT8OID);
 		values[4] = iob_array_datum(count, NULL, rows, INT8OID);

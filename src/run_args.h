@@ -18,6 +18,7 @@
 #include "fmgr.h"
 
 #include "run_options.h"
+#include "sql_args.h"
 
 /*
  * Read and validate the arguments of iobench.run() into *params; the
@@ -28,16 +29,7 @@
 extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
 							   char **label);
 
-extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
-extern int	iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						int min, int max);
 extern int	iob_workers_arg(FunctionCallInfo fcinfo, int argno);
-extern uint64 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						   int64 min, int64 max);
-extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-							  int64 min_us, int64 max_us, bool min_exclusive);
-extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						   const char *const *choices, int nchoices);
 
 /* The arguments every preset names as iobench.run() does */
 extern int64 iob_duration_arg(FunctionCallInfo fcinfo, int argno);

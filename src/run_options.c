@@ -15,6 +15,7 @@
 #include "iobench.h"
 #include "run_limits.h"
 #include "run_options.h"
+#include "sql_args.h"
 #include "tablespace_group.h"
 
 /*
@@ -98,17 +99,6 @@ bool
 iob_pattern_writes(IobPattern rw)
 {
 	return rw != IOB_RW_RANDREAD && rw != IOB_RW_READ;
-}
-
-/* See run_options.h */
-int
-iob_errdetail_seconds(int64 min_us, int64 max_us, bool min_exclusive)
-{
-	if (min_exclusive)
-		return errdetail("Valid values are greater than %g seconds and at most %g seconds.",
-						 (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC);
-	return errdetail("Valid values are between %g and %g seconds.",
-					 (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC);
 }
 
 /*

@@ -22,10 +22,8 @@
  * transaction of its own, so a long suite cancelled near its end keeps
  * what it measured.
  *
- * The file is about 750 lines: the flow of one call (arguments, tests,
- * the rows it stores, keeping a cancelled suite) reads top to bottom as
- * one story over the private Suite struct; a split would need a header
- * for that struct alone.
+ * The flow of one call (arguments, tests, the rows it stores, keeping a
+ * cancelled suite) reads top to bottom over the private Suite struct.
  *
  *-------------------------------------------------------------------------
  */

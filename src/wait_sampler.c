@@ -42,9 +42,9 @@
  * Nothing is allocated on the tick path: the per-slot state and the delta
  * buffer are sized when the sampler is created.
  *
- * The file is a little over 700 lines: the tick and the static helpers it
- * calls per process (schedstat reads, the deltas it emits) stay in one
- * file so that they inline into the collector's hot loop.
+ * The tick and the static helpers it calls per process (schedstat reads,
+ * the deltas it emits, the free-list fingerprint) are in this file so that
+ * they inline into the collector's hot loop.
  *
  *-------------------------------------------------------------------------
  */
@@ -666,10 +666,10 @@ iob_full_scan_due(IobWaitSampler *s, uint64 now)
  * The first tick sets baselines and counts the waits it finds.  Returns
  * the number of deltas.
  *
- * About 85 lines on purpose: this is the collector's hot loop over every
- * PGPROC, which keeps what it reads in locals the stores cannot alias (see
- * the comment at the loop); each step of one process is already a helper
- * (iob_slot_read(), iob_emit_interval(), iob_emit_entry()).
+ * This is the collector's hot loop over every PGPROC, which keeps what it
+ * reads in locals the stores cannot alias (see the comment at the loop);
+ * each step of one process is a helper (iob_slot_read(),
+ * iob_emit_interval(), iob_emit_entry()).
  */
 int
 iob_wait_sampler_tick(IobWaitSampler *s)

@@ -16,9 +16,9 @@
  * there, and a log hook keeps the error's SQLSTATE and message for the
  * launcher, so the caller fails with the worker's real error.
  *
- * The file is about 800 lines: the loop and the per-I/O accounting
- * it calls (stalls, cold reads, the per-second series) stay in one file so
- * that those static helpers inline into the hot path.
+ * The loop and the per-I/O accounting it calls (stalls, cold reads, the
+ * per-second series) are static helpers of this file, so that they inline
+ * into the hot path.
  *
  *-------------------------------------------------------------------------
  */
@@ -437,9 +437,9 @@ track_period(WorkerContext *wc, int64 now)
  * than a second behind its schedule (a stall) starts afresh rather than
  * catching up in a burst.
  *
- * Longer than 80 lines on purpose: one iteration (stop checks, refill with
- * the rate schedule, wait, accounting) reads top to bottom here, and the
- * schedule's state stays in locals of the hot loop.
+ * One iteration (stop checks, refill with the rate schedule, wait,
+ * accounting) reads top to bottom here, and the schedule's state stays in
+ * locals of the hot loop.
  */
 static void
 io_loop(WorkerContext *wc)
