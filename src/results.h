@@ -92,7 +92,7 @@ extern int64 iob_reserve_run_id(void);
 
 /*
  * The run_id of an iobench.runs row as iob_store_run() and
- * iob_execute_run() return it, 0 for a run not stored; and when
+ * iob_unstored_run() return it, 0 for a run not stored; and when
  * "completed" is not NULL, whether the run ran to its end (status
  * "completed", or "incomplete").
  */

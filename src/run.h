@@ -20,24 +20,34 @@
 #include "run_options.h"
 #include "run_progress.h"
 
-/*
- * Run the benchmark described by *params: create the files, start the
- * workers, wait for them while reporting progress, store the result.
- * Returns the stored iobench.runs row as a composite Datum.  An error once
- * measuring began (cancel included) stops the workers, stores the partial
- * run as "cancelled" from a process that commits on its own (run_store.c),
- * removes everything the run made and is re-thrown with a DETAIL naming
- * the stored run.  progress_style chooses the progress NOTICE
- * (run_progress.h): iobench.run()'s, or pgiosim's.
- */
-extern Datum iob_execute_run(const IobRunParams *params, const char *label,
-							 IobProgressStyle progress_style);
+/* How a run ended, as iob_execute_run() reports it */
+typedef struct IobRunResult
+{
+	int64		run_id;			/* the iobench.runs row it is stored as; 0
+								 * when nothing was stored */
+	bool		failed;			/* it ended in an error, re-thrown: run_id is
+								 * the partial run its storer committed */
+	bool		completed;		/* it ran to its end (status "completed" or
+								 * "incomplete") */
+	Datum		row;			/* that row as a composite Datum (run_id NULL
+								 * when not stored); 0 after an error */
+} IobRunResult;
 
 /*
- * The id under which the last run of this backend that ended in an error
- * was stored (by the storer, see run_store.h), or 0 when it stored nothing
- * or none failed since the last call of iob_execute_run().
+ * Run the benchmark described by *params: create the files, start the
+ * workers, wait for them while reporting progress, store the result, and
+ * say in *result how it ended.  An error once measuring began (cancel
+ * included) stops the workers, stores the partial run as "cancelled" from
+ * a process that commits on its own (run_store.c), removes everything the
+ * run made and is re-thrown with a DETAIL naming the stored run; *result
+ * then says "failed" with that run's id (0 when it could not be stored),
+ * for a caller that catches the error.  *result should be memory that survives the
+ * longjmp (not a local of the frame that catches).  progress_style
+ * chooses the progress NOTICE (run_progress.h): iobench.run()'s, or
+ * pgiosim's.
  */
-extern int64 iob_failed_run_id(void);
+extern void iob_execute_run(const IobRunParams *params, const char *label,
+							IobProgressStyle progress_style,
+							IobRunResult *result);
 
 #endif							/* IOBENCH_RUN_H */

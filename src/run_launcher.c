@@ -84,9 +84,6 @@ PG_FUNCTION_INFO_V1(iobench_run);
 /* How long clean-up waits for workers to exit after terminating them */
 #define CLEANUP_WAIT_MS		5000
 
-/* What iob_failed_run_id() returns */
-static int64 failed_run_id = 0;
-
 /* The launcher's state for one run */
 typedef struct RunContext
 {
@@ -98,6 +95,7 @@ typedef struct RunContext
 	bool		store;			/* false on a hot standby or in a read-only
 								 * transaction: nothing is stored */
 	const IobRunParams *params; /* the caller's settings */
+	IobRunResult *result;		/* the caller's, for the id of a failed run */
 	bool		limits_held;	/* slots and buffers counted (run_limits.c) */
 	char	   *carried_waits;	/* a failed run's wait rows as jsonb, or NULL */
 	IobWorkerState *workers;
@@ -121,10 +119,12 @@ iobench_run(PG_FUNCTION_ARGS)
 {
 	IobRunParams params;
 	char	   *label;
+	IobRunResult result;
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_parse_run_args(fcinfo, &params, &label);
-	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_RATES));
+	iob_execute_run(&params, label, IOB_PROGRESS_RATES, &result);
+	PG_RETURN_DATUM(result.row);
 }
 
 /* The I/O buffer memory of a run's workers, as the caps count it */
@@ -568,7 +568,8 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		/* out of the subtransaction before anything else (subxact.h) */
 		edata = iob_subxact_catch(&sx, sx.cxt);
 		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
-		failed_run_id = run_id;
+		ctx->result->run_id = run_id;
+		ctx->result->failed = true;
 		if (run_id > 0)
 			edata->detail = psprintf("%s%sThe partial run is stored as run " INT64_FORMAT " with status \"%s\".",
 									 edata->detail ? edata->detail : "",
@@ -602,9 +603,9 @@ report_not_stored(void)
 }
 
 /* Run one benchmark end to end; see run.h */
-Datum
+void
 iob_execute_run(const IobRunParams *params, const char *label,
-				IobProgressStyle progress_style)
+				IobProgressStyle progress_style, IobRunResult *result)
 {
 	RunContext *ctx;
 	IobRunSummary summary;
@@ -612,9 +613,11 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	char		dir[MAXPGPATH];
 	bool		store;
 	bool		recorder_final;
-	Datum		result;
 
-	failed_run_id = 0;
+	result->run_id = 0;
+	result->failed = false;
+	result->completed = false;
+	result->row = (Datum) 0;
 	iob_check_run_waits_scope();
 
 	/*
@@ -630,6 +633,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->params = params;
+	ctx->result = result;
 	ctx->progress_style = progress_style;
 	ctx->store = store;
 	/* the caps: refused here, before anything is made */
@@ -673,16 +677,12 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	if (!store)
 	{
 		report_not_stored();
-		return iob_unstored_run(&summary);
+		result->row = iob_unstored_run(&summary);
 	}
-	result = iob_store_run(&summary);
-	iob_wait_run_store(ctx->waits, result, &summary);
-	return result;
-}
-
-/* See run.h */
-int64
-iob_failed_run_id(void)
-{
-	return failed_run_id;
+	else
+	{
+		result->row = iob_store_run(&summary);
+		iob_wait_run_store(ctx->waits, result->row, &summary);
+	}
+	result->run_id = iob_run_row_id(result->row, &result->completed);
 }

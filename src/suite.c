@@ -120,6 +120,8 @@ typedef struct Suite
 	int			failed_t;		/* ... and where: test, repeat, tablespace */
 	int			failed_r;
 	int			failed_s;
+	IobRunResult last_run;		/* how the last run ended (its id when it
+								 * failed: keep_failed_suite) */
 } Suite;
 
 /* Look up an access pattern by the name "rw" gives it */
@@ -544,10 +546,7 @@ run_suite_test(Suite *suite, int t, int r, int s)
 {
 	const SuiteTest *test = &suite->tests[t];
 	IobRunParams *params = &suite->test_params[t];
-	Datum		row;
 	char	   *run_label;
-	int64		run_id;
-	bool		completed;
 
 	/* a tablespace, or a group 'a+b' (tablespace_group.h) */
 	params->files = test->files;
@@ -564,11 +563,10 @@ run_suite_test(Suite *suite, int t, int r, int s)
 						test->test, NameStr(suite->tablespaces[s]), r,
 						suite->repeat)));
 
-	row = iob_execute_run(params, run_label, IOB_PROGRESS_RATES);
-	run_id = iob_run_row_id(row, &completed);
+	iob_execute_run(params, run_label, IOB_PROGRESS_RATES, &suite->last_run);
 	insert_suite_run(suite->suite_id, test, NameStr(suite->tablespaces[s]), r,
-					 run_id, suite->notes[t]);
-	return completed;
+					 suite->last_run.run_id, suite->notes[t]);
+	return suite->last_run.completed;
 }
 
 /*
@@ -653,7 +651,7 @@ run_suite_tests(Suite *suite)
 static char *
 keep_failed_suite(Suite *suite)
 {
-	int64		run_id = iob_failed_run_id();
+	int64		run_id = suite->last_run.failed ? suite->last_run.run_id : 0;
 	int			t = suite->failed_t;
 
 	if (run_id > 0)
