@@ -19,9 +19,9 @@
 #include "access/htup.h"
 #include "utils/timestamp.h"
 
-#include "files.h"
 #include "histogram.h"
 #include "run_shared.h"
+#include "storage.h"
 #include "tablespace_group.h"
 
 /* Everything known about a run once its workers are gone */

@@ -13,17 +13,15 @@
 #include "postgres.h"
 
 
-#include "catalog/pg_tablespace_d.h"
+#include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "common/pg_prng.h"
 #include "miscadmin.h"
-#include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "compat.h"
 #include "iobench.h"
-#include "privileges.h"
 #include "run_args.h"
 #include "run_limits.h"
 #include "tablespace_group.h"
@@ -198,31 +196,75 @@ start_at_arg(FunctionCallInfo fcinfo, int argno)
 	return value;
 }
 
-/*
- * Resolve a tablespace by name and check that the current user may create
- * files in it; returns its OID.  As for temporary files, the database's
- * default tablespace needs no grant.
- */
-Oid
-iob_check_tablespace(const char *spcname)
+/* See run_args.h */
+Name
+iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max, int *n)
 {
-	Oid			spcoid;
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
+	Datum	   *elems;
+	bool	   *nulls;
+	Name		names;
+	int			i;
+	int			j;
 
-	spcoid = get_tablespace_oid(spcname, false);
-	if (spcoid == GLOBALTABLESPACE_OID)
+	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot run a benchmark in tablespace \"%s\"", spcname),
-				 errdetail("Tablespace \"pg_global\" holds only shared system catalogs.")));
-	if (spcoid != MyDatabaseTableSpace)
+				 errmsg("argument \"tablespaces\" must be a one-dimensional array"),
+				 errdetail("It has %d dimensions.", ARR_NDIM(arr))));
+	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
+					  &elems, &nulls, n);
+	if (*n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" must name at least one tablespace")));
+	if (*n > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" names %d tablespaces, more than %d",
+						*n, max)));
+	names = palloc(sizeof(NameData) * *n);
+	for (i = 0; i < *n; i++)
 	{
-		AclResult	aclresult;
-
-		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
-		if (aclresult != ACLCHECK_OK)
-			iob_tablespace_denied(spcname);
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("argument \"tablespaces\" must not contain nulls")));
+		namestrcpy(&names[i], NameStr(*DatumGetName(elems[i])));
+		for (j = 0; j < i; j++)
+			if (strcmp(NameStr(names[j]), NameStr(names[i])) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
+								NameStr(names[i]))));
 	}
-	return spcoid;
+	return names;
+}
+
+/* See run_args.h */
+void
+iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
+{
+	Name		names;
+	int			n;
+	int			i;
+
+	if (PG_ARGISNULL(argno))
+		return;
+	if (strcmp(NameStr(params->tablespace), "pg_default") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("arguments \"tablespace\" and \"tablespaces\" cannot both be given"),
+				 errhint("Name the group's tablespaces in \"tablespaces\" only.")));
+	names = iob_tablespace_names_arg(fcinfo, argno, IOB_MAX_GROUP, &n);
+	for (i = 0; i < n; i++)
+	{
+		params->group_names[i] = names[i];
+		params->group_oids[i] = iob_check_tablespace(NameStr(names[i]));
+	}
+	params->ngroup = n;
+	params->tablespace_oid = params->group_oids[0];
+	params->tablespace = params->group_names[0];
 }
 
 /* Read the tablespace argument "argno" into *params */

@@ -2,7 +2,7 @@
  *
  * run_limits.h
  *	  Cluster-wide caps on what concurrent runs hold: background worker
- *	  slots and I/O buffer memory.
+ *	  slots and I/O buffer memory; and the per-process limit on open files.
  *
  * A run holds a background worker slot per worker and one more
  * (IOB_RUN_HELPER_SLOTS) for its recorder, whose slot the storer of a
@@ -54,5 +54,14 @@ extern void iob_limits_release(int workers, uint64 buffer_bytes);
  */
 extern bool iob_limits_try_slot(void);
 extern void iob_limits_release_slot(void);
+
+/*
+ * The limit on open files of one process, which holds every file of a run
+ * in each worker: iob_check_fd_limit() refuses a run whose "files" cannot
+ * all be open (53400); iob_raise_fd_limit(), in a worker, raises the soft
+ * limit by "files" up to the hard one.
+ */
+extern void iob_check_fd_limit(int files);
+extern void iob_raise_fd_limit(int files);
 
 #endif							/* IOBENCH_RUN_LIMITS_H */

@@ -11,12 +11,10 @@
  */
 #include "postgres.h"
 
-#include "files.h"
 #include "iobench.h"
 #include "run_limits.h"
 #include "run_options.h"
 #include "sql_args.h"
-#include "tablespace_group.h"
 
 /*
  * Names as the arguments spell them, in the order of their enums (the
@@ -156,6 +154,19 @@ iob_check_steady_band(double band)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("steady_band %g is out of range", band),
 				 errdetail("Valid values are greater than 0 and at most 100 (per cent of the window's mean).")));
+}
+
+/* A group needs a file in each of its tablespaces at least */
+static void
+check_group(const IobRunParams *params)
+{
+	if (params->ngroup > 0 && params->files < params->ngroup)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("files %d is fewer than the %d tablespaces of argument \"tablespaces\"",
+						params->files, params->ngroup),
+				 errdetail("The files are spread over the tablespaces, one by one: each needs one at least."),
+				 errhint("Use files => %d or more.", params->ngroup)));
 }
 
 /* iob_validate_params(): each setting on its own */
@@ -307,7 +318,7 @@ iob_validate_params(const IobRunParams *params)
 						params->file_size, params->block_size)));
 
 	check_pattern_rules(params);
-	iob_check_group(params);
+	check_group(params);
 	/* every worker keeps every file open: they must fit its descriptors */
 	iob_check_fd_limit(params->files);
 }

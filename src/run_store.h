@@ -33,7 +33,6 @@
 #include "storage/dsm.h"
 #include "storage/shm_toc.h"
 
-#include "files.h"
 #include "results.h"
 #include "run_shared.h"
 

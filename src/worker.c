@@ -47,6 +47,7 @@
 #include "dynworker.h"
 #include "engine.h"
 #include "files.h"
+#include "run_limits.h"
 #include "run_shared.h"
 #include "second_ring.h"
 #include "tablespace_group.h"
