@@ -139,11 +139,37 @@ static void
 create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 			   IobEngineKind engine, const char *label)
 {
+	int			i;
+
 	ctx->toc = iob_run_segment_create(params, dir, engine, label, &ctx->seg);
 	ctx->run = shm_toc_lookup(ctx->toc, IOB_KEY_RUN, false);
+	/* a group: the tablespaces' directories */
+	for (i = 0; i < params->ngroup; i++)
+		iob_temp_dir_for_tablespace(params->group_oids[i], ctx->run->group_dirs[i]);
 	ctx->workers = shm_toc_lookup(ctx->toc, IOB_KEY_WORKERS, false);
 	ctx->seconds = shm_toc_lookup(ctx->toc, IOB_KEY_SECONDS, false);
 	ctx->info = shm_toc_lookup(ctx->toc, IOB_KEY_STORE, false);
+}
+
+/*
+ * The sampler of the block devices under the run's tablespace, or under
+ * each tablespace of its group (diskstats.h); NULL when none has one
+ */
+static IobDiskSampler *
+open_disks(IobRunShared *run)
+{
+	const IobRunParams *p = &run->params;
+	int			n = iob_group_size(p);
+	const char *dirs[IOB_MAX_GROUP];
+	const char *spcnames[IOB_MAX_GROUP];
+	int			g;
+
+	for (g = 0; g < n; g++)
+	{
+		dirs[g] = p->ngroup > 0 ? run->group_dirs[g] : run->dir;
+		spcnames[g] = NameStr(p->ngroup > 0 ? p->group_names[g] : p->tablespace);
+	}
+	return iob_disk_open_run(n, dirs, spcnames, true);
 }
 
 /*
@@ -645,7 +671,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 		create_segment(ctx, params, dir,
 					   iob_engine_resolve(params->engine, params->iodepth), label);
 		/* the devices to sample; a NOTICE here for a tablespace without one */
-		ctx->disk = iob_disk_open_run(ctx->run, true);
+		ctx->disk = open_disks(ctx->run);
 		iob_disk_share(ctx->disk, &ctx->run->disk);
 		/* the id the run is stored under, taken now for its recorder's rows */
 		if (store)

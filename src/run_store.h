@@ -36,45 +36,9 @@
 #include "results.h"
 #include "run_shared.h"
 
-#define IOB_KEY_STORE		4
-
 /* The segment of iob_store_rows_detached(): an IobRunStoreInfo only */
 #define IOB_STORE_MAGIC		0x10BE5702
 
-typedef struct IobRunStoreInfo
-{
-	/* written by the launcher */
-	int			launcher_procno;	/* to wake when done */
-	IobStorageInfo storage;
-	TimestampTz started_at;
-	TimestampTz finished_at;
-	TimestampTz go_at;			/* the workers were told to start (0: never) */
-	int			nworkers;		/* workers launched */
-	int64		stopped_ns;		/* when the run was told to stop, or 0 */
-	bool		completed;
-	bool		steady_reached; /* steady state ended it (steady_state.h) */
-	int			steady_at_s;
-	char		status[16];		/* when not completed: "cancelled", "failed" */
-	bool		has_label;
-
-	/*
-	 * Written by the launcher for a run that failed while its caller could
-	 * still run SQL: the id the run is stored under, taken from the
-	 * sequence in a subtransaction of the caller that stored the run and
-	 * its wait statistics and then rolled back, and those wait rows as a
-	 * jsonb text in a segment of their own (DSM_HANDLE_INVALID: none; see
-	 * iob_store_rows_detached() for the format).
-	 */
-	int64		fixed_run_id;
-	dsm_handle	rows_handle;
-
-	/* written by the storer */
-	int64		run_id;			/* 0: not stored */
-	char		error_message[256]; /* why not, when not */
-	pg_atomic_uint32 done;
-
-	char		label[FLEXIBLE_ARRAY_MEMBER];
-} IobRunStoreInfo;
 
 /* Merge the workers' final figures of the run in "toc" into *s */
 extern void iob_summarize_run(IobRunSummary *s, shm_toc *toc);
