@@ -28,7 +28,8 @@ OBJS = \
 	src/worker.o \
 	src/run_shared.o \
 	src/run_launcher.o \
-	src/run_store.o \
+	src/run_summary.o \
+	src/run_storer.o \
 	src/run_limits.o \
 	src/run_progress.o \
 	src/recorder.o \
@@ -37,7 +38,7 @@ OBJS = \
 	src/run_options.o \
 	src/sql_args.o \
 	src/run_args.o \
-	src/results.o \
+	src/run_store.o \
 	src/owner_spi.o \
 	src/subxact.o \
 	src/second_ring.o \

@@ -22,8 +22,8 @@
 
 #include "iobench.h"
 #include "privileges.h"
-#include "run.h"
 #include "run_args.h"
+#include "run_launcher.h"
 #include "run_limits.h"
 #include "run_options.h"
 

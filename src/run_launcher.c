@@ -9,7 +9,7 @@
  * progress (run_progress.c), samples the workers' waits (wait_run.c),
  * takes the devices' first sample as the measured period starts
  * (diskstats.h) and honours cancel.  When the workers are
- * done it merges their figures and stores the run (results.c).
+ * done it merges their figures and stores the run (run_store.c).
  *
  * Clean-up: from the moment the first file exists until the files are
  * removed, PG_ENSURE_ERROR_CLEANUP covers ERROR and FATAL alike: it tells
@@ -21,7 +21,7 @@
  * statement_timeout, a worker's error or termination) fails the statement
  * with that error, as any statement does; before the error goes on, the
  * workers are stopped and the partial run is stored as "cancelled" by a
- * process that commits on its own (run_store.c), and the error's DETAIL
+ * process that commits on its own (run_storer.c), and the error's DETAIL
  * names the stored run.  Termination of the caller does the same from its
  * exit callback, as far as a dying backend can.
  *
@@ -51,20 +51,21 @@
 
 #include "clock.h"
 #include "compat.h"
+#include "diskstats.h"
+#include "dynworker.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
 #include "privileges.h"
-#include "results.h"
-#include "run.h"
+#include "recorder.h"
 #include "run_args.h"
+#include "run_launcher.h"
+#include "run_limits.h"
 #include "run_progress.h"
 #include "run_shared.h"
-#include "diskstats.h"
-#include "dynworker.h"
-#include "recorder.h"
-#include "run_limits.h"
 #include "run_store.h"
+#include "run_storer.h"
+#include "run_summary.h"
 #include "steady_state.h"
 #include "subxact.h"
 #include "tablespace_group.h"
@@ -248,7 +249,7 @@ carry_waits(RunContext *ctx)
 /*
  * A run that ends in an error: once measuring began, stop the workers and
  * store what they measured from a process that commits on its own
- * (run_store.c), as "cancelled" when an operator stopped it (SQLSTATE
+ * (run_storer.c), as "cancelled" when an operator stopped it (SQLSTATE
  * class 57: cancel, statement_timeout, termination) and as "failed"
  * otherwise.  Returns the stored run id, or 0 with *why set (NULL when
  * nothing was measured, so nothing is stored).
@@ -628,7 +629,7 @@ report_not_stored(void)
 				 errhint("Run it outside a read-only transaction to store it.")));
 }
 
-/* Run one benchmark end to end; see run.h */
+/* Run one benchmark end to end; see run_launcher.h */
 void
 iob_execute_run(const IobRunParams *params, const char *label,
 				IobProgressStyle progress_style, IobRunResult *result)

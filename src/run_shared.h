@@ -16,7 +16,7 @@
  *					as the run goes, so its size does not depend on the
  *					duration
  *	IOB_KEY_STORE	IobRunStoreInfo: the launcher's facts about the run,
- *					for whoever stores it (run_store.h)
+ *					for whoever stores it (run_storer.h)
  *
  * Ownership and locking rules:
  *	- The launcher writes IobRunShared before any worker starts; after that
@@ -219,7 +219,7 @@ typedef struct IobSecondSlot
 /*
  * The launcher's facts about the run (IOB_KEY_STORE), for whoever stores
  * it: the launcher in the caller's transaction, or the storer of a failed
- * run (run_store.h)
+ * run (run_storer.h)
  */
 #define IOB_KEY_STORE		4
 

@@ -36,12 +36,12 @@
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
-#include "results.h"
-#include "run.h"
-#include "run_limits.h"
 #include "run_args.h"
+#include "run_launcher.h"
+#include "run_limits.h"
 #include "run_options.h"
 #include "run_store.h"
+#include "run_storer.h"
 #include "subxact.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
@@ -440,7 +440,7 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 	 * Everything the search stores is written in a subtransaction of its
 	 * own: a step that ends in an error (a cancel) ends the search with
 	 * that error, and the search is kept as "cancelled" with the steps done
-	 * before by a process that commits on its own (run_store.h)
+	 * before by a process that commits on its own (run_storer.h)
 	 */
 	s.cxt = CurrentMemoryContext;
 	iob_subxact_begin(&sx);

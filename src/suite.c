@@ -12,13 +12,13 @@
  *
  * The benchmarks run as the caller, so the caller's privileges on the
  * tablespaces apply exactly as for iobench.run(); the suite's own rows are
- * written as the owner of the iobench schema, as results.c writes runs.
+ * written as the owner of the iobench schema, as run_store.c writes runs.
  *
  * Everything a suite stores is written in a subtransaction of its own, and
  * each test runs in a nested one.  A test that ends in an error (a cancel,
  * above all) ends the suite with that error: the suite is marked
  * "cancelled", its rows are read out, the suite's subtransaction is rolled
- * back, and a storer worker (run_store.h) stores those rows in a
+ * back, and a storer worker (run_storer.h) stores those rows in a
  * transaction of its own, so a long suite cancelled near its end keeps
  * what it measured.
  *
@@ -49,12 +49,12 @@
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
-#include "results.h"
-#include "run.h"
 #include "run_args.h"
-#include "run_options.h"
+#include "run_launcher.h"
 #include "run_limits.h"
+#include "run_options.h"
 #include "run_store.h"
+#include "run_storer.h"
 #include "subxact.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
@@ -697,7 +697,7 @@ rethrow_failed_suite(Suite *suite, const char *kept)
  * deviation over the repeats.  Everything the suite stores is written in a
  * subtransaction of its own: a test that ends in an error (a cancel) ends
  * the suite with that error, and the suite is kept as "cancelled" with the
- * runs done before by a process that commits on its own (run_store.h).
+ * runs done before by a process that commits on its own (run_storer.h).
  */
 Datum
 iobench_suite(PG_FUNCTION_ARGS)

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run.h
+ * run_launcher.h
  *	  Running one benchmark: the launcher side (run_launcher.c).
  *
  * iob_execute_run() is the one way a run happens: iobench.run() and the
@@ -8,7 +8,8 @@
  * it.  The launcher owns the run from the first check to the stored row:
  * the DSM segment, the files, the workers, the wait loop with its progress
  * NOTICEs (run_progress.h) and wait sampling (wait_run.h), cancel and
- * clean-up, and the merge of the workers' figures (results.h).
+ * clean-up, the merge of the workers' figures (run_summary.h) and the
+ * stored row (run_store.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -38,7 +39,7 @@ typedef struct IobRunResult
  * workers, wait for them while reporting progress, store the result, and
  * say in *result how it ended.  An error once measuring began (cancel
  * included) stops the workers, stores the partial run as "cancelled" from
- * a process that commits on its own (run_store.c), removes everything the
+ * a process that commits on its own (run_storer.c), removes everything the
  * run made and is re-thrown with a DETAIL naming the stored run; *result
  * then says "failed" with that run's id (0 when it could not be stored),
  * for a caller that catches the error.  *result should be memory that survives the
