@@ -168,7 +168,7 @@ open_disks(IobRunShared *run)
 	for (g = 0; g < n; g++)
 	{
 		dirs[g] = p->ngroup > 0 ? run->group_dirs[g] : run->dir;
-		spcnames[g] = NameStr(p->ngroup > 0 ? p->group_names[g] : p->tablespace);
+		spcnames[g] = p->ngroup > 0 ? NameStr(p->group_names[g]) : NameStr(p->tablespace);
 	}
 	return iob_disk_open_run(n, dirs, spcnames, true);
 }
