@@ -6,6 +6,7 @@
 #                    cluster and run a short benchmark on pg_default
 #   make test        the same set-up, then the pg_regress suite on a private instance
 #                    with iobench preloaded, the isolation specs and the TAP tests
+#   make include-check  fail when src/ has an include cycle (tools/include_graph.sh)
 #
 # Each takes PG_CONFIG=/path/to/pg_config to work with that installation instead
 # of the default (tools/pg_dirs.sh: Debian's PostgreSQL 15, installed with the
@@ -27,15 +28,17 @@ OBJS = \
 	src/worker.o \
 	src/run_shared.o \
 	src/run_launcher.o \
-	src/run_store.o \
+	src/run_summary.o \
+	src/run_storer.o \
 	src/run_limits.o \
 	src/run_progress.o \
 	src/recorder.o \
 	src/steady_state.o \
 	src/tablespace_group.o \
 	src/run_options.o \
+	src/sql_args.o \
 	src/run_args.o \
-	src/results.o \
+	src/run_store.o \
 	src/owner_spi.o \
 	src/subxact.o \
 	src/second_ring.o \
@@ -233,6 +236,12 @@ installcheck-prep:
 	  chown "$${IOBENCH_SERVER_USER:-postgres}" testtablespace testtablespace2; \
 	fi
 EXTRA_CLEAN += testtablespace testtablespace2 output_iso
+
+# The local-include graph of src/ has no cycle but the allowed start-up
+# edges (tools/include_graph.sh prints the graph and the cycles)
+.PHONY: include-check
+include-check:
+	@tools/include_graph.sh -q
 
 .PHONY: run test deps
 deps:

@@ -7,8 +7,10 @@
  * iobench's code is written against the newest server API; what an older
  * release spells differently is defined here for it, one block per concern,
  * each naming the release that made the change.  Nothing here changes what
- * iobench does: where a newer server offers more, the code asks for it
- * itself (PG_VERSION_NUM checks sit next to that code, with the reason).
+ * iobench does.  Where a newer server offers more (a view, a setting, a
+ * layout of shared memory), this file defines an IOB_HAVE_* macro for it
+ * and the code that uses it tests that macro, with the reason next to it:
+ * PG_VERSION_NUM is tested here only.
  *
  * Include it after postgres.h and the server headers a file needs.
  *
@@ -28,6 +30,7 @@
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/memutils.h"
+#include "utils/wait_event.h"
 
 /*
  * PGPROC.pgprocno was removed in 17 in favour of GetNumberFromPGProc(),
@@ -122,46 +125,54 @@ typedef slist_iter iob_bgworker_iter;
 #endif
 
 /*
- * A fingerprint of the four free lists of PGPROCs that changes when a
- * process takes a PGPROC from one of them (wait_sampler.c scans every slot
- * only then).  16 made them dlists taken from the head and given back at
- * the tail: their heads and tails.  15 keeps them as stacks linked through
- * links.next: the top two entries of each.  Read without ProcStructLock:
- * aligned pointers, and every entry is a PGPROC, so a stale one is still
- * one to read.
+ * The four free lists of PGPROCs in ProcGlobal (freeProcs and the others)
+ * became dlists in 16, taken from the head and given back at the tail;
+ * before, they are stacks of PGPROC pointers linked through links.next.
+ * wait_sampler.c watches them.
  */
-#define IOB_FREE_LIST_WORDS		8
-typedef struct IobFreeListPrint
-{
-	uintptr_t	word[IOB_FREE_LIST_WORDS];
-} IobFreeListPrint;
-
-static inline void
-iob_free_list_print(IobFreeListPrint *print)
-{
 #if PG_VERSION_NUM >= 160000
-	dlist_head *lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
-	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
+#define IOB_HAVE_FREE_PROCS_DLIST	1
+#endif
 
-	for (int i = 0; i < 4; i++)
-	{
-		print->word[2 * i] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.next;
-		print->word[2 * i + 1] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.prev;
-	}
+/*
+ * 17 names the wait events of extensions: WaitEventExtensionNew() registers
+ * one by name, and every process gets the same value for a name.  Before 17
+ * an extension has only Extension:Extension; iobench's own waits are told
+ * apart there by a fixed value in PG_WAIT_EXTENSION's range, "id", which
+ * other tools show as Extension:Extension.
+ */
+static inline uint32
+iob_wait_event_extension(const char *name, uint32 id)
+{
+#if PG_VERSION_NUM >= 170000
+	(void) id;
+	return WaitEventExtensionNew(name);
 #else
-	PGPROC	  **lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
-	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
-
-	for (int i = 0; i < 4; i++)
-	{
-		PGPROC	   *top = *(PGPROC *volatile *) lists[i];
-
-		print->word[2 * i] = (uintptr_t) top;
-		print->word[2 * i + 1] = top == NULL ? 0 :
-			(uintptr_t) *(SHM_QUEUE *volatile *) &top->links.next;
-	}
+	(void) name;
+	return PG_WAIT_EXTENSION | id;
 #endif
 }
+
+/*
+ * Statistics views: pg_stat_io exists since 16 (before, reads are counted
+ * in pg_stat_database); since 18 it counts the WAL's I/O too (object
+ * 'wal'), and pg_stat_wal no longer has its write and sync counts.
+ */
+#if PG_VERSION_NUM >= 160000
+#define IOB_HAVE_PG_STAT_IO			1
+#endif
+#if PG_VERSION_NUM >= 180000
+#define IOB_HAVE_PG_STAT_IO_WAL		1
+#endif
+
+/*
+ * The setting debug_io_direct (which files the server opens with O_DIRECT)
+ * exists since 16; before, the WAL is opened with O_DIRECT when its sync
+ * method opens it O_DSYNC/O_SYNC and wal_level is minimal.
+ */
+#if PG_VERSION_NUM >= 160000
+#define IOB_HAVE_DEBUG_IO_DIRECT	1
+#endif
 
 /*
  * PG_TEMP_FILE_PREFIX moved from storage/fd.h to common/file_utils.h; both

@@ -42,8 +42,6 @@
 
 #include "clock.h"
 #include "diskstats.h"
-#include "run_shared.h"
-#include "tablespace_group.h"
 
 /* Samples are taken this often during the measured period */
 #define SAMPLE_EVERY_NS		IOB_NS_PER_SEC
@@ -211,7 +209,7 @@ device_notice_due(const char *spcname)
 	for (i = 0; i < noticed_nspc; i++)
 		if (strcmp(NameStr(noticed_spc[i]), spcname) == 0)
 			return false;
-	if (noticed_nspc < lengthof(noticed_spc))
+	if (noticed_nspc < (int) lengthof(noticed_spc))
 		namestrcpy(&noticed_spc[noticed_nspc++], spcname);
 	return true;
 }
@@ -258,19 +256,16 @@ add_tablespace_disk(IobDiskSampler *s, const char *dir, const char *spcname,
  * members never crowd one of them out.
  */
 IobDiskSampler *
-iob_disk_open_run(const IobRunShared *run, bool notice)
+iob_disk_open_run(int n, const char *const *dirs, const char *const *spcnames,
+				  bool notice)
 {
-	const IobRunParams *p = &run->params;
-	int			n = iob_group_size(p);
 	IobDiskSampler *s = palloc0(sizeof(IobDiskSampler));
 	int			ndisks;
 	int			g;
 	int			d;
 
 	for (g = 0; g < n; g++)
-		(void) add_tablespace_disk(s, p->ngroup > 0 ? run->group_dirs[g] : run->dir,
-								   NameStr(p->ngroup > 0 ? p->group_names[g] : p->tablespace),
-								   notice);
+		(void) add_tablespace_disk(s, dirs[g], spcnames[g], notice);
 	if (s->ndevices == 0)
 	{
 		pfree(s);

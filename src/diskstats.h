@@ -93,13 +93,13 @@ typedef struct IobDiskSampler
 
 /*
  * The sampler for the storage under the run's tablespace, or under each
- * tablespace of its group: every distinct block device found there (each
- * a row per second, "member" false) and their members; NULL when none of
- * them has a block device.  With "notice", a NOTICE names each tablespace
- * without one.
+ * tablespace of its group: the "n" directories "dirs" of tablespaces
+ * "spcnames".  Every distinct block device found there (each a row per
+ * second, "member" false) and their members; NULL when none of them has a
+ * block device.  With "notice", a NOTICE names each tablespace without one.
  */
-struct IobRunShared;
-extern IobDiskSampler *iob_disk_open_run(const struct IobRunShared *run,
+extern IobDiskSampler *iob_disk_open_run(int n, const char *const *dirs,
+										 const char *const *spcnames,
 										 bool notice);
 
 /*

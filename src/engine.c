@@ -16,6 +16,9 @@
 /* Engine names as the "engine" argument and the result row spell them */
 const char *const iob_engine_names[] = {"auto", "io_uring", "psync"};
 
+/* I/O kinds as the results name them (engine.h) */
+const char *const iob_op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
+
 /* Name of an engine kind; "unknown" for no kind */
 const char *
 iob_engine_kind_name(IobEngineKind kind)

@@ -38,6 +38,9 @@ typedef enum IobOpKind
 
 #define IOB_NUM_OP_KINDS 3
 
+/* Their names, as the results spell them, indexed by IobOpKind (engine.c) */
+extern const char *const iob_op_names[IOB_NUM_OP_KINDS];
+
 /* One I/O request, owned by the worker */
 typedef struct IobIo
 {
@@ -113,7 +116,7 @@ typedef enum IobEngineKind
 } IobEngineKind;
 
 extern const IobEngineOps iob_engine_psync;
-extern const IobEngineOps *iob_engine_uring_ops(void);	/* NULL if not built */
+extern const IobEngineOps iob_engine_uring;
 
 /* Their names, indexed by IobEngineKind */
 extern const char *const iob_engine_names[IOB_ENGINE_PSYNC + 1];

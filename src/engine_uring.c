@@ -40,10 +40,9 @@
  * not allocate.  init() never raises an error: it returns an errno so that
  * the caller can fall back to psync with a NOTICE.
  *
- * About 890 lines, half of them comments: the ring, the submission stamps
- * and the fsync hold-back share UringState and run per I/O, and the
- * registered buffers and files decide how each SQE is prepared, so they
- * stay in one file.
+ * The ring, the submission stamps and the fsync hold-back share UringState
+ * and run per I/O, and the registered buffers and files decide how each
+ * SQE is prepared: all of it is here, around that one struct.
  *
  * Registered buffers and files: init() registers the worker's I/O memory
  * (one contiguous area) as one fixed buffer and its files as the ring's
@@ -138,20 +137,14 @@ static int	uring_complete(IobEngine *engine, int min_complete,
 static void uring_shutdown(IobEngine *engine);
 static int	uring_note_submitted(UringState *st, int64 call_ns);
 
-static const IobEngineOps uring_ops = {
+/* The io_uring operations table (the build always links liburing) */
+const IobEngineOps iob_engine_uring = {
 	.name = "io_uring",
 	.init = uring_init,
 	.queue = uring_queue,
 	.complete = uring_complete,
 	.shutdown = uring_shutdown
 };
-
-/* The io_uring operations table (this build always has liburing) */
-const IobEngineOps *
-iob_engine_uring_ops(void)
-{
-	return &uring_ops;
-}
 
 /*
  * Check that a ring can be used here: the kernel lets us create one and it
@@ -720,9 +713,8 @@ uring_enter(UringState *st, bool submit, int want, int64 deadline_ns,
  * next completion or deadline; closing that window would take a signal mask
  * passed to io_uring_enter().
  *
- * About 100 lines, a third of them comments: the outcomes of one
- * io_uring_enter() (time-out, signal, refused SQEs) and what each means for
- * the next call are easiest to check in one loop.
+ * One loop handles every outcome of io_uring_enter() (time-out, signal,
+ * refused SQEs) and what each means for the next call.
  */
 static int
 uring_complete(IobEngine *engine, int min_complete, int64 timeout_ns,

@@ -108,58 +108,6 @@ iob_check_free_space(const IobRunParams *params, const char *dir)
 				 errhint("Use smaller or fewer files (arguments \"file_size\" and \"files\").")));
 }
 
-/*
- * Descriptors a worker needs besides the files of the run: PostgreSQL's
- * own (catalog files, the postmaster pipe, the latch, sockets) and the
- * io_uring ring.  PostgreSQL's file layer closes its cached files when it
- * runs short, so this is a floor, not its whole budget.
- */
-#define IOB_FD_RESERVE	64
-
-/*
- * Refuse up front a run whose files cannot all be open in one worker: each
- * worker keeps every file open for the whole run.  Workers start with the
- * postmaster's limits, as this backend did; a worker raises its soft limit
- * up to the hard one (iob_raise_fd_limit), so the hard limit is what counts.
- */
-void
-iob_check_fd_limit(int files)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max == RLIM_INFINITY ||
-		(rlim_t) files + IOB_FD_RESERVE <= rl.rlim_max)
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-			 errmsg("files %d is more than a worker can keep open", files),
-			 errdetail("Each worker keeps every file of the run open and needs %d descriptors of its own, but the server's limit on open files (RLIMIT_NOFILE) is %llu.",
-					   IOB_FD_RESERVE, (unsigned long long) rl.rlim_max),
-			 rl.rlim_max > IOB_FD_RESERVE ?
-			 errhint("Use at most %llu files, or raise the limit the server starts with (\"ulimit -n\", or LimitNOFILE= in its systemd unit) and restart it.",
-					 (unsigned long long) (rl.rlim_max - IOB_FD_RESERVE)) :
-			 errhint("Raise the limit the server starts with (\"ulimit -n\", or LimitNOFILE= in its systemd unit) and restart it.")));
-}
-
-/*
- * In a worker: raise the soft limit on open files by "files", up to the
- * hard limit, so the run's files come on top of what PostgreSQL's file
- * layer already counts on.  Failure is left to open() to report.
- */
-void
-iob_raise_fd_limit(int files)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
-		return;
-	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_cur + files <= rl.rlim_max)
-		rl.rlim_cur += files;
-	else
-		rl.rlim_cur = rl.rlim_max;
-	(void) setrlimit(RLIMIT_NOFILE, &rl);
-}
-
 /* Path of file "index" of the run */
 void
 iob_file_path(const IobRunShared *run, int index, char *path)

@@ -18,27 +18,14 @@
 
 #include "run_shared.h"
 
-/* What lies under a directory: block device, file system, mount point */
-typedef struct IobStorageInfo
-{
-	char		device[64];		/* e.g. "vda", "nvme0n1p2", "tmpfs" */
-	char		filesystem[32]; /* e.g. "ext4" */
-	char		mount_point[MAXPGPATH];
-} IobStorageInfo;
-
 extern void iob_temp_dir_for_tablespace(Oid spcoid, char *path);
 extern void iob_check_free_space(const IobRunParams *params, const char *dir);
 extern void iob_check_group_free_space(const IobRunParams *params, const char *dir);
-extern void iob_check_fd_limit(int files);
-extern void iob_raise_fd_limit(int files);
 extern void iob_file_path(const IobRunShared *run, int index, char *path);
 extern void iob_allocate_files(IobRunShared *run);
 extern void iob_create_files(IobRunShared *run);
 extern void iob_remove_files(const IobRunShared *run);
 extern void iob_check_direct_io(const IobRunShared *run);
 extern int	iob_open_file(const IobRunShared *run, int index, bool writable);
-
-/* storage.c */
-extern void iob_describe_storage(const char *dir, IobStorageInfo *info);
 
 #endif							/* IOBENCH_FILES_H */

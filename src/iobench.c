@@ -17,6 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "compat.h"
 #include "iobench.h"
 #include "run_limits.h"
 #include "wait_collector.h"
@@ -189,7 +190,7 @@ iob_size_pretty(int64 bytes)
 	};
 	int			i;
 
-	for (i = 0; i < lengthof(units); i++)
+	for (i = 0; i < (int) lengthof(units); i++)
 	{
 		if (bytes < units[i].size)
 			continue;
@@ -200,15 +201,16 @@ iob_size_pretty(int64 bytes)
 	return psprintf(INT64_FORMAT " bytes", bytes);
 }
 
-#if PG_VERSION_NUM >= 170000
-/* See iobench.h: Extension:IobenchRun, registered by name on first use */
+/*
+ * See iobench.h: Extension:IobenchRun, registered on first use in each
+ * process where releases name them (compat.h)
+ */
 uint32
 iob_run_wait_event(void)
 {
 	static uint32 event = 0;
 
 	if (event == 0)
-		event = WaitEventExtensionNew("IobenchRun");
+		event = iob_wait_event_extension("IobenchRun", 0x10BF);
 	return event;
 }
-#endif

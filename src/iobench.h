@@ -75,12 +75,8 @@ extern char *iob_size_pretty(int64 bytes);
  * process gets the same value); before 17 other tools show it as
  * Extension:Extension.
  */
-#if PG_VERSION_NUM >= 170000
 extern uint32 iob_run_wait_event(void);
 #define IOB_RUN_WAIT_EVENT	iob_run_wait_event()
-#else
-#define IOB_RUN_WAIT_EVENT	(PG_WAIT_EXTENSION | 0x10BF)
-#endif
 
 /*
  * Per-subsystem initialisation, called from _PG_init(); declared in the

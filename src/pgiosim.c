@@ -22,8 +22,8 @@
 
 #include "iobench.h"
 #include "privileges.h"
-#include "run.h"
 #include "run_args.h"
+#include "run_launcher.h"
 #include "run_limits.h"
 #include "run_options.h"
 
@@ -83,6 +83,7 @@ Datum
 iobench_pgiosim(PG_FUNCTION_ARGS)
 {
 	IobRunParams params;
+	IobRunResult result;
 	bool		fsync;
 	char	   *label;
 
@@ -129,5 +130,6 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	params.engine = IOB_ENGINE_PSYNC;	/* pread/pwrite, as pgiosim */
 
 	iob_validate_params(&params);
-	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_COUNTS));
+	iob_execute_run(&params, label, IOB_PROGRESS_COUNTS, &result);
+	PG_RETURN_DATUM(result.row);
 }

@@ -13,18 +13,15 @@
 #include "postgres.h"
 
 
-#include "catalog/pg_tablespace_d.h"
+#include "catalog/pg_type.h"
 #include "commands/tablespace.h"
-#include "common/int.h"
 #include "common/pg_prng.h"
 #include "miscadmin.h"
-#include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "compat.h"
 #include "iobench.h"
-#include "privileges.h"
 #include "run_args.h"
 #include "run_limits.h"
 #include "tablespace_group.h"
@@ -61,32 +58,6 @@ enum
 	ARG_TABLESPACES
 };
 
-/* Raise the error for a NULL where a value is required */
-void
-iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
-{
-	if (PG_ARGISNULL(argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("argument \"%s\" must not be null", name)));
-}
-
-/* Read an integer argument and check it lies in [min, max] */
-int
-iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name, int min, int max)
-{
-	int			value;
-
-	iob_require_arg(fcinfo, argno, name);
-	value = PG_GETARG_INT32(argno);
-	if (value < min || value > max)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%d is out of range for argument \"%s\"", value, name),
-				 errdetail("Valid values are between %d and %d.", min, max)));
-	return value;
-}
-
 /*
  * Read the "workers" argument: 1 to iob_max_workers_per_run(), with a hint
  * saying which settings bound it, since by default the bound follows
@@ -108,106 +79,6 @@ iob_workers_arg(FunctionCallInfo fcinfo, int argno)
 				 errhint("The settings iobench.max_workers_per_run and iobench.max_workers_total bound the background worker slots of runs, one per worker and one for the run's recorder; each defaults to half of max_worker_processes (%d here).",
 						 max_worker_processes)));
 	return value;
-}
-
-/* What a size argument's error context names: the argument, its range */
-typedef struct SizeArgContext
-{
-	const char *name;
-	const char *min_text;
-	const char *max_text;
-} SizeArgContext;
-
-/* Error context callback of iob_size_arg(): which argument was parsed */
-static void
-size_arg_context(void *arg)
-{
-	SizeArgContext *ctx = (SizeArgContext *) arg;
-
-	errcontext("argument \"%s\", a size between %s and %s",
-			   ctx->name, ctx->min_text, ctx->max_text);
-}
-
-/*
- * Read a size argument ("8kB", "1GB", plain bytes) and check its range.
- * The text is parsed by pg_size_bytes() itself, so it takes exactly what
- * the server's release takes ('8192B' from PostgreSQL 16 on); an error of
- * its own ("invalid size", "bigint out of range") names the argument
- * through the error context.
- */
-uint64
-iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-		 int64 min, int64 max)
-{
-	text	   *value;
-	int64		bytes;
-	SizeArgContext ctx;
-	ErrorContextCallback callback;
-
-	iob_require_arg(fcinfo, argno, name);
-	value = PG_GETARG_TEXT_PP(argno);
-
-	ctx.name = name;
-	ctx.min_text = iob_size_pretty(min);
-	ctx.max_text = iob_size_pretty(max);
-	callback.callback = size_arg_context;
-	callback.arg = &ctx;
-	callback.previous = error_context_stack;
-	error_context_stack = &callback;
-	bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes, PointerGetDatum(value)));
-	error_context_stack = callback.previous;
-
-	if (bytes < min || bytes > max)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is out of range for argument \"%s\"",
-						text_to_cstring(value), name),
-				 errdetail("Valid values are between %s and %s.",
-						   ctx.min_text, ctx.max_text)));
-	return (uint64) bytes;
-}
-
-/*
- * An interval in microseconds, a month counting as 30 days as elsewhere in
- * PostgreSQL.  Returns false when a product or sum overflows int64: such an
- * interval (hundreds of thousands of years) is beyond every limit here.
- */
-static bool
-interval_us(const Interval *span, int64 *us)
-{
-	int64		month_us;
-	int64		day_us;
-	int64		sum;
-
-	if (pg_mul_s64_overflow((int64) span->month,
-							(int64) DAYS_PER_MONTH * USECS_PER_DAY, &month_us) ||
-		pg_mul_s64_overflow((int64) span->day, USECS_PER_DAY, &day_us) ||
-		pg_add_s64_overflow(month_us, day_us, &sum) ||
-		pg_add_s64_overflow(sum, span->time, &sum))
-		return false;
-	*us = sum;
-	return true;
-}
-
-/* Read an interval argument as microseconds and check its range */
-int64
-iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-			 int64 min_us, int64 max_us, bool min_exclusive)
-{
-	Interval   *span;
-	int64		us;
-
-	iob_require_arg(fcinfo, argno, name);
-	span = PG_GETARG_INTERVAL_P(argno);
-	if (!interval_us(span, &us) ||
-		us < min_us || us > max_us || (min_exclusive && us == min_us))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is out of range for argument \"%s\"",
-						DatumGetCString(DirectFunctionCall1(interval_out, PointerGetDatum(span))),
-						name),
-				 iob_errdetail_seconds(min_us, max_us, min_exclusive)));
-	return us;
 }
 
 /* Read the "duration" of a run: its measured period */
@@ -263,31 +134,6 @@ iob_progress_interval_arg(FunctionCallInfo fcinfo, int argno)
 {
 	return whole_seconds_arg(fcinfo, argno, "progress_interval", 1,
 							 IOB_MAX_PROGRESS_INTERVAL_S);
-}
-
-/* Read a keyword argument; returns the index of the matching choice */
-int
-iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-		   const char *const *choices, int nchoices)
-{
-	char	   *value;
-	StringInfoData valid;
-	int			i;
-
-	iob_require_arg(fcinfo, argno, name);
-	value = text_to_cstring(PG_GETARG_TEXT_PP(argno));
-	for (i = 0; i < nchoices; i++)
-		if (pg_strcasecmp(value, choices[i]) == 0)
-			return i;
-
-	initStringInfo(&valid);
-	for (i = 0; i < nchoices; i++)
-		appendStringInfo(&valid, "%s\"%s\"", i > 0 ? ", " : "", choices[i]);
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid value for argument \"%s\": \"%s\"", name, value),
-			 errhint("Valid values are %s.", valid.data)));
-	return -1;					/* keep compiler quiet */
 }
 
 /* Read an access pattern argument, named "rw" as iobench.run() names it */
@@ -350,31 +196,75 @@ start_at_arg(FunctionCallInfo fcinfo, int argno)
 	return value;
 }
 
-/*
- * Resolve a tablespace by name and check that the current user may create
- * files in it; returns its OID.  As for temporary files, the database's
- * default tablespace needs no grant.
- */
-Oid
-iob_check_tablespace(const char *spcname)
+/* See run_args.h */
+Name
+iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max, int *n)
 {
-	Oid			spcoid;
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
+	Datum	   *elems;
+	bool	   *nulls;
+	Name		names;
+	int			i;
+	int			j;
 
-	spcoid = get_tablespace_oid(spcname, false);
-	if (spcoid == GLOBALTABLESPACE_OID)
+	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot run a benchmark in tablespace \"%s\"", spcname),
-				 errdetail("Tablespace \"pg_global\" holds only shared system catalogs.")));
-	if (spcoid != MyDatabaseTableSpace)
+				 errmsg("argument \"tablespaces\" must be a one-dimensional array"),
+				 errdetail("It has %d dimensions.", ARR_NDIM(arr))));
+	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
+					  &elems, &nulls, n);
+	if (*n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" must name at least one tablespace")));
+	if (*n > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" names %d tablespaces, more than %d",
+						*n, max)));
+	names = palloc(sizeof(NameData) * *n);
+	for (i = 0; i < *n; i++)
 	{
-		AclResult	aclresult;
-
-		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
-		if (aclresult != ACLCHECK_OK)
-			iob_tablespace_denied(spcname);
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("argument \"tablespaces\" must not contain nulls")));
+		namestrcpy(&names[i], NameStr(*DatumGetName(elems[i])));
+		for (j = 0; j < i; j++)
+			if (strcmp(NameStr(names[j]), NameStr(names[i])) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
+								NameStr(names[i]))));
 	}
-	return spcoid;
+	return names;
+}
+
+/* See run_args.h */
+void
+iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
+{
+	Name		names;
+	int			n;
+	int			i;
+
+	if (PG_ARGISNULL(argno))
+		return;
+	if (strcmp(NameStr(params->tablespace), "pg_default") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("arguments \"tablespace\" and \"tablespaces\" cannot both be given"),
+				 errhint("Name the group's tablespaces in \"tablespaces\" only.")));
+	names = iob_tablespace_names_arg(fcinfo, argno, IOB_MAX_GROUP, &n);
+	for (i = 0; i < n; i++)
+	{
+		params->group_names[i] = names[i];
+		params->group_oids[i] = iob_check_tablespace(NameStr(names[i]));
+	}
+	params->ngroup = n;
+	params->tablespace_oid = params->group_oids[0];
+	params->tablespace = params->group_names[0];
 }
 
 /* Read the tablespace argument "argno" into *params */

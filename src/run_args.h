@@ -18,6 +18,8 @@
 #include "fmgr.h"
 
 #include "run_options.h"
+#include "sql_args.h"
+#include "tablespace_group.h"
 
 /*
  * Read and validate the arguments of iobench.run() into *params; the
@@ -28,16 +30,7 @@
 extern void iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params,
 							   char **label);
 
-extern void iob_require_arg(FunctionCallInfo fcinfo, int argno, const char *name);
-extern int	iob_int_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						int min, int max);
 extern int	iob_workers_arg(FunctionCallInfo fcinfo, int argno);
-extern uint64 iob_size_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						   int64 min, int64 max);
-extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-							  int64 min_us, int64 max_us, bool min_exclusive);
-extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
-						   const char *const *choices, int nchoices);
 
 /* The arguments every preset names as iobench.run() does */
 extern int64 iob_duration_arg(FunctionCallInfo fcinfo, int argno);
@@ -50,12 +43,27 @@ extern IobSyncMethod iob_sync_method_arg(FunctionCallInfo fcinfo, int argno);
 extern uint64 iob_seed_arg(FunctionCallInfo fcinfo, int argno);	/* NULL: a random one */
 
 /*
- * A tablespace by name that the current user may create files in (the
- * database's default needs no grant); its OID.  iob_tablespace_arg() reads
- * argument "tablespace" into *params that way.
+ * Read argument "tablespace" into *params: a tablespace the current user
+ * may create files in (iob_check_tablespace(), tablespace_group.h).
  */
-extern Oid	iob_check_tablespace(const char *spcname);
 extern void iob_tablespace_arg(FunctionCallInfo fcinfo, int argno,
 							   IobRunParams *params);
+
+/*
+ * Read the "tablespaces" argument (argument "argno"; NULL: none) into
+ * *params; "tablespace" must then have been left at its default.  Errors
+ * name the argument: an empty group, a NULL, a tablespace twice, more than
+ * IOB_MAX_GROUP, and any tablespace a run could not use.
+ */
+extern void iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno,
+									 IobRunParams *params);
+
+/*
+ * The names of a non-NULL "tablespaces" argument (of iobench.run(), or of
+ * iobench.suite()), *n of them: at least one, at most "max", no NULL, no
+ * name twice.  Whether each is a tablespace is left to the caller.
+ */
+extern Name iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max,
+									 int *n);
 
 #endif							/* IOBENCH_RUN_ARGS_H */

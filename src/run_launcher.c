@@ -9,7 +9,7 @@
  * progress (run_progress.c), samples the workers' waits (wait_run.c),
  * takes the devices' first sample as the measured period starts
  * (diskstats.h) and honours cancel.  When the workers are
- * done it merges their figures and stores the run (results.c).
+ * done it merges their figures and stores the run (run_store.c).
  *
  * Clean-up: from the moment the first file exists until the files are
  * removed, PG_ENSURE_ERROR_CLEANUP covers ERROR and FATAL alike: it tells
@@ -21,7 +21,7 @@
  * statement_timeout, a worker's error or termination) fails the statement
  * with that error, as any statement does; before the error goes on, the
  * workers are stopped and the partial run is stored as "cancelled" by a
- * process that commits on its own (run_store.c), and the error's DETAIL
+ * process that commits on its own (run_storer.c), and the error's DETAIL
  * names the stored run.  Termination of the caller does the same from its
  * exit callback, as far as a dying backend can.
  *
@@ -51,20 +51,21 @@
 
 #include "clock.h"
 #include "compat.h"
+#include "diskstats.h"
+#include "dynworker.h"
 #include "engine.h"
 #include "files.h"
 #include "iobench.h"
 #include "privileges.h"
-#include "results.h"
-#include "run.h"
+#include "recorder.h"
 #include "run_args.h"
+#include "run_launcher.h"
+#include "run_limits.h"
 #include "run_progress.h"
 #include "run_shared.h"
-#include "diskstats.h"
-#include "dynworker.h"
-#include "recorder.h"
-#include "run_limits.h"
 #include "run_store.h"
+#include "run_storer.h"
+#include "run_summary.h"
 #include "steady_state.h"
 #include "subxact.h"
 #include "tablespace_group.h"
@@ -84,9 +85,6 @@ PG_FUNCTION_INFO_V1(iobench_run);
 /* How long clean-up waits for workers to exit after terminating them */
 #define CLEANUP_WAIT_MS		5000
 
-/* What iob_failed_run_id() returns */
-static int64 failed_run_id = 0;
-
 /* The launcher's state for one run */
 typedef struct RunContext
 {
@@ -98,6 +96,7 @@ typedef struct RunContext
 	bool		store;			/* false on a hot standby or in a read-only
 								 * transaction: nothing is stored */
 	const IobRunParams *params; /* the caller's settings */
+	IobRunResult *result;		/* the caller's, for the id of a failed run */
 	bool		limits_held;	/* slots and buffers counted (run_limits.c) */
 	char	   *carried_waits;	/* a failed run's wait rows as jsonb, or NULL */
 	IobWorkerState *workers;
@@ -121,10 +120,12 @@ iobench_run(PG_FUNCTION_ARGS)
 {
 	IobRunParams params;
 	char	   *label;
+	IobRunResult result;
 
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_parse_run_args(fcinfo, &params, &label);
-	PG_RETURN_DATUM(iob_execute_run(&params, label, IOB_PROGRESS_RATES));
+	iob_execute_run(&params, label, IOB_PROGRESS_RATES, &result);
+	PG_RETURN_DATUM(result.row);
 }
 
 /* The I/O buffer memory of a run's workers, as the caps count it */
@@ -139,11 +140,37 @@ static void
 create_segment(RunContext *ctx, const IobRunParams *params, const char *dir,
 			   IobEngineKind engine, const char *label)
 {
+	int			i;
+
 	ctx->toc = iob_run_segment_create(params, dir, engine, label, &ctx->seg);
 	ctx->run = shm_toc_lookup(ctx->toc, IOB_KEY_RUN, false);
+	/* a group: the tablespaces' directories */
+	for (i = 0; i < params->ngroup; i++)
+		iob_temp_dir_for_tablespace(params->group_oids[i], ctx->run->group_dirs[i]);
 	ctx->workers = shm_toc_lookup(ctx->toc, IOB_KEY_WORKERS, false);
 	ctx->seconds = shm_toc_lookup(ctx->toc, IOB_KEY_SECONDS, false);
 	ctx->info = shm_toc_lookup(ctx->toc, IOB_KEY_STORE, false);
+}
+
+/*
+ * The sampler of the block devices under the run's tablespace, or under
+ * each tablespace of its group (diskstats.h); NULL when none has one
+ */
+static IobDiskSampler *
+open_disks(IobRunShared *run)
+{
+	const IobRunParams *p = &run->params;
+	int			n = iob_group_size(p);
+	const char *dirs[IOB_MAX_GROUP];
+	const char *spcnames[IOB_MAX_GROUP];
+	int			g;
+
+	for (g = 0; g < n; g++)
+	{
+		dirs[g] = p->ngroup > 0 ? run->group_dirs[g] : run->dir;
+		spcnames[g] = p->ngroup > 0 ? NameStr(p->group_names[g]) : NameStr(p->tablespace);
+	}
+	return iob_disk_open_run(n, dirs, spcnames, true);
 }
 
 /*
@@ -222,7 +249,7 @@ carry_waits(RunContext *ctx)
 /*
  * A run that ends in an error: once measuring began, stop the workers and
  * store what they measured from a process that commits on its own
- * (run_store.c), as "cancelled" when an operator stopped it (SQLSTATE
+ * (run_storer.c), as "cancelled" when an operator stopped it (SQLSTATE
  * class 57: cancel, statement_timeout, termination) and as "failed"
  * otherwise.  Returns the stored run id, or 0 with *why set (NULL when
  * nothing was measured, so nothing is stored).
@@ -568,7 +595,8 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		/* out of the subtransaction before anything else (subxact.h) */
 		edata = iob_subxact_catch(&sx, sx.cxt);
 		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
-		failed_run_id = run_id;
+		ctx->result->run_id = run_id;
+		ctx->result->failed = true;
 		if (run_id > 0)
 			edata->detail = psprintf("%s%sThe partial run is stored as run " INT64_FORMAT " with status \"%s\".",
 									 edata->detail ? edata->detail : "",
@@ -601,10 +629,10 @@ report_not_stored(void)
 				 errhint("Run it outside a read-only transaction to store it.")));
 }
 
-/* Run one benchmark end to end; see run.h */
-Datum
+/* Run one benchmark end to end; see run_launcher.h */
+void
 iob_execute_run(const IobRunParams *params, const char *label,
-				IobProgressStyle progress_style)
+				IobProgressStyle progress_style, IobRunResult *result)
 {
 	RunContext *ctx;
 	IobRunSummary summary;
@@ -612,9 +640,11 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	char		dir[MAXPGPATH];
 	bool		store;
 	bool		recorder_final;
-	Datum		result;
 
-	failed_run_id = 0;
+	result->run_id = 0;
+	result->failed = false;
+	result->completed = false;
+	result->row = (Datum) 0;
 	iob_check_run_waits_scope();
 
 	/*
@@ -630,6 +660,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->params = params;
+	ctx->result = result;
 	ctx->progress_style = progress_style;
 	ctx->store = store;
 	/* the caps: refused here, before anything is made */
@@ -641,7 +672,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 		create_segment(ctx, params, dir,
 					   iob_engine_resolve(params->engine, params->iodepth), label);
 		/* the devices to sample; a NOTICE here for a tablespace without one */
-		ctx->disk = iob_disk_open_run(ctx->run, true);
+		ctx->disk = open_disks(ctx->run);
 		iob_disk_share(ctx->disk, &ctx->run->disk);
 		/* the id the run is stored under, taken now for its recorder's rows */
 		if (store)
@@ -673,16 +704,12 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	if (!store)
 	{
 		report_not_stored();
-		return iob_unstored_run(&summary);
+		result->row = iob_unstored_run(&summary);
 	}
-	result = iob_store_run(&summary);
-	iob_wait_run_store(ctx->waits, result, &summary);
-	return result;
-}
-
-/* See run.h */
-int64
-iob_failed_run_id(void)
-{
-	return failed_run_id;
+	else
+	{
+		result->row = iob_store_run(&summary);
+		iob_wait_run_store(ctx->waits, result->row, &summary);
+	}
+	result->run_id = iob_run_row_id(result->row, &result->completed);
 }

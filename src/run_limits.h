@@ -2,11 +2,11 @@
  *
  * run_limits.h
  *	  Cluster-wide caps on what concurrent runs hold: background worker
- *	  slots and I/O buffer memory.
+ *	  slots and I/O buffer memory; and the per-process limit on open files.
  *
  * A run holds a background worker slot per worker and one more
  * (IOB_RUN_HELPER_SLOTS) for its recorder, whose slot the storer of a
- * failed run takes over once the recorder has exited (run_store.h).  The
+ * failed run takes over once the recorder has exited (run_storer.h).  The
  * caps count those slots: iobench.max_workers_per_run for one run,
  * iobench.max_workers_total for all runs together; both are held within
  * what max_worker_processes leaves after the workers started with the
@@ -54,5 +54,14 @@ extern void iob_limits_release(int workers, uint64 buffer_bytes);
  */
 extern bool iob_limits_try_slot(void);
 extern void iob_limits_release_slot(void);
+
+/*
+ * The limit on open files of one process, which holds every file of a run
+ * in each worker: iob_check_fd_limit() refuses a run whose "files" cannot
+ * all be open (53400); iob_raise_fd_limit(), in a worker, raises the soft
+ * limit by "files" up to the hard one.
+ */
+extern void iob_check_fd_limit(int files);
+extern void iob_raise_fd_limit(int files);
 
 #endif							/* IOBENCH_RUN_LIMITS_H */

@@ -11,11 +11,10 @@
  */
 #include "postgres.h"
 
-#include "files.h"
 #include "iobench.h"
 #include "run_limits.h"
 #include "run_options.h"
-#include "tablespace_group.h"
+#include "sql_args.h"
 
 /*
  * Names as the arguments spell them, in the order of their enums (the
@@ -49,7 +48,7 @@ iob_sync_method_by_name(const char *name, IobSyncMethod *method)
 {
 	int			i;
 
-	for (i = 0; i < lengthof(iob_sync_method_names); i++)
+	for (i = 0; i < (int) lengthof(iob_sync_method_names); i++)
 		if (strcmp(iob_sync_method_names[i], name) == 0)
 		{
 			*method = (IobSyncMethod) i;
@@ -98,17 +97,6 @@ bool
 iob_pattern_writes(IobPattern rw)
 {
 	return rw != IOB_RW_RANDREAD && rw != IOB_RW_READ;
-}
-
-/* See run_options.h */
-int
-iob_errdetail_seconds(int64 min_us, int64 max_us, bool min_exclusive)
-{
-	if (min_exclusive)
-		return errdetail("Valid values are greater than %g seconds and at most %g seconds.",
-						 (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC);
-	return errdetail("Valid values are between %g and %g seconds.",
-					 (double) min_us / USECS_PER_SEC, (double) max_us / USECS_PER_SEC);
 }
 
 /*
@@ -166,6 +154,19 @@ iob_check_steady_band(double band)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("steady_band %g is out of range", band),
 				 errdetail("Valid values are greater than 0 and at most 100 (per cent of the window's mean).")));
+}
+
+/* A group needs a file in each of its tablespaces at least */
+static void
+check_group(const IobRunParams *params)
+{
+	if (params->ngroup > 0 && params->files < params->ngroup)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("files %d is fewer than the %d tablespaces of argument \"tablespaces\"",
+						params->files, params->ngroup),
+				 errdetail("The files are spread over the tablespaces, one by one: each needs one at least."),
+				 errhint("Use files => %d or more.", params->ngroup)));
 }
 
 /* iob_validate_params(): each setting on its own */
@@ -317,7 +318,7 @@ iob_validate_params(const IobRunParams *params)
 						params->file_size, params->block_size)));
 
 	check_pattern_rules(params);
-	iob_check_group(params);
+	check_group(params);
 	/* every worker keeps every file open: they must fit its descriptors */
 	iob_check_fd_limit(params->files);
 }

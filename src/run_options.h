@@ -177,10 +177,4 @@ extern void iob_validate_params(const IobRunParams *params);
 /* steady_band: a share of the mean, more than 0 and at most 100 % */
 extern void iob_check_steady_band(double band);
 
-/*
- * In an ereport(): the DETAIL that gives a range of spans in seconds,
- * "greater than" the minimum when min_exclusive
- */
-extern int	iob_errdetail_seconds(int64 min_us, int64 max_us, bool min_exclusive);
-
 #endif							/* IOBENCH_RUN_OPTIONS_H */

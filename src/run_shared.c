@@ -12,9 +12,7 @@
 #include "storage/proc.h"
 
 #include "compat.h"
-#include "files.h"
 #include "run_shared.h"
-#include "run_store.h"
 #include "tablespace_group.h"
 
 /* Counter that makes file names unique across runs of one backend */
@@ -125,9 +123,7 @@ iob_run_segment_create(const IobRunParams *params, const char *dir,
 	pg_atomic_init_u32(&info->done, 0);
 	shm_toc_insert(toc, IOB_KEY_STORE, info);
 
-	/* a group: the tablespaces' directories and figures */
-	for (i = 0; i < params->ngroup; i++)
-		iob_temp_dir_for_tablespace(params->group_oids[i], run->group_dirs[i]);
+	/* a group: the tablespaces' figures */
 	if (params->ngroup > 0)
 	{
 		IobGroupStats *g = shm_toc_allocate(toc, group_size);

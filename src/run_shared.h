@@ -15,8 +15,8 @@
  *					run's recorder (recorder.h) drains into the tables
  *					as the run goes, so its size does not depend on the
  *					duration
- *	IOB_KEY_STORE	IobRunStoreInfo (run_store.h): the launcher's facts
- *					about the run, for whoever stores it
+ *	IOB_KEY_STORE	IobRunStoreInfo: the launcher's facts about the run,
+ *					for whoever stores it (run_storer.h)
  *
  * Ownership and locking rules:
  *	- The launcher writes IobRunShared before any worker starts; after that
@@ -60,6 +60,7 @@
 #include "engine.h"
 #include "histogram.h"
 #include "run_options.h"
+#include "storage.h"
 
 #define IOB_SHM_MAGIC		0x10BE7C40
 
@@ -216,11 +217,54 @@ typedef struct IobSecondSlot
 } IobSecondSlot;
 
 /*
+ * The launcher's facts about the run (IOB_KEY_STORE), for whoever stores
+ * it: the launcher in the caller's transaction, or the storer of a failed
+ * run (run_storer.h)
+ */
+#define IOB_KEY_STORE		4
+
+typedef struct IobRunStoreInfo
+{
+	/* written by the launcher */
+	int			launcher_procno;	/* to wake when done */
+	IobStorageInfo storage;
+	TimestampTz started_at;
+	TimestampTz finished_at;
+	TimestampTz go_at;			/* the workers were told to start (0: never) */
+	int			nworkers;		/* workers launched */
+	int64		stopped_ns;		/* when the run was told to stop, or 0 */
+	bool		completed;
+	bool		steady_reached; /* steady state ended it (steady_state.h) */
+	int			steady_at_s;
+	char		status[16];		/* when not completed: "cancelled", "failed" */
+	bool		has_label;
+
+	/*
+	 * Written by the launcher for a run that failed while its caller could
+	 * still run SQL: the id the run is stored under, taken from the
+	 * sequence in a subtransaction of the caller that stored the run and
+	 * its wait statistics and then rolled back, and those wait rows as a
+	 * jsonb text in a segment of their own (DSM_HANDLE_INVALID: none; see
+	 * iob_store_rows_detached() for the format).
+	 */
+	int64		fixed_run_id;
+	dsm_handle	rows_handle;
+
+	/* written by the storer */
+	int64		run_id;			/* 0: not stored */
+	char		error_message[256]; /* why not, when not */
+	pg_atomic_uint32 done;
+
+	char		label[FLEXIBLE_ARRAY_MEMBER];
+} IobRunStoreInfo;
+
+/*
  * Create the segment of a run of "params" on "dir" (the tablespace's
  * temporary-file directory) with "engine", laid out as above with the
- * store info (run_store.h) and, for a group, each worker's figures per
- * tablespace (tablespace_group.h): zeroed, atomics and histograms set up,
- * the files named.  Returns its table of contents.
+ * store info and, for a group, each worker's figures per tablespace
+ * (tablespace_group.h): zeroed, atomics and histograms set up, the files
+ * named.  The group's directories (run->group_dirs) are the caller's to
+ * fill.  Returns its table of contents.
  */
 extern shm_toc *iob_run_segment_create(const IobRunParams *params, const char *dir,
 									   IobEngineKind engine, const char *label,

@@ -1,26 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * run_store.h
- *	  Turning a run's shared memory into a stored run, in the caller's
- *	  transaction or in one of its own.
+ *	  Storing a finished run in iobench.runs, run_seconds, run_latency,
+ *	  run_stalls and (diskstats.h) run_disk_seconds.
  *
- * A completed run is stored by the launcher in the caller's transaction,
- * like any row a statement writes.  A run that ends in an error (cancel,
- * statement_timeout, termination of the caller, a worker's error) makes
- * the statement fail, so its transaction cannot keep the partial figures:
- * the launcher then starts an "iobench storer" background worker, which
- * attaches the run's segment, stores the run in a transaction of its own
- * and commits, and hands back the run id for the error's DETAIL.  The wait
- * statistics of the run live in the launcher (wait_run.c): it stores them
- * once in a subtransaction that it rolls back, and hands their rows to
- * the storer as jsonb (not possible when the caller is exiting: then the
- * run is stored without them).
- *
- * Everything the storer needs lies in the run's segment: IobRunShared, the
- * workers' states, the time series, and IobRunStoreInfo (IOB_KEY_STORE)
- * with the launcher's facts about the run.  The launcher writes the
- * IobRunStoreInfo fields before it registers the storer; the storer writes
- * run_id and error_message, then sets "done" (after a write barrier).
+ * The launcher merges its workers' figures into an IobRunSummary, the one
+ * description of a finished run; iob_store_run() writes it (through
+ * owner_spi.h) and returns the row.  The wait statistics of the run are
+ * stored beside it by wait_run.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,86 +16,44 @@
 
 #include "postgres.h"
 
-#include "port/atomics.h"
-#include "storage/dsm.h"
-#include "storage/shm_toc.h"
+#include "access/htup.h"
+#include "utils/timestamp.h"
 
-#include "files.h"
-#include "results.h"
-#include "run_shared.h"
-
-#define IOB_KEY_STORE		4
-
-/* The segment of iob_store_rows_detached(): an IobRunStoreInfo only */
-#define IOB_STORE_MAGIC		0x10BE5702
-
-typedef struct IobRunStoreInfo
-{
-	/* written by the launcher */
-	int			launcher_procno;	/* to wake when done */
-	IobStorageInfo storage;
-	TimestampTz started_at;
-	TimestampTz finished_at;
-	TimestampTz go_at;			/* the workers were told to start (0: never) */
-	int			nworkers;		/* workers launched */
-	int64		stopped_ns;		/* when the run was told to stop, or 0 */
-	bool		completed;
-	bool		steady_reached; /* steady state ended it (steady_state.h) */
-	int			steady_at_s;
-	char		status[16];		/* when not completed: "cancelled", "failed" */
-	bool		has_label;
-
-	/*
-	 * Written by the launcher for a run that failed while its caller could
-	 * still run SQL: the id the run is stored under, taken from the
-	 * sequence in a subtransaction of the caller that stored the run and
-	 * its wait statistics and then rolled back, and those wait rows as a
-	 * jsonb text in a segment of their own (DSM_HANDLE_INVALID: none; see
-	 * iob_store_rows_detached() for the format).
-	 */
-	int64		fixed_run_id;
-	dsm_handle	rows_handle;
-
-	/* written by the storer */
-	int64		run_id;			/* 0: not stored */
-	char		error_message[256]; /* why not, when not */
-	pg_atomic_uint32 done;
-
-	char		label[FLEXIBLE_ARRAY_MEMBER];
-} IobRunStoreInfo;
-
-/* Merge the workers' final figures of the run in "toc" into *s */
-extern void iob_summarize_run(IobRunSummary *s, shm_toc *toc);
-
-/* The stored wait rows of run "run_id" as jsonb text, for the storer */
-extern char *iob_export_run_waits(int64 run_id);
+#include "run_summary.h"
 
 /*
- * The rows of suite "suite_id" (the suite, its suite_runs, its runs but
- * failed_run_id with their children) as jsonb text, for the storer
+ * Insert the run and its children (as the owner of the iobench schema, so
+ * callers need no write access to the tables); returns the new
+ * iobench.runs row as a composite Datum.
  */
-extern char *iob_export_suite_rows(int64 suite_id, int64 failed_run_id);
-
-/* The same for search "search_id": the search, its search_steps, its runs */
-extern char *iob_export_search_rows(int64 search_id, int64 failed_run_id);
+extern Datum iob_store_run(const IobRunSummary *summary);
 
 /*
- * Store the run of segment "seg" (and the rows of info->rows_handle) from a
- * background worker that commits on its own; waits (boundedly, not
- * interruptible) for it.  Returns true when stored (the run id in
- * info->run_id), else false with *why set to the reason.
+ * Read the run's live rows into "summary" (iob_store_run() stores them
+ * from there): for a recorder that committed every second and waits to
+ * delete its rows itself (recorder.h).
  */
-extern bool iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info,
-							   const char **why);
+extern void iob_take_live_rows(IobRunSummary *summary);
 
 /*
- * Store rows of iobench's tables from a process that commits on its own:
- * "json" is a jsonb object whose keys are table names of iobench (suites,
- * searches, runs, run_seconds, run_latency, run_stalls, run_waits,
- * run_wait_sampling, suite_runs, search_steps) and whose values are arrays of rows as
- * to_jsonb() makes them; they are inserted in that order.  Returns false
- * with *why set when they could not be stored.
+ * The same row without storing anything, run_id NULL: for a run on a hot
+ * standby or in a read-only transaction, where nothing can be written.
  */
-extern bool iob_store_rows_detached(const char *json, const char **why);
+extern Datum iob_unstored_run(const IobRunSummary *summary);
+
+/*
+ * The run_id of a new run, taken from iobench.runs' sequence when the run
+ * starts, so that its recorder's live rows carry it (recorder.h).
+ */
+extern int64 iob_reserve_run_id(void);
+
+/*
+ * The run_id of an iobench.runs row as iob_store_run() and
+ * iob_unstored_run() return it, 0 for a run not stored; and when
+ * "completed" is not NULL, whether the run ran to its end (status
+ * "completed", or "incomplete").
+ */
+extern int64 iob_run_row_id(Datum row, bool *completed);
+
 
 #endif							/* IOBENCH_RUN_STORE_H */

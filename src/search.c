@@ -36,12 +36,12 @@
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
-#include "results.h"
-#include "run.h"
-#include "run_limits.h"
 #include "run_args.h"
+#include "run_launcher.h"
+#include "run_limits.h"
 #include "run_options.h"
 #include "run_store.h"
+#include "run_storer.h"
 #include "subxact.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
@@ -90,6 +90,8 @@ typedef struct Search
 	MemoryContext cxt;			/* the caller's: where "error" lives */
 	ErrorData  *error;			/* the error that ended a step, or NULL */
 	int			failed_step;	/* its step (1-based) */
+	IobRunResult last_run;		/* how the last step's run ended (its id
+								 * when it failed: keep_failed_search) */
 } Search;
 
 /*
@@ -281,19 +283,17 @@ take_step_guarded(Search *s, int i, bool *completed, bool *met)
 	PG_TRY();
 	{
 		IobRunParams params = s->base;
-		Datum		row;
-		int64		run_id;
 
 		params.workers = s->step_workers[i];
 		params.iodepth = s->step_iodepth[i];
 		if (!s->seed_given)
 			params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-		row = iob_execute_run(&params,
-							  psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
-									   s->search_id, params.workers, params.iodepth),
-							  IOB_PROGRESS_RATES);
-		run_id = iob_run_row_id(row, completed);
-		*met = record_step(s, i + 1, run_id);
+		iob_execute_run(&params,
+						psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
+								 s->search_id, params.workers, params.iodepth),
+						IOB_PROGRESS_RATES, &s->last_run);
+		*completed = s->last_run.completed;
+		*met = record_step(s, i + 1, s->last_run.run_id);
 		iob_subxact_commit(&sx);
 	}
 	PG_CATCH();
@@ -347,7 +347,7 @@ take_steps(Search *s)
 static char *
 keep_failed_search(Search *s)
 {
-	int64		run_id = iob_failed_run_id();
+	int64		run_id = s->last_run.failed ? s->last_run.run_id : 0;
 
 	if (run_id > 0)
 		(void) record_step(s, s->failed_step, run_id);
@@ -440,7 +440,7 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 	 * Everything the search stores is written in a subtransaction of its
 	 * own: a step that ends in an error (a cancel) ends the search with
 	 * that error, and the search is kept as "cancelled" with the steps done
-	 * before by a process that commits on its own (run_store.h)
+	 * before by a process that commits on its own (run_storer.h)
 	 */
 	s.cxt = CurrentMemoryContext;
 	iob_subxact_begin(&sx);

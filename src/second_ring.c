@@ -10,8 +10,6 @@
 #include "clock.h"
 #include "second_ring.h"
 
-static const char *const op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
-
 /* A worker: put one kind of one second in its late ring, or count it lost */
 static void
 add_late(IobWorkerState *ws, int sec, int kind, uint64 ops, uint64 bytes,
@@ -95,7 +93,7 @@ append_row(StringInfo rows, int w, uint64 n, int sec, int kind, uint64 ops,
 	appendStringInfo(rows, "%s{\"w\": %d, \"n\": " UINT64_FORMAT ", \"second\": %d, "
 					 "\"op\": \"%s\", \"ops\": " UINT64_FORMAT ", \"bytes\": " UINT64_FORMAT
 					 ", \"lat_sum_us\": %.3f, \"lat_max_us\": %.3f}",
-					 rows->len > 1 ? "," : "", w, n, sec, op_names[kind], ops, bytes,
+					 rows->len > 1 ? "," : "", w, n, sec, iob_op_names[kind], ops, bytes,
 					 (double) lat_sum_ns / 1000.0, (double) lat_max_ns / 1000.0);
 }
 

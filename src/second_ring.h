@@ -8,7 +8,7 @@
  * (IobSecondSlot, run_shared.h), or, when that second is closed or its
  * slot is not free yet, to its own late ring (IobWorkerState.late).  The
  * recorder (recorder.h) takes both into live_seconds; whoever stores the
- * run (results.h) takes what the recorder did not commit.  Nothing is
+ * run (run_summary.h, run_store.h) takes what the recorder did not commit.  Nothing is
  * dropped: what fits in neither ring is counted in lost_ops, and the
  * stored run says so.
  *

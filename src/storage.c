@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * storage.c
- *	  What lies under a directory: block device, file system, mount point.
+ *	  What lies under a directory: block device, file system, mount point
+ *	  (storage.h).
  *
  * The mount table (/proc/self/mountinfo) names all three when the mount
  * holding the directory is visible from this process's root.  In a chroot
@@ -24,7 +25,7 @@
 
 #include "storage/fd.h"
 
-#include "files.h"
+#include "storage.h"
 
 /* statfs() f_type values of the file systems PostgreSQL is found on */
 static const struct
@@ -109,7 +110,7 @@ from_statfs(const char *real, IobStorageInfo *info)
 
 	if (statfs(real, &sfs) != 0)
 		return;
-	for (i = 0; i < lengthof(fs_magics); i++)
+	for (i = 0; i < (int) lengthof(fs_magics); i++)
 	{
 		if ((unsigned long) sfs.f_type == fs_magics[i].magic)
 		{

@@ -12,20 +12,18 @@
  *
  * The benchmarks run as the caller, so the caller's privileges on the
  * tablespaces apply exactly as for iobench.run(); the suite's own rows are
- * written as the owner of the iobench schema, as results.c writes runs.
+ * written as the owner of the iobench schema, as run_store.c writes runs.
  *
  * Everything a suite stores is written in a subtransaction of its own, and
  * each test runs in a nested one.  A test that ends in an error (a cancel,
  * above all) ends the suite with that error: the suite is marked
  * "cancelled", its rows are read out, the suite's subtransaction is rolled
- * back, and a storer worker (run_store.h) stores those rows in a
+ * back, and a storer worker (run_storer.h) stores those rows in a
  * transaction of its own, so a long suite cancelled near its end keeps
  * what it measured.
  *
- * The file is about 750 lines: the flow of one call (arguments, tests,
- * the rows it stores, keeping a cancelled suite) reads top to bottom as
- * one story over the private Suite struct; a split would need a header
- * for that struct alone.
+ * The flow of one call (arguments, tests, the rows it stores, keeping a
+ * cancelled suite) reads top to bottom over the private Suite struct.
  *
  *-------------------------------------------------------------------------
  */
@@ -51,12 +49,12 @@
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
-#include "results.h"
-#include "run.h"
 #include "run_args.h"
-#include "run_options.h"
+#include "run_launcher.h"
 #include "run_limits.h"
+#include "run_options.h"
 #include "run_store.h"
+#include "run_storer.h"
 #include "subxact.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
@@ -122,6 +120,8 @@ typedef struct Suite
 	int			failed_t;		/* ... and where: test, repeat, tablespace */
 	int			failed_r;
 	int			failed_s;
+	IobRunResult last_run;		/* how the last run ended (its id when it
+								 * failed: keep_failed_suite) */
 } Suite;
 
 /* Look up an access pattern by the name "rw" gives it */
@@ -546,10 +546,7 @@ run_suite_test(Suite *suite, int t, int r, int s)
 {
 	const SuiteTest *test = &suite->tests[t];
 	IobRunParams *params = &suite->test_params[t];
-	Datum		row;
 	char	   *run_label;
-	int64		run_id;
-	bool		completed;
 
 	/* a tablespace, or a group 'a+b' (tablespace_group.h) */
 	params->files = test->files;
@@ -566,11 +563,10 @@ run_suite_test(Suite *suite, int t, int r, int s)
 						test->test, NameStr(suite->tablespaces[s]), r,
 						suite->repeat)));
 
-	row = iob_execute_run(params, run_label, IOB_PROGRESS_RATES);
-	run_id = iob_run_row_id(row, &completed);
+	iob_execute_run(params, run_label, IOB_PROGRESS_RATES, &suite->last_run);
 	insert_suite_run(suite->suite_id, test, NameStr(suite->tablespaces[s]), r,
-					 run_id, suite->notes[t]);
-	return completed;
+					 suite->last_run.run_id, suite->notes[t]);
+	return suite->last_run.completed;
 }
 
 /*
@@ -655,7 +651,7 @@ run_suite_tests(Suite *suite)
 static char *
 keep_failed_suite(Suite *suite)
 {
-	int64		run_id = iob_failed_run_id();
+	int64		run_id = suite->last_run.failed ? suite->last_run.run_id : 0;
 	int			t = suite->failed_t;
 
 	if (run_id > 0)
@@ -701,7 +697,7 @@ rethrow_failed_suite(Suite *suite, const char *kept)
  * deviation over the repeats.  Everything the suite stores is written in a
  * subtransaction of its own: a test that ends in an error (a cancel) ends
  * the suite with that error, and the suite is kept as "cancelled" with the
- * runs done before by a process that commits on its own (run_store.h).
+ * runs done before by a process that commits on its own (run_storer.h).
  */
 Datum
 iobench_suite(PG_FUNCTION_ARGS)

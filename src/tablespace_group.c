@@ -1,89 +1,48 @@
 /*-------------------------------------------------------------------------
  *
  * tablespace_group.c
- *	  The "tablespaces" argument of iobench.run() (tablespace_group.h).
+ *	  Tablespaces a run may use, and the groups of iobench.suite()'s
+ *	  contenders (tablespace_group.h).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "catalog/pg_type.h"
+#include "catalog/pg_tablespace_d.h"
 #include "commands/tablespace.h"
-#include "utils/array.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 
-#include "run_args.h"
+#include "compat.h"
+#include "privileges.h"
 #include "tablespace_group.h"
 
-/* See tablespace_group.h */
-Name
-iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max, int *n)
+/*
+ * See tablespace_group.h: resolve a tablespace by name and check that the current user may create
+ * files in it; returns its OID.  As for temporary files, the database's
+ * default tablespace needs no grant.
+ */
+Oid
+iob_check_tablespace(const char *spcname)
 {
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
-	Datum	   *elems;
-	bool	   *nulls;
-	Name		names;
-	int			i;
-	int			j;
+	Oid			spcoid;
 
-	if (ARR_NDIM(arr) > 1)
+	spcoid = get_tablespace_oid(spcname, false);
+	if (spcoid == GLOBALTABLESPACE_OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("argument \"tablespaces\" must be a one-dimensional array"),
-				 errdetail("It has %d dimensions.", ARR_NDIM(arr))));
-	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
-					  &elems, &nulls, n);
-	if (*n == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("argument \"tablespaces\" must name at least one tablespace")));
-	if (*n > max)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("argument \"tablespaces\" names %d tablespaces, more than %d",
-						*n, max)));
-	names = palloc(sizeof(NameData) * *n);
-	for (i = 0; i < *n; i++)
+				 errmsg("cannot run a benchmark in tablespace \"%s\"", spcname),
+				 errdetail("Tablespace \"pg_global\" holds only shared system catalogs.")));
+	if (spcoid != MyDatabaseTableSpace)
 	{
-		if (nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("argument \"tablespaces\" must not contain nulls")));
-		namestrcpy(&names[i], NameStr(*DatumGetName(elems[i])));
-		for (j = 0; j < i; j++)
-			if (strcmp(NameStr(names[j]), NameStr(names[i])) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("tablespace \"%s\" appears more than once in argument \"tablespaces\"",
-								NameStr(names[i]))));
-	}
-	return names;
-}
+		AclResult	aclresult;
 
-/* See tablespace_group.h */
-void
-iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
-{
-	Name		names;
-	int			n;
-	int			i;
-
-	if (PG_ARGISNULL(argno))
-		return;
-	if (strcmp(NameStr(params->tablespace), "pg_default") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("arguments \"tablespace\" and \"tablespaces\" cannot both be given"),
-				 errhint("Name the group's tablespaces in \"tablespaces\" only.")));
-	names = iob_tablespace_names_arg(fcinfo, argno, IOB_MAX_GROUP, &n);
-	for (i = 0; i < n; i++)
-	{
-		params->group_names[i] = names[i];
-		params->group_oids[i] = iob_check_tablespace(NameStr(names[i]));
+		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
+		if (aclresult != ACLCHECK_OK)
+			iob_tablespace_denied(spcname);
 	}
-	params->ngroup = n;
-	params->tablespace_oid = params->group_oids[0];
-	params->tablespace = params->group_names[0];
+	return spcoid;
 }
 
 /*
@@ -160,17 +119,4 @@ iob_contender_params(const char *contender, IobRunParams *params)
 		params->tablespace_oid = iob_check_tablespace(contender);
 		namestrcpy(&params->tablespace, contender);
 	}
-}
-
-/* See tablespace_group.h */
-void
-iob_check_group(const IobRunParams *params)
-{
-	if (params->ngroup > 0 && params->files < params->ngroup)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("files %d is fewer than the %d tablespaces of argument \"tablespaces\"",
-						params->files, params->ngroup),
-				 errdetail("The files are spread over the tablespaces, one by one: each needs one at least."),
-				 errhint("Use files => %d or more.", params->ngroup)));
 }

@@ -18,8 +18,6 @@
 
 #include "postgres.h"
 
-#include "fmgr.h"
-
 #include "histogram.h"
 #include "run_options.h"
 
@@ -33,21 +31,10 @@ typedef struct IobGroupStats
 } IobGroupStats;
 
 /*
- * Read the "tablespaces" argument (argument "argno"; NULL: none) into
- * *params; "tablespace" must then have been left at its default.  Errors
- * name the argument: an empty group, a NULL, a tablespace twice, more than
- * IOB_MAX_GROUP, and any tablespace a run could not use.
+ * A tablespace by name that the current user may create files in (the
+ * database's default needs no grant); its OID.
  */
-extern void iob_tablespace_group_arg(FunctionCallInfo fcinfo, int argno,
-									 IobRunParams *params);
-
-/*
- * The names of a non-NULL "tablespaces" argument (of iobench.run(), or of
- * iobench.suite()), *n of them: at least one, at most "max", no NULL, no
- * name twice.  Whether each is a tablespace is left to the caller.
- */
-extern Name iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max,
-									 int *n);
+extern Oid	iob_check_tablespace(const char *spcname);
 
 /*
  * A contender of iobench.suite(): a tablespace, or a group written as its
@@ -58,9 +45,6 @@ extern Name iob_tablespace_names_arg(FunctionCallInfo fcinfo, int argno, int max
  */
 extern void iob_check_contender(const char *contender);
 extern void iob_contender_params(const char *contender, IobRunParams *params);
-
-/* iob_validate_params(): a group needs a file per tablespace at least */
-extern void iob_check_group(const IobRunParams *params);
 
 /* Tablespaces of the run: 1 for a single one */
 static inline int

@@ -4,8 +4,8 @@
  *	  PostgreSQL's exact counts of data-file reads and WAL writes and syncs,
  *	  read at both ends of a window (see wait_exact.h).
  *
- * The views differ by version; the one version check is in
- * iob_wait_counters_sql().  They are read through the owner-SPI path, after
+ * The views differ by version (compat.h); the one place that depends on it
+ * is iob_wait_counters_sql().  They are read through the owner-SPI path, after
  * clearing the statistics snapshot, which would otherwise return the same
  * figures for the whole transaction.
  *
@@ -16,6 +16,7 @@
 #include "pgstat.h"
 #include "utils/wait_event.h"
 
+#include "compat.h"
 #include "owner_spi.h"
 #include "wait_exact.h"
 
@@ -33,7 +34,7 @@ static const uint32 iob_counter_events[IOB_WAIT_EXACT_KINDS] = {
 static const char *
 iob_wait_counters_sql(void)
 {
-#if PG_VERSION_NUM >= 180000
+#if defined(IOB_HAVE_PG_STAT_IO_WAL)
 	return "SELECT r.n, r.ms, t.io, w.writes, w.wms, t.wal, w.syncs, w.sms, t.wal "
 		"FROM (SELECT pg_catalog.sum(reads)::float8 AS n, "
 		"             pg_catalog.sum(read_time)::float8 AS ms "
@@ -45,7 +46,7 @@ iob_wait_counters_sql(void)
 		"      FROM pg_catalog.pg_stat_io WHERE object = 'wal') w, "
 		"     (SELECT (pg_catalog.current_setting('track_io_timing')::bool)::int::float8 AS io, "
 		"             (pg_catalog.current_setting('track_wal_io_timing')::bool)::int::float8 AS wal) t";
-#elif PG_VERSION_NUM >= 160000
+#elif defined(IOB_HAVE_PG_STAT_IO)
 	return "SELECT r.n, r.ms, t.io, w.wal_write::float8, w.wal_write_time, t.wal, "
 		"       w.wal_sync::float8, w.wal_sync_time, t.wal "
 		"FROM (SELECT pg_catalog.sum(reads)::float8 AS n, "

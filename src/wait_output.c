@@ -216,7 +216,7 @@ iob_wait_put_rows(const IobWaitTable *table, bool have_schedstat,
  * exact figures beside the sampled ones, and how it was sampled
  * (iobench.run_wait_sampling).  The caller is in a transaction, and
  * iobench.runs has the run.  Written as the owner of the iobench schema,
- * as the run itself is stored (results.c): users who may run benchmarks
+ * as the run itself is stored (run_store.c): users who may run benchmarks
  * cannot write the result tables directly.
  */
 void

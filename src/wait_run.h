@@ -26,7 +26,7 @@
 
 #include "postgres.h"
 
-#include "results.h"
+#include "run_store.h"
 
 typedef struct IobWaitRun IobWaitRun;
 

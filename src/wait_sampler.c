@@ -42,9 +42,9 @@
  * Nothing is allocated on the tick path: the per-slot state and the delta
  * buffer are sized when the sampler is created.
  *
- * The file is a little over 700 lines: the tick and the static helpers it
- * calls per process (schedstat reads, the deltas it emits) stay in one
- * file so that they inline into the collector's hot loop.
+ * The tick and the static helpers it calls per process (schedstat reads,
+ * the deltas it emits, the free-list fingerprint) are in this file so that
+ * they inline into the collector's hot loop.
  *
  *-------------------------------------------------------------------------
  */
@@ -102,10 +102,9 @@
 #define IOB_KEY_IS_OWN(key) \
 	(IOB_WAIT_KEY_EVENT(key) == IOB_KEY_SAMPLER || IOB_WAIT_KEY_EVENT(key) == IOB_KEY_RUN)
 
-#if PG_VERSION_NUM >= 170000
 /*
- * The sampler's wait event on 17 and later (see wait_sampler.h): registered
- * by name on first use in each process; every process gets the same value.
+ * The sampler's wait event (see wait_sampler.h), registered on first use in
+ * each process where releases name them (compat.h).
  */
 uint32
 iob_sampler_wait_event(void)
@@ -113,10 +112,16 @@ iob_sampler_wait_event(void)
 	static uint32 event = 0;
 
 	if (event == 0)
-		event = WaitEventExtensionNew("IobenchSampler");
+		event = iob_wait_event_extension("IobenchSampler", 0x10BE);
 	return event;
 }
-#endif
+
+/* The free lists of PGPROCs as iob_free_list_print() sees them */
+#define IOB_FREE_LIST_WORDS		8
+typedef struct IobFreeListPrint
+{
+	uintptr_t	word[IOB_FREE_LIST_WORDS];
+} IobFreeListPrint;
 
 /* What a sampler remembers about the process in one PGPROC slot */
 typedef struct IobProcSlot
@@ -594,6 +599,42 @@ iob_slot_read(IobProcSlot *slot, uint64 key, uint64 now, uint64 *rd,
 }
 
 /*
+ * A fingerprint of the four free lists of PGPROCs that changes when a
+ * process takes a PGPROC from one of them (a tick scans every slot only
+ * then).  Dlists (IOB_HAVE_FREE_PROCS_DLIST, compat.h), taken from the head
+ * and given back at the tail: their heads and tails.  Stacks linked through
+ * links.next: the top two entries of each.  Read without ProcStructLock:
+ * aligned pointers, and every entry is a PGPROC, so a stale one is still
+ * one to read.
+ */
+static inline void
+iob_free_list_print(IobFreeListPrint *print)
+{
+#ifdef IOB_HAVE_FREE_PROCS_DLIST
+	dlist_head *lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
+	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
+
+	for (int i = 0; i < 4; i++)
+	{
+		print->word[2 * i] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.next;
+		print->word[2 * i + 1] = (uintptr_t) *(dlist_node *volatile *) &lists[i]->head.prev;
+	}
+#else
+	PGPROC	  **lists[4] = {&ProcGlobal->freeProcs, &ProcGlobal->autovacFreeProcs,
+	&ProcGlobal->bgworkerFreeProcs, &ProcGlobal->walsenderFreeProcs};
+
+	for (int i = 0; i < 4; i++)
+	{
+		PGPROC	   *top = *(PGPROC *volatile *) lists[i];
+
+		print->word[2 * i] = (uintptr_t) top;
+		print->word[2 * i + 1] = top == NULL ? 0 :
+			(uintptr_t) *(SHM_QUEUE *volatile *) &top->links.next;
+	}
+#endif
+}
+
+/*
  * Whether this tick looks at every PGPROC slot (see IOB_FULL_SCAN_MAX_NS):
  * when a free list changed since the last tick, at the next tick and any
  * other within the settling time after, and at least every
@@ -625,10 +666,10 @@ iob_full_scan_due(IobWaitSampler *s, uint64 now)
  * The first tick sets baselines and counts the waits it finds.  Returns
  * the number of deltas.
  *
- * About 85 lines on purpose: this is the collector's hot loop over every
- * PGPROC, which keeps what it reads in locals the stores cannot alias (see
- * the comment at the loop); each step of one process is already a helper
- * (iob_slot_read(), iob_emit_interval(), iob_emit_entry()).
+ * This is the collector's hot loop over every PGPROC, which keeps what it
+ * reads in locals the stores cannot alias (see the comment at the loop);
+ * each step of one process is a helper (iob_slot_read(),
+ * iob_emit_interval(), iob_emit_entry()).
  */
 int
 iob_wait_sampler_tick(IobWaitSampler *s)

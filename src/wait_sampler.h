@@ -41,12 +41,8 @@
  * Extension:IobenchSampler.  Before 17 other tools show it as
  * Extension:Extension.
  */
-#if PG_VERSION_NUM >= 170000
 extern uint32 iob_sampler_wait_event(void);
 #define IOB_SAMPLER_WAIT_EVENT	iob_sampler_wait_event()
-#else
-#define IOB_SAMPLER_WAIT_EVENT	(PG_WAIT_EXTENSION | 0x10BE)
-#endif
 
 typedef struct IobWaitSampler IobWaitSampler;
 

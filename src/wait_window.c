@@ -25,7 +25,7 @@
 #include "utils/timestamp.h"
 
 #include "iobench.h"
-#include "run_args.h"
+#include "sql_args.h"
 #include "wait_exact.h"
 #include "wait_output.h"
 #include "wait_sampler.h"
@@ -94,19 +94,6 @@ iob_sample_window(const int *pids, int npids, int period_ms,
 	pfree(table);
 }
 
-/*
- * An interval in microseconds (months count as 30 days), as a double.
- * Not iob_interval_arg() (run_args.c): its bounds are whole seconds,
- * while a sampling window and a period are bounded in milliseconds.
- */
-static double
-iob_interval_us(Interval *span)
-{
-	return (double) span->time +
-		(double) span->day * USECS_PER_DAY +
-		(double) span->month * DAYS_PER_MONTH * USECS_PER_DAY;
-}
-
 /* An interval as text, for messages */
 static char *
 iob_interval_text(Interval *span)
@@ -125,7 +112,7 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Interval   *duration;
-	double		duration_us;
+	int64		duration_us;
 	int			period_ms = iobench_sample_period;
 	int		   *pids = NULL;
 	int			npids = 0;
@@ -134,8 +121,12 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 	/* duration: required, at least a millisecond, at most a day */
 	iob_require_arg(fcinfo, 0, "duration");
 	duration = PG_GETARG_INTERVAL_P(0);
-	duration_us = iob_interval_us(duration);
-	if (duration_us < 1000 || duration_us > IOB_SAMPLE_MAX_DURATION_US)
+	/*
+	 * not iob_interval_arg(): its messages give seconds, while a sampling
+	 * window and a period are bounded in milliseconds
+	 */
+	if (!iob_interval_us(duration, &duration_us) ||
+		duration_us < 1000 || duration_us > IOB_SAMPLE_MAX_DURATION_US)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s is out of range for argument \"%s\"",
@@ -147,16 +138,17 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		Interval   *period = PG_GETARG_INTERVAL_P(1);
-		double		period_us = iob_interval_us(period);
+		int64		period_us;
 
-		if (period_us < 1000 || period_us > IOB_SAMPLE_MAX_PERIOD_MS * 1000.0)
+		if (!iob_interval_us(period, &period_us) ||
+			period_us < 1000 || period_us > IOB_SAMPLE_MAX_PERIOD_MS * INT64CONST(1000))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s is out of range for argument \"%s\"",
 							iob_interval_text(period), "sample_period"),
 					 errdetail("Valid values are between 1 and %d milliseconds.",
 							   IOB_SAMPLE_MAX_PERIOD_MS)));
-		period_ms = (int) (period_us / 1000 + 0.5);
+		period_ms = (int) ((period_us + 500) / 1000);
 	}
 
 	/* pids: NULL means every process */

@@ -19,6 +19,7 @@
 #include "access/xlog_internal.h"
 #include "utils/guc.h"
 
+#include "compat.h"
 #include "iobench.h"
 #include "wal_pattern.h"
 
@@ -43,7 +44,7 @@ iob_check_wal_sync_method(const char *method)
 static bool
 server_wal_direct(IobSyncMethod m)
 {
-#if PG_VERSION_NUM >= 160000
+#ifdef IOB_HAVE_DEBUG_IO_DIRECT
 	const char *io_direct = GetConfigOption("debug_io_direct", true, false);
 
 	(void) m;

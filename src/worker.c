@@ -16,9 +16,9 @@
  * there, and a log hook keeps the error's SQLSTATE and message for the
  * launcher, so the caller fails with the worker's real error.
  *
- * The file is about 800 lines: the loop and the per-I/O accounting
- * it calls (stalls, cold reads, the per-second series) stay in one file so
- * that those static helpers inline into the hot path.
+ * The loop and the per-I/O accounting it calls (stalls, cold reads, the
+ * per-second series) are static helpers of this file, so that they inline
+ * into the hot path.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,6 +47,7 @@
 #include "dynworker.h"
 #include "engine.h"
 #include "files.h"
+#include "run_limits.h"
 #include "run_shared.h"
 #include "second_ring.h"
 #include "tablespace_group.h"
@@ -437,9 +438,9 @@ track_period(WorkerContext *wc, int64 now)
  * than a second behind its schedule (a stall) starts afresh rather than
  * catching up in a burst.
  *
- * Longer than 80 lines on purpose: one iteration (stop checks, refill with
- * the rate schedule, wait, accounting) reads top to bottom here, and the
- * schedule's state stays in locals of the hot loop.
+ * One iteration (stop checks, refill with the rate schedule, wait,
+ * accounting) reads top to bottom here, and the schedule's state stays in
+ * locals of the hot loop.
  */
 static void
 io_loop(WorkerContext *wc)
@@ -623,9 +624,7 @@ prepare_worker(WorkerContext *wc)
 	wc->nfree = depth;
 
 	wc->engine.ops = (run->engine == IOB_ENGINE_IO_URING) ?
-		iob_engine_uring_ops() : &iob_engine_psync;
-	if (wc->engine.ops == NULL)
-		elog(ERROR, "io_uring engine is not available in this build");
+		&iob_engine_uring : &iob_engine_psync;
 	wc->engine.depth = depth;
 	wc->engine.buffers = buffers;
 	wc->engine.buffers_len = (Size) depth * p->block_size;
