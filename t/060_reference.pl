@@ -3,8 +3,15 @@
 # the heading "### iobench.<name>" (a setting whose name a table also has:
 # "### iobench.<name> (setting)"); every such heading names an object that
 # exists; and each function's "Signature:" lines are exactly its overloads'
-# argument lists as pg_get_function_identity_arguments() gives them.  So
-# the reference cannot drift from what CREATE EXTENSION installs.
+# argument lists as pg_get_function_identity_arguments() gives them.  The
+# column tables ("| column | type | meaning |") too: a table's or view's
+# lists exactly its columns in order with their types (format_type), and a
+# function that returns rows or a record of columns has, after its overloads'
+# Signature lines, a table listing exactly its result columns (OUT and TABLE
+# arguments, or the attributes of the composite type it returns) unless it
+# returns rows of a table or view of iobench, named by a link; no meaning
+# cell is empty.  So the reference cannot drift from what CREATE EXTENSION
+# installs.
 use strict;
 use warnings;
 
@@ -62,6 +69,48 @@ my %relations = map { $_ => 1 } split /\n/, $node->safe_psql('postgres', q{
 	 WHERE c.relnamespace = 'iobench'::regnamespace AND c.relkind IN ('r', 'v', 'm', 'p', 'f')});
 my %settings = map { s/^iobench\.//r => 1 } split /\n/, $node->safe_psql('postgres', q{
 	SELECT name FROM pg_settings WHERE name LIKE 'iobench.%'});
+
+# Columns of each relation and of each function result, "name\ttype" in
+# order: a relation's attributes; a function's OUT, INOUT and TABLE
+# arguments, else the attributes of the composite type it returns
+my (%relation_columns, %result_columns, %result_relation);
+for my $row (split /\n/, $node->safe_psql('postgres', q{
+	SELECT c.relname || E'\t' || a.attname || E'\t' || format_type(a.atttypid, a.atttypmod)
+	  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+	 WHERE c.relnamespace = 'iobench'::regnamespace AND c.relkind IN ('r', 'v', 'm', 'p', 'f')
+	   AND a.attnum > 0 AND NOT a.attisdropped
+	 ORDER BY c.relname, a.attnum}))
+{
+	my ($rel, $col, $type) = split /\t/, $row, 3;
+	push @{ $relation_columns{$rel} }, "$col\t$type";
+}
+for my $row (split /\n/, $node->safe_psql('postgres', q{
+	SELECT 'iobench.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')'
+	       || E'\t' || coalesce(r.relname, '')
+	       || E'\t' || coalesce(cols.list, '')
+	  FROM pg_proc p
+	  JOIN pg_type t ON t.oid = p.prorettype
+	  LEFT JOIN pg_class r ON r.oid = t.typrelid
+	  LEFT JOIN LATERAL (
+		SELECT string_agg(a.name || E'\x1f' || format_type(a.type, NULL), E'\x1e' ORDER BY a.n) AS list
+		  FROM unnest(p.proallargtypes, p.proargmodes, p.proargnames) WITH ORDINALITY AS a(type, mode, name, n)
+		 WHERE a.mode IN ('o', 'b', 't')) cols ON true
+	 WHERE p.pronamespace = 'iobench'::regnamespace
+	   AND (cols.list IS NOT NULL OR t.typrelid <> 0)}))
+{
+	my ($sig, $rel, $list) = split /\t/, $row, 3;
+	if ($list eq '')
+	{
+		# The composite type's attributes (typmods kept: numeric(16,2))
+		$list = $node->safe_psql('postgres', qq{
+			SELECT string_agg(a.attname || E'\\x1f' || format_type(a.atttypid, a.atttypmod), E'\\x1e' ORDER BY a.attnum)
+			  FROM pg_attribute a
+			 WHERE a.attrelid = 'iobench.$rel'::regclass AND a.attnum > 0 AND NOT a.attisdropped});
+		# A table or view of iobench may be named instead of listed
+		$result_relation{$sig} = $rel if $relations{$rel};
+	}
+	$result_columns{$sig} = [ map { s/\x1f/\t/r } split /\x1e/, $list ];
+}
 $node->stop;
 
 cmp_ok(scalar keys %signatures, '>=', 40, 'the catalog lists the functions of schema iobench');
@@ -106,5 +155,131 @@ for my $heading (grep { /^iobench\.\w+$/ } @order)
 	push @wrong, map { "documented signature $_ does not exist" } grep { !$signatures{$name}{$_} } sort keys %documented;
 }
 is(join("\n", @wrong), '', "every function's signatures in $reference are its argument lists in the catalog");
+
+# Column tables of each section: [ signatures the table is for, rows ], a
+# row being [ name, type, meaning ]; a function's table is for the
+# Signature lines since the previous table.  Rows of a table that has no
+# meaning column have meaning undef.
+my (%column_tables, %returns_link, %unlisted);
+for my $heading (@order)
+{
+	next unless $sections{$heading};
+	my (@pending, $table);
+	for my $line (@{ $sections{$heading} })
+	{
+		if ($line =~ /^Signature: `(.*)`\s*$/)
+		{
+			push @pending, $1;
+			next;
+		}
+		if ($line =~ /^Returns (?:a row|rows) of \[`iobench\.(\w+)`\]/)
+		{
+			$returns_link{$_} = $1 for @pending;
+		}
+		if ($line =~ /^\| column \| type \|( meaning \|)?\s*$/)
+		{
+			$table = [ [@pending], [], defined $1 ];
+			push @{ $column_tables{$heading} }, $table;
+			@pending = ();
+			next;
+		}
+		if ($table && $line =~ /^\|/)
+		{
+			next if $line =~ /^\|[-|\s]*$/;
+			my @cells = map { s/^\s+|\s+$//gr } split /(?<!\\)\|/, $line =~ s/^\|//r, -1;
+			pop @cells if @cells && $cells[-1] eq '';
+			my ($name, $type, $meaning) = @cells;
+			$name =~ s/^`(.*)`$/$1/;
+			push @{ $table->[1] }, [ $name, $type, $table->[2] ? ($meaning // '') : undef ];
+			next;
+		}
+		$table = undef;
+	}
+	$unlisted{$heading} = [@pending];
+}
+
+# Compare a documented column table with the catalog's columns
+sub compare_columns
+{
+	my ($what, $rows, $columns, $problems) = @_;
+	my @doc = map { "$_->[0]\t$_->[1]" } @$rows;
+	my $n = @doc > @$columns ? scalar @doc : scalar @$columns;
+	for my $i (0 .. $n - 1)
+	{
+		my ($d, $c) = ($doc[$i], $columns->[$i]);
+		next if defined $d && defined $c && $d eq $c;
+		my ($dn, $dt) = split /\t/, $d // '';
+		my ($cn, $ct) = split /\t/, $c // '';
+		if (!defined $c)
+		{
+			push @$problems, "$what: documented column \"$dn\" ($dt) is not in the catalog";
+		}
+		elsif (!defined $d)
+		{
+			push @$problems, "$what: column \"$cn\" ($ct) is not documented";
+		}
+		elsif ($dn ne $cn)
+		{
+			push @$problems, "$what: column " . ($i + 1) . " is \"$cn\" ($ct) in the catalog, \"$dn\" in the reference";
+		}
+		else
+		{
+			push @$problems, "$what: column \"$cn\" is of type $ct, documented as $dt";
+		}
+		last;		# what follows a difference would only repeat it
+	}
+	for my $row (@$rows)
+	{
+		push @$problems, "$what: column \"$row->[0]\" has no meaning"
+		  if !defined $row->[2] || $row->[2] !~ /\S/;
+	}
+}
+
+# Tables and views: one column table, the catalog's columns in order
+my @column_problems;
+for my $rel (sort keys %relations)
+{
+	my $heading = heading_of('relation', $rel);
+	my $tables = $column_tables{$heading} // [];
+	if (@$tables != 1)
+	{
+		push @column_problems, "relation iobench.$rel: " . scalar(@$tables) . " column tables under $heading, not 1";
+		next;
+	}
+	compare_columns("relation iobench.$rel", $tables->[0][1], $relation_columns{$rel}, \@column_problems);
+}
+is(join("\n", @column_problems), '', "every table's and view's columns in $reference are its columns in the catalog, each with a meaning");
+
+# Functions: each overload's result columns
+my @result_problems;
+for my $name (sort keys %signatures)
+{
+	my $heading = heading_of('function', $name);
+	my %table_for;
+	for my $table (@{ $column_tables{$heading} // [] })
+	{
+		push @result_problems, "function iobench.$name: a column table that follows no Signature line"
+		  unless @{ $table->[0] };
+		$table_for{$_} = $table for @{ $table->[0] };
+	}
+	for my $sig (sort keys %{ $signatures{$name} })
+	{
+		my $table = $table_for{$sig};
+		if (!$result_columns{$sig})
+		{
+			push @result_problems, "$sig: a column table, though it returns no columns" if $table;
+			next;
+		}
+		if (!$table)
+		{
+			next if $result_relation{$sig} && ($returns_link{$sig} // '') eq $result_relation{$sig};
+			push @result_problems, "$sig: its result columns are not documented"
+			  . ($result_relation{$sig} ? " (nor are its rows said to be those of [`iobench.$result_relation{$sig}`])" : '');
+			next;
+		}
+		compare_columns($sig, $table->[1], $result_columns{$sig}, \@result_problems);
+	}
+}
+is(join("\n", @result_problems), '', "every function's result columns in $reference are its result columns in the catalog, each with a meaning");
 
 done_testing();
