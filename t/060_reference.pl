@@ -198,35 +198,49 @@ for my $heading (@order)
 	$unlisted{$heading} = [@pending];
 }
 
-# Compare a documented column table with the catalog's columns
+# Compare a documented column table with the catalog's columns: each
+# column missing, extra, twice, of another type or out of order is named,
+# and each empty meaning
 sub compare_columns
 {
 	my ($what, $rows, $columns, $problems) = @_;
-	my @doc = map { "$_->[0]\t$_->[1]" } @$rows;
-	my $n = @doc > @$columns ? scalar @doc : scalar @$columns;
-	for my $i (0 .. $n - 1)
+	my (%type, %pos, %seen);
+	for my $i (0 .. $#$columns)
 	{
-		my ($d, $c) = ($doc[$i], $columns->[$i]);
-		next if defined $d && defined $c && $d eq $c;
-		my ($dn, $dt) = split /\t/, $d // '';
-		my ($cn, $ct) = split /\t/, $c // '';
-		if (!defined $c)
+		my ($name, $type) = split /\t/, $columns->[$i], 2;
+		$type{$name} = $type;
+		$pos{$name} = $i;
+	}
+	my @common;
+	for my $row (@$rows)
+	{
+		my ($name, $type) = @$row;
+		if ($seen{$name}++)
 		{
-			push @$problems, "$what: documented column \"$dn\" ($dt) is not in the catalog";
+			push @$problems, "$what: column \"$name\" is documented twice";
 		}
-		elsif (!defined $d)
+		elsif (!defined $type{$name})
 		{
-			push @$problems, "$what: column \"$cn\" ($ct) is not documented";
-		}
-		elsif ($dn ne $cn)
-		{
-			push @$problems, "$what: column " . ($i + 1) . " is \"$cn\" ($ct) in the catalog, \"$dn\" in the reference";
+			push @$problems, "$what: documented column \"$name\" is not in the catalog";
 		}
 		else
 		{
-			push @$problems, "$what: column \"$cn\" is of type $ct, documented as $dt";
+			push @$problems, "$what: column \"$name\" is of type $type{$name}, documented as $type"
+			  if $type ne $type{$name};
+			push @common, $name;
 		}
-		last;		# what follows a difference would only repeat it
+	}
+	for my $c (@$columns)
+	{
+		my ($name, $type) = split /\t/, $c, 2;
+		push @$problems, "$what: column \"$name\" ($type) is not documented" unless $seen{$name};
+	}
+	# the columns both have, in the catalog's order
+	for my $i (1 .. $#common)
+	{
+		next if $pos{ $common[$i] } > $pos{ $common[ $i - 1 ] };
+		push @$problems, "$what: column \"$common[$i]\" is documented after \"$common[$i - 1]\", the catalog has it before";
+		last;
 	}
 	for my $row (@$rows)
 	{
