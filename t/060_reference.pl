@@ -86,30 +86,29 @@ for my $row (split /\n/, $node->safe_psql('postgres', q{
 }
 for my $row (split /\n/, $node->safe_psql('postgres', q{
 	SELECT 'iobench.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')'
-	       || E'\t' || coalesce(r.relname, '')
-	       || E'\t' || coalesce(cols.list, '')
+	       || E'\t' || CASE WHEN args.list IS NULL AND r.relnamespace = 'iobench'::regnamespace
+	                              AND r.relkind <> 'c' THEN r.relname ELSE '' END
+	       || E'\t' || coalesce(args.list, attrs.list)
 	  FROM pg_proc p
 	  JOIN pg_type t ON t.oid = p.prorettype
 	  LEFT JOIN pg_class r ON r.oid = t.typrelid
 	  LEFT JOIN LATERAL (
 		SELECT string_agg(a.name || E'\x1f' || format_type(a.type, NULL), E'\x1e' ORDER BY a.n) AS list
 		  FROM unnest(p.proallargtypes, p.proargmodes, p.proargnames) WITH ORDINALITY AS a(type, mode, name, n)
-		 WHERE a.mode IN ('o', 'b', 't')) cols ON true
+		 WHERE a.mode IN ('o', 'b', 't')) args ON true
+	  LEFT JOIN LATERAL (
+		-- typmods kept: numeric(16,2)
+		SELECT string_agg(a.attname || E'\x1f' || format_type(a.atttypid, a.atttypmod), E'\x1e' ORDER BY a.attnum) AS list
+		  FROM pg_attribute a
+		 WHERE a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped) attrs ON true
 	 WHERE p.pronamespace = 'iobench'::regnamespace
-	   AND (cols.list IS NOT NULL OR t.typrelid <> 0)}))
+	   AND (args.list IS NOT NULL OR t.typrelid <> 0)}))
 {
 	my ($sig, $rel, $list) = split /\t/, $row, 3;
-	if ($list eq '')
-	{
-		# The composite type's attributes (typmods kept: numeric(16,2))
-		$list = $node->safe_psql('postgres', qq{
-			SELECT string_agg(a.attname || E'\\x1f' || format_type(a.atttypid, a.atttypmod), E'\\x1e' ORDER BY a.attnum)
-			  FROM pg_attribute a
-			 WHERE a.attrelid = 'iobench.$rel'::regclass AND a.attnum > 0 AND NOT a.attisdropped});
-		# A table or view of iobench may be named instead of listed
-		$result_relation{$sig} = $rel if $relations{$rel};
-	}
 	$result_columns{$sig} = [ map { s/\x1f/\t/r } split /\x1e/, $list ];
+	# rows of a table or view of iobench: a link to its section may stand
+	# for the list
+	$result_relation{$sig} = $rel if $rel ne '';
 }
 $node->stop;
 
@@ -160,7 +159,7 @@ is(join("\n", @wrong), '', "every function's signatures in $reference are its ar
 # row being [ name, type, meaning ]; a function's table is for the
 # Signature lines since the previous table.  Rows of a table that has no
 # meaning column have meaning undef.
-my (%column_tables, %returns_link, %unlisted);
+my (%column_tables, %returns_link);
 for my $heading (@order)
 {
 	next unless $sections{$heading};
@@ -188,14 +187,13 @@ for my $heading (@order)
 			next if $line =~ /^\|[-|\s]*$/;
 			my @cells = map { s/^\s+|\s+$//gr } split /(?<!\\)\|/, $line =~ s/^\|//r, -1;
 			pop @cells if @cells && $cells[-1] eq '';
-			my ($name, $type, $meaning) = @cells;
+			my ($name, $type, $meaning) = map { $_ // '' } @cells;
 			$name =~ s/^`(.*)`$/$1/;
 			push @{ $table->[1] }, [ $name, $type, $table->[2] ? ($meaning // '') : undef ];
 			next;
 		}
 		$table = undef;
 	}
-	$unlisted{$heading} = [@pending];
 }
 
 # Compare a documented column table with the catalog's columns: each
