@@ -129,12 +129,18 @@ for my $name (sort keys %byname)
 			}
 			print "\n";
 		}
-		if ($result =~ /^TABLE\((.*)\)$/s || length $cols)
+		# result columns: TABLE, the composite type's, or OUT arguments
+		# (names unquoted, as the catalog has them); the meanings are
+		# written by hand, and t/060_reference.pl fails while one is empty
+		my @out = map { /^OUT\s+(.*)$/ ? ($1) : () } split_args($args);
+		if ($result =~ /^TABLE\((.*)\)$/s || length $cols || @out)
 		{
 			my @c = length $cols ? map { [ split /\|/ ] } split /;/, $cols
-			  : map { [ /^(\S+)\s+(.*)$/ ] } split_args($1);
-			print "Returns ", ($result =~ /^SETOF/ ? "rows ($result)" : 'rows'), ":\n\n| column | type |\n|---|---|\n";
-			printf "| `%s` | %s |\n", $_->[0], cell($_->[1]) for @c;
+			  : map { [ /^(\S+)\s+(.*)$/ ] } ($result =~ /^TABLE\((.*)\)$/s ? split_args($1) : @out);
+			$_->[0] =~ s/^"(.*)"$/$1/ for @c;
+			print "Returns ", ($result =~ /^SETOF/ ? "rows ($result)" : $result eq 'record' ? 'a row' : 'rows'),
+			  ":\n\n| column | type | meaning |\n|---|---|---|\n";
+			printf "| `%s` | %s |  |\n", $_->[0], cell($_->[1]) for @c;
 			print "\n";
 		}
 		else { print "Returns `$result`.\n\n"; }
