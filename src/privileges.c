@@ -46,19 +46,18 @@ acl_items(Acl *acl)
 #pragma GCC diagnostic pop
 
 /*
- * Does "roleid" hold EXECUTE on function "fnoid" through a grantee other
- * than PUBLIC?  Superusers always do.
+ * Does function "fnoid"'s ACL grant EXECUTE to a grantee other than PUBLIC
+ * that is "roleid" itself, or, with "via_membership", any role whose
+ * privileges "roleid" has?
  */
 static bool
-execute_granted(Oid fnoid, Oid roleid)
+execute_in_acl(Oid fnoid, Oid roleid, bool via_membership)
 {
 	HeapTuple	tuple;
 	Datum		aclDatum;
 	bool		isnull;
 	bool		granted = false;
 
-	if (superuser_arg(roleid))
-		return true;
 	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(fnoid));
 	if (!HeapTupleIsValid(tuple))
 		elog(ERROR, "cache lookup failed for function %u", fnoid);
@@ -71,14 +70,27 @@ execute_granted(Oid fnoid, Oid roleid)
 
 		for (i = 0; i < ACL_NUM(acl) && !granted; i++)
 		{
-			if (items[i].ai_grantee == ACL_ID_PUBLIC ||
+			Oid			grantee = items[i].ai_grantee;
+
+			if (grantee == ACL_ID_PUBLIC ||
 				(ACLITEM_GET_PRIVS(items[i]) & ACL_EXECUTE) == 0)
 				continue;
-			granted = has_privs_of_role(roleid, items[i].ai_grantee);
+			granted = via_membership ? has_privs_of_role(roleid, grantee) :
+				grantee == roleid;
 		}
 	}
 	ReleaseSysCache(tuple);
 	return granted;
+}
+
+/*
+ * Does "roleid" hold EXECUTE on function "fnoid" through a grantee other
+ * than PUBLIC?  Superusers always do.
+ */
+static bool
+execute_granted(Oid fnoid, Oid roleid)
+{
+	return superuser_arg(roleid) || execute_in_acl(fnoid, roleid, true);
 }
 
 /*
@@ -89,29 +101,8 @@ static bool
 granted_to_iobench_user(Oid fnoid)
 {
 	Oid			user_role = get_role_oid(IOB_USER_ROLE, true);
-	HeapTuple	tuple;
-	Datum		aclDatum;
-	bool		isnull;
-	bool		granted = false;
 
-	if (!OidIsValid(user_role))
-		return false;
-	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(fnoid));
-	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "cache lookup failed for function %u", fnoid);
-	aclDatum = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_proacl, &isnull);
-	if (!isnull)
-	{
-		Acl		   *acl = DatumGetAclP(aclDatum);
-		AclItem    *items = acl_items(acl);
-		int			i;
-
-		for (i = 0; i < ACL_NUM(acl) && !granted; i++)
-			granted = items[i].ai_grantee == user_role &&
-				(ACLITEM_GET_PRIVS(items[i]) & ACL_EXECUTE) != 0;
-	}
-	ReleaseSysCache(tuple);
-	return granted;
+	return OidIsValid(user_role) && execute_in_acl(fnoid, user_role, false);
 }
 
 /*
