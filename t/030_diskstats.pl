@@ -119,21 +119,15 @@ SKIP:
 	my $cap = 300;
 	my $majmin = slurp_file("/sys/block/$loop_name/dev");
 	chomp $majmin;
-	my $cg_write = sub {
-		my ($file, $line) = @_;
-		open(my $fh, '>', "$cgroup/$file") or die "open $cgroup/$file: $!";
-		print $fh "$line\n" or die "write $cgroup/$file: $!";
-		close($fh) or die "close $cgroup/$file: $!";
-	};
 	# the server, and every worker it starts from now on, in the group
-	$cg_write->('blkio.throttle.read_iops_device', "$majmin $cap");
+	iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin $cap");
 	my $pm_pid = (split /\n/, slurp_file($node->data_dir . '/postmaster.pid'))[0];
-	$cg_write->('cgroup.procs', $pm_pid);
+	iob_cgroup_write($cgroup, 'cgroup.procs', $pm_pid);
 	my $t = $node->safe_psql('postgres',
 		"SELECT run_id FROM iobench.run(tablespace => 'loopts', rw => 'randread', direct => true, "
 		  . "duration => '3s', file_size => '16MB', workers => 1, iodepth => 4)");
 	# leave the rule to no other test
-	$cg_write->('blkio.throttle.read_iops_device', "$majmin 0");
+	iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin 0");
 	my $per_second = qq{
 		SELECT d.second, d.reads, s.ops, round(d.interval_s::numeric, 4) AS interval_s
 		  FROM iobench.run_disk_seconds d

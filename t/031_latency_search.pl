@@ -23,24 +23,15 @@ my ($loop_dir, $loop_dev, $cgroup) = iob_need_rigs(
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 my $cap = 400;
 
-# Write one line into a cgroup file
-sub cg_write
-{
-	my ($file, $line) = @_;
-	open(my $fh, '>', "$cgroup/$file") or die "open $cgroup/$file: $!";
-	print $fh "$line\n" or die "write $cgroup/$file: $!";
-	close($fh) or die "close $cgroup/$file: $!";
-}
-
 # the extension once the server is in the cgroup (below)
 my $node = iob_base_node('latency_search', undef, 1);
 
 # The server and every worker it starts from now on go in the group
 my $majmin = slurp_file("/sys/block/$loop_name/dev");
 chomp $majmin;
-cg_write('blkio.throttle.read_iops_device', "$majmin $cap");
+iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin $cap");
 my $pm_pid = (split /\n/, slurp_file($node->data_dir . '/postmaster.pid'))[0];
-cg_write('cgroup.procs', $pm_pid);
+iob_cgroup_write($cgroup, 'cgroup.procs', $pm_pid);
 
 $node->safe_psql('postgres', 'CREATE EXTENSION iobench');
 mkdir "$loop_dir/ts_search" or die "mkdir: $!";

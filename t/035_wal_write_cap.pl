@@ -27,25 +27,16 @@ my $cap = 200;
 my $secs = 2;
 my @methods = qw(open_datasync fdatasync fsync open_sync);
 
-# Write one line into a cgroup file
-sub cg_write
-{
-	my ($file, $line) = @_;
-	open(my $fh, '>', "$cgroup/$file") or die "open $cgroup/$file: $!";
-	print $fh "$line\n" or die "write $cgroup/$file: $!";
-	close($fh) or die "close $cgroup/$file: $!";
-}
-
 my $majmin = slurp_file("/sys/block/$loop_name/dev");
 chomp $majmin;
 # writes capped, reads not (another test may have capped them)
-cg_write('blkio.throttle.read_iops_device', "$majmin 0");
-cg_write('blkio.throttle.write_iops_device', "$majmin $cap");
+iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin 0");
+iob_cgroup_write($cgroup, 'blkio.throttle.write_iops_device', "$majmin $cap");
 
 # The server, and every worker it starts from now on, in the group
 my $node = iob_base_node('wal_write_cap', undef, 1);
 my $pm_pid = (split /\n/, slurp_file($node->data_dir . '/postmaster.pid'))[0];
-cg_write('cgroup.procs', $pm_pid);
+iob_cgroup_write($cgroup, 'cgroup.procs', $pm_pid);
 $node->safe_psql('postgres', 'CREATE EXTENSION iobench');
 mkdir "$loop_dir/ts_wal" or die "mkdir: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE walcap LOCATION '$loop_dir/ts_wal'");
@@ -110,6 +101,6 @@ foreach my $m (@methods)
 }
 
 # leave the cap to no other test
-cg_write('blkio.throttle.write_iops_device', "$majmin 0");
+iob_cgroup_write($cgroup, 'blkio.throttle.write_iops_device', "$majmin 0");
 $node->stop('fast');
 done_testing();

@@ -20,7 +20,7 @@ use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_shm_mark iob_assert_clean iob_leftover_files iob_sql_value
   iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
-  iob_wait_stderr iob_poll_after_crash);
+  iob_wait_stderr iob_poll_after_crash iob_cgroup_write);
 use Exporter 'import';
 
 # The values of the environment variables that name the storage rigs a
@@ -83,6 +83,16 @@ sub iob_leftover_files
 	find({ wanted => sub { push @left, $File::Find::name if /^pgsql_tmp.*iobench/ },
 		follow => 1, no_chdir => 0 }, $node->data_dir);
 	return @left;
+}
+
+# Write one line into file $file of cgroup directory $cgroup (a blkio
+# throttle rule, or a pid into cgroup.procs)
+sub iob_cgroup_write
+{
+	my ($cgroup, $file, $line) = @_;
+	open(my $fh, '>', "$cgroup/$file") or die "open $cgroup/$file: $!";
+	print $fh "$line\n" or die "write $cgroup/$file: $!";
+	close($fh) or die "close $cgroup/$file: $!";
 }
 
 # One value of a query
