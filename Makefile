@@ -21,6 +21,9 @@ OBJS = \
 	src/engine.o \
 	src/engine_psync.o \
 	src/engine_uring.o \
+	src/server_settings.o \
+	src/server_relation.o \
+	src/server_read.o \
 	src/files.o \
 	src/diskstats.o \
 	src/storage.o \
@@ -112,6 +115,8 @@ SCHEMA_SQL = $(sort $(wildcard sql/install/schema/*.sql))
 NEW_SCHEMA_0.1 = sql/install/schema/05_internal.sql sql/install/schema/11_runs_units.sql sql/install/schema/15_run_details.sql \
 	sql/install/schema/35_waits_by_backend.sql sql/install/schema/40_fleet.sql sql/install/schema/40_searches.sql \
 	sql/install/schema/50_live.sql
+# and since release 0.2
+NEW_SCHEMA_0.2 = sql/install/schema/60_server_reads.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
 LIMIT_HEADERS = src/run_options.h src/iobench.h
 UPGRADE_STEPS = $(wildcard sql/install/upgrade/$(LAST_RELEASE)--$(EXTVERSION).sql)

@@ -25,11 +25,14 @@
 
 #include "catalog/pg_tablespace_d.h"
 #include "common/file_utils.h"
+#include "common/relpath.h"
+#include "storage/bufmgr.h"
 #include "storage/fd.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 #include "utils/wait_event.h"
 
 /*
@@ -172,6 +175,57 @@ iob_wait_event_extension(const char *name, uint32 id)
  */
 #if PG_VERSION_NUM >= 160000
 #define IOB_HAVE_DEBUG_IO_DIRECT	1
+#endif
+
+/*
+ * The server's read path (server_read.h).  17 added read streams
+ * (storage/read_stream.h), the setting io_combine_limit and
+ * EvictUnpinnedBuffer(); 18 added asynchronous I/O (io_method and its
+ * workers), EvictRelUnpinnedBuffers() and EvictUnpinnedBuffer()'s report
+ * of a flush; 16 renamed DropRelFileNodeBuffers() to DropRelationBuffers().
+ */
+#if PG_VERSION_NUM >= 170000
+#define IOB_HAVE_READ_STREAM		1
+#define IOB_HAVE_EVICT_BUFFER		1
+#endif
+#if PG_VERSION_NUM >= 180000
+#define IOB_HAVE_AIO				1
+#define IOB_HAVE_EVICT_RELATION		1
+static inline bool
+iob_evict_unpinned_buffer(Buffer buf)
+{
+	bool		flushed;
+
+	return EvictUnpinnedBuffer(buf, &flushed);
+}
+#elif PG_VERSION_NUM >= 170000
+#define iob_evict_unpinned_buffer(buf)	EvictUnpinnedBuffer(buf)
+#endif
+/*
+ * The path of the first segment of a relation's main fork, into buf
+ * (MAXPGPATH): 18 returns the path by value (RelPathStr), before it is
+ * palloc'd; the relation's file locator was rd_node before 16.
+ */
+static inline void
+iob_relation_main_path(Relation rel, char *buf)
+{
+#if PG_VERSION_NUM >= 180000
+	strlcpy(buf, relpathperm(rel->rd_locator, MAIN_FORKNUM).str, MAXPGPATH);
+#else
+#if PG_VERSION_NUM >= 160000
+	char	   *path = relpathperm(rel->rd_locator, MAIN_FORKNUM);
+#else
+	char	   *path = relpathperm(rel->rd_node, MAIN_FORKNUM);
+#endif
+
+	strlcpy(buf, path, MAXPGPATH);
+	pfree(path);
+#endif
+}
+
+#if PG_VERSION_NUM < 160000
+#define DropRelationBuffers(smgr, forks, nforks, first) \
+	DropRelFileNodeBuffers((smgr), (forks), (nforks), (first))
 #endif
 
 /*

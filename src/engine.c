@@ -14,7 +14,7 @@
 #include "iobench.h"
 
 /* Engine names as the "engine" argument and the result row spell them */
-const char *const iob_engine_names[] = {"auto", "io_uring", "psync"};
+const char *const iob_engine_names[] = {"auto", "io_uring", "psync", "postgres"};
 
 /* I/O kinds as the results name them (engine.h) */
 const char *const iob_op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
@@ -23,7 +23,7 @@ const char *const iob_op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
 const char *
 iob_engine_kind_name(IobEngineKind kind)
 {
-	if ((int) kind < 0 || kind > IOB_ENGINE_PSYNC)
+	if ((int) kind < 0 || kind > IOB_ENGINE_POSTGRES)
 		return "unknown";
 	return iob_engine_names[kind];
 }
@@ -60,7 +60,7 @@ iob_engine_uring_unavailable(IobEngineKind requested)
 {
 	int			uring_errno;
 
-	Assert(requested != IOB_ENGINE_PSYNC);
+	Assert(requested == IOB_ENGINE_AUTO || requested == IOB_ENGINE_IO_URING);
 	uring_errno = !iobench_io_uring ? EPERM : iob_engine_probe_uring();
 	errno = uring_errno;
 	if (uring_errno != 0 && requested == IOB_ENGINE_IO_URING)
@@ -75,7 +75,8 @@ iob_engine_uring_unavailable(IobEngineKind requested)
 }
 
 /*
- * The engine a run with this "engine" argument and iodepth uses: psync only
+ * The engine a run with this "engine" argument and iodepth uses: postgres
+ * as asked; psync only
  * at iodepth 1; io_uring only where it is available; "auto" takes io_uring
  * when it is, and otherwise psync with a NOTICE saying why — or an ERROR
  * at iodepth above 1, since psync would measure a different load than the
@@ -84,6 +85,9 @@ iob_engine_uring_unavailable(IobEngineKind requested)
 IobEngineKind
 iob_engine_resolve(IobEngineKind requested, int iodepth)
 {
+	/* the server's read path has its own rules (iob_validate_params()) */
+	if (requested == IOB_ENGINE_POSTGRES)
+		return IOB_ENGINE_POSTGRES;
 	if (requested == IOB_ENGINE_PSYNC)
 	{
 		if (iodepth > 1)

@@ -112,14 +112,16 @@ typedef enum IobEngineKind
 {
 	IOB_ENGINE_AUTO = 0,
 	IOB_ENGINE_IO_URING,
-	IOB_ENGINE_PSYNC
+	IOB_ENGINE_PSYNC,
+	IOB_ENGINE_POSTGRES			/* the server's own read path: worker.c with
+								 * server_read.h, not an IobEngineOps */
 } IobEngineKind;
 
 extern const IobEngineOps iob_engine_psync;
 extern const IobEngineOps iob_engine_uring;
 
 /* Their names, indexed by IobEngineKind */
-extern const char *const iob_engine_names[IOB_ENGINE_PSYNC + 1];
+extern const char *const iob_engine_names[IOB_ENGINE_POSTGRES + 1];
 extern const char *iob_engine_kind_name(IobEngineKind kind);
 extern int	iob_engine_probe_uring(void);
 

@@ -55,7 +55,9 @@ enum
 	ARG_STEADY_STATE,
 	ARG_STEADY_BAND,
 	ARG_STEADY_WINDOW,
-	ARG_TABLESPACES
+	ARG_TABLESPACES,
+	ARG_IO_CONCURRENCY,
+	ARG_IO_COMBINE_LIMIT
 };
 
 /*
@@ -386,6 +388,17 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 	wal = read_io_args(fcinfo, params);
 	read_run_args(fcinfo, params, label);
 	iob_tablespace_group_arg(fcinfo, ARG_TABLESPACES, params);
+	/* engine "postgres": NULL leaves the server's own setting in effect */
+	if (!PG_ARGISNULL(ARG_IO_CONCURRENCY))
+	{
+		params->io_concurrency_given = true;
+		params->io_concurrency = PG_GETARG_INT32(ARG_IO_CONCURRENCY);
+	}
+	if (!PG_ARGISNULL(ARG_IO_COMBINE_LIMIT))
+	{
+		params->io_combine_given = true;
+		params->io_combine_blocks = PG_GETARG_INT32(ARG_IO_COMBINE_LIMIT);
+	}
 	if (wal)
 		(void) iob_wal_pattern(NULL, params);
 

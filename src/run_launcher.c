@@ -66,6 +66,7 @@
 #include "run_store.h"
 #include "run_storer.h"
 #include "run_summary.h"
+#include "server_read.h"
 #include "steady_state.h"
 #include "subxact.h"
 #include "tablespace_group.h"
@@ -555,6 +556,28 @@ wait_for_workers(RunContext *ctx)
 }
 
 /*
+ * Engine "postgres": decide the settings of the server's read path, and
+ * have the relation made, filled and cold (server_read.h).  The run's
+ * "direct" then says what the server does: direct I/O for data files
+ * (debug_io_direct), or the page cache.
+ */
+static void
+prepare_server_read(RunContext *ctx)
+{
+	IobServerShared *server = &ctx->run->server;
+
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("engine \"postgres\" cannot run on a hot standby"),
+				 errdetail("It reads a relation of its own, which a standby cannot create or fill."),
+				 errhint("Run it on the primary, or use another engine on the standby.")));
+	iob_server_settings_resolve(&ctx->run->params, server);
+	ctx->run->params.direct = !server->drop_page_cache;
+	iob_server_relation_prepare(ctx->seg, server);
+}
+
+/*
  * The part of a run that an error or cancel may interrupt: make the files,
  * start the workers, run, and wait.  An error once measuring began stores
  * the partial run (store_failed_run) and goes on with its DETAIL naming it.
@@ -574,10 +597,15 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		 */
 		if (ctx->store)
 			ctx->recorder = iob_recorder_launch(ctx->seg);
-		ctx->files_created = true;
-		iob_allocate_files(ctx->run);
-		iob_create_files(ctx->run);
-		iob_check_direct_io(ctx->run);
+		if (params->engine == IOB_ENGINE_POSTGRES)
+			prepare_server_read(ctx);
+		else
+		{
+			ctx->files_created = true;
+			iob_allocate_files(ctx->run);
+			iob_create_files(ctx->run);
+			iob_check_direct_io(ctx->run);
+		}
 		launch_workers(ctx, params);
 		wait_until_ready(ctx);
 		wait_for_start_at(ctx);
@@ -710,6 +738,13 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	{
 		result->row = iob_store_run(&summary);
 		iob_wait_run_store(ctx->waits, result->row, &summary);
+		if (summary.engine == IOB_ENGINE_POSTGRES)
+		{
+			bool		completed;
+
+			iob_store_server_reads(iob_run_row_id(result->row, &completed),
+								   &summary.server, &summary.server_counts);
+		}
 	}
 	result->run_id = iob_run_row_id(result->row, &result->completed);
 }

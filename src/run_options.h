@@ -140,6 +140,16 @@ typedef struct IobRunParams
 	int			ngroup;
 	Oid			group_oids[IOB_MAX_GROUP];
 	NameData	group_names[IOB_MAX_GROUP];
+
+	/*
+	 * Engine "postgres" (server_read.h): the server's I/O settings the
+	 * workers set for themselves, when given (else the tablespace's or the
+	 * server's own apply)
+	 */
+	bool		io_concurrency_given;
+	int			io_concurrency; /* effective_io_concurrency */
+	bool		io_combine_given;
+	int			io_combine_blocks;	/* io_combine_limit, in blocks */
 } IobRunParams;
 
 /*

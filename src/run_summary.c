@@ -104,6 +104,18 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	s->finished_at = info->finished_at;
 	s->go_at = info->go_at;
 	summarize_workers(s, workers, info->nworkers);
+	if (run->engine == IOB_ENGINE_POSTGRES)
+	{
+		int			i;
+
+		s->server = run->server;
+		for (i = 0; i < info->nworkers; i++)
+		{
+			s->server_counts.blocks += workers[i].server_counts.blocks;
+			s->server_counts.buffer_hits += workers[i].server_counts.buffer_hits;
+			s->server_counts.buffer_reads += workers[i].server_counts.buffer_reads;
+		}
+	}
 	summarize_group(s, toc, info->nworkers);
 	s->leftover_seconds = iob_ring_leftovers(toc, run->params.workers, &s->lost_ops);
 	/* its per-second figures miss I/Os: the status says so */

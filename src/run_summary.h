@@ -58,6 +58,9 @@ typedef struct IobRunSummary
 	char	   *live_disk_seconds;	/* its live_disk_seconds rows, as JSON */
 	int32		ring_stored;	/* its live_runs.ring_stored ... */
 	char	   *late_stored;	/* ... and late_stored, as array text */
+	IobServerShared server;		/* engine "postgres": the relation and the
+								 * settings of the read path ... */
+	IobServerCounts server_counts;	/* ... and the workers' counts, summed */
 } IobRunSummary;
 
 /* Merge the workers' final figures of the run in "toc" into *s */

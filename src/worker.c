@@ -31,6 +31,8 @@
 
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "access/relation.h"
+#include "access/xact.h"
 #include "postmaster/bgworker.h"
 #include "storage/pmsignal.h"
 #include "storage/dsm.h"
@@ -38,6 +40,7 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 #include "utils/wait_event.h"
@@ -50,6 +53,7 @@
 #include "run_limits.h"
 #include "run_shared.h"
 #include "second_ring.h"
+#include "server_read.h"
 #include "tablespace_group.h"
 #include "worker.h"
 #include "workload.h"
@@ -87,6 +91,12 @@ typedef struct WorkerContext
 	bool		measured;		/* ... and was measured to the end */
 	struct rusage ru_start;
 	int64		next_alive_check_ns;	/* next postmaster-death check */
+
+	/* engine "postgres": the relation, open in the worker's transaction */
+	Relation	rel;
+	ResourceOwner worker_owner; /* the worker's own, outside the transaction */
+	bool		server_stopping;	/* no more ops to hand out */
+	IobServerCounts server_start;	/* the counts when measuring began */
 
 	/* stall tracking: the last write whose sync has not completed yet */
 	bool		stall_write_valid;
@@ -536,6 +546,133 @@ io_loop(WorkerContext *wc)
 }
 
 /*
+ * Engine "postgres": the first block of the next op for the read path, or
+ * InvalidBlockNumber once the run is over or the launcher said stop (the
+ * read path then finishes what it has in flight)
+ */
+static BlockNumber
+server_next_op(void *arg)
+{
+	WorkerContext *wc = (WorkerContext *) arg;
+	IobRunShared *run = wc->run;
+	IobOpKind	kind;
+	int			file;
+	uint64		offset;
+
+	if (wc->server_stopping)
+		return InvalidBlockNumber;
+	if (pg_atomic_read_u32(&run->phase) == IOB_PHASE_STOP)
+	{
+		/* told to stop (cancel): count nothing completed after that */
+		pg_read_barrier();
+		if (run->stop_ns > 0 && run->stop_ns < wc->count_until_ns)
+			wc->count_until_ns = run->stop_ns;
+		wc->server_stopping = true;
+		return InvalidBlockNumber;
+	}
+	if (iob_now_ns() >= run->end_ns)
+	{
+		wc->server_stopping = true;
+		return InvalidBlockNumber;
+	}
+	iob_workload_next(&wc->workload, &kind, &file, &offset);
+	return (BlockNumber) (offset / BLCKSZ);
+}
+
+/*
+ * Engine "postgres": the loop of the server's read path (server_read.h).
+ * The read path pulls ops through server_next_op() and returns them done;
+ * each is accounted as a read of block_size bytes, and the buffer
+ * manager's counts are taken over the measured period.
+ */
+static void
+server_loop(WorkerContext *wc)
+{
+	IobRunShared *run = wc->run;
+	IobServerRead *sr;
+	IobServerOp op;
+	IobIo		io;
+	bool		counting = false;
+	uint32		blocks_per_op = run->params.block_size / BLCKSZ;
+
+	wc->count_until_ns = run->end_ns;
+	memset(&io, 0, sizeof(io));
+	io.kind = IOB_OP_READ;
+	io.fd = -1;
+	io.len = run->params.block_size;
+	sr = iob_server_read_begin(wc->rel, &run->params, &run->server, server_next_op, wc);
+	for (;;)
+	{
+		int64		now = iob_now_ns();
+		bool		was_measuring = wc->measuring;
+
+		CHECK_FOR_INTERRUPTS();
+		track_period(wc, now);
+		if (wc->measuring && !counting)
+		{
+			iob_server_read_counts(&wc->server_start);
+			counting = true;
+		}
+		if (was_measuring && !wc->measuring)
+			break;
+		if (!iob_server_read_next(sr, &op))
+			break;
+		io.offset = (uint64) op.first_block * BLCKSZ;
+		io.start_ns = op.start_ns;
+		io.end_ns = op.end_ns;
+		io.result = io.len;
+		account_io(wc, &io);
+		if (op.end_ns >= run->measure_start_ns && op.end_ns < wc->count_until_ns)
+			wc->state->server_counts.blocks += blocks_per_op;
+	}
+	if (counting)
+	{
+		IobServerCounts end;
+
+		iob_server_read_counts(&end);
+		wc->state->server_counts.buffer_hits = end.buffer_hits - wc->server_start.buffer_hits;
+		wc->state->server_counts.buffer_reads = end.buffer_reads - wc->server_start.buffer_reads;
+	}
+	/* the rest in flight is read and not counted */
+	wc->server_stopping = true;
+	iob_server_read_end(sr);
+	if (wc->measuring)
+	{
+		int64		now = iob_now_ns();
+
+		wc->count_until_ns = Min(wc->count_until_ns, now);
+		track_period(wc, now);
+	}
+	flush_second(wc);
+}
+
+/*
+ * Engine "postgres": open the run's relation (server_relation.c made it)
+ * in a transaction that lasts the run, and take the run's settings of the
+ * read path for this process
+ */
+static void
+prepare_server_worker(WorkerContext *wc)
+{
+	IobRunShared *run = wc->run;
+	char		value[16];
+
+	wc->worker_owner = CurrentResourceOwner;
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	wc->rel = relation_open(run->server.relid, AccessShareLock);
+	snprintf(value, sizeof(value), "%d", run->server.io_concurrency);
+	SetConfigOption("effective_io_concurrency", value, PGC_USERSET, PGC_S_SESSION);
+	if (run->server.io_combine_blocks > 0)
+	{
+		snprintf(value, sizeof(value), "%d", run->server.io_combine_blocks);
+		SetConfigOption("io_combine_limit", value, PGC_USERSET, PGC_S_SESSION);
+	}
+	iob_workload_init(&wc->workload, &run->params, wc->state->worker_index);
+	wc->cur_second = -1;
+}
+
+/*
  * The I/O buffers of a worker: one aligned buffer per queue slot (O_DIRECT
  * needs the alignment), filled with random data so that every block written
  * is incompressible.  The area is whole 2 MB pages, aligned, and offered to
@@ -770,14 +907,29 @@ iobench_worker_main(Datum main_arg)
 	emit_log_hook = record_error_hook;
 	before_shmem_exit(worker_exit_callback, (Datum) 0);
 
-	prepare_worker(&wc);
+	if (wc.run->engine == IOB_ENGINE_POSTGRES)
+		prepare_server_worker(&wc);
+	else
+		prepare_worker(&wc);
 	pg_atomic_fetch_add_u32(&wc.run->nready, 1);
 	wake_launcher(wc.run);
 
 	if (wait_for_go(wc.run))
-		io_loop(&wc);
+	{
+		if (wc.run->engine == IOB_ENGINE_POSTGRES)
+			server_loop(&wc);
+		else
+			io_loop(&wc);
+	}
 	if (wc.engine.ops && wc.engine.private_data)
 		wc.engine.ops->shutdown(&wc.engine);
+	if (wc.rel != NULL)
+	{
+		relation_close(wc.rel, AccessShareLock);
+		wc.rel = NULL;
+		CommitTransactionCommand();
+		CurrentResourceOwner = wc.worker_owner;
+	}
 
 	finish_worker(&wc);
 	my_worker = NULL;			/* the segment goes: the exit has nothing to do */

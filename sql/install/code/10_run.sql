@@ -26,7 +26,9 @@ CREATE OR REPLACE FUNCTION iobench.run(
     steady_state text     DEFAULT NULL,
     steady_band  double precision DEFAULT 10,
     steady_window interval DEFAULT '5s',
-    tablespaces  name[]   DEFAULT NULL)
+    tablespaces  name[]   DEFAULT NULL,
+    effective_io_concurrency integer DEFAULT NULL,
+    io_combine_limit integer DEFAULT NULL)
 RETURNS iobench.runs
 AS 'MODULE_PATHNAME', 'iobench_run'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

@@ -68,6 +68,7 @@ BEGIN
     FOR f IN SELECT * FROM (VALUES
         -- Running benchmarks
         ('iobench.run', 'PUBLIC, iobench_user'),
+        ('iobench.drop_read_targets(name)', 'PUBLIC, iobench_user'),
         ('iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
                           interval, text, interval, bigint, text)', 'PUBLIC, iobench_user'),
         ('iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint,
@@ -146,7 +147,8 @@ $$;
 -- Reading results
 GRANT USAGE ON SCHEMA iobench TO pg_monitor;
 GRANT SELECT ON iobench.runs, iobench.run_seconds, iobench.run_latency,
-    iobench.run_disk_seconds, iobench.run_tablespaces TO pg_monitor, iobench_user;
+    iobench.run_disk_seconds, iobench.run_tablespaces, iobench.run_server_reads,
+    iobench.read_targets TO pg_monitor, iobench_user;
 GRANT SELECT ON
     iobench.run_stalls,
     iobench.suite_tests,

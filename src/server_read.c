@@ -1,0 +1,303 @@
+/*-------------------------------------------------------------------------
+ *
+ * server_read.c
+ *	  Engine "postgres": one worker's reads through the buffer manager
+ *	  (server_read.h).
+ *
+ * The worker hands out ops (next_op: the first block of each); each op is
+ * blocks_per_op consecutive blocks, handed to the server's read path block
+ * by block, and completes when the worker holds its last buffer.  On 17
+ * and later the path is a read stream whose callback hands the blocks out,
+ * so the stream decides how far ahead it reads and which reads it combines
+ * (effective_io_concurrency, io_combine_limit) and, on 18 and later, issues
+ * them as asynchronous I/O under io_method.  On 15 and 16 it is what their
+ * bitmap heap scans do: PrefetchBuffer() for the blocks up to
+ * effective_io_concurrency ahead, ReadBufferExtended() for the next one.
+ *
+ * Each buffer is released and evicted at once (17+), or read through a
+ * BAS_BULKREAD ring that keeps a few buffers only (15/16); once an op is
+ * done its blocks are dropped from the page cache, unless debug_io_direct
+ * keeps data files out of it.  The next read of a block then goes to the
+ * device, or shows as a hit in the counts (pgBufferUsage).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "executor/instrument.h"
+#include "storage/bufmgr.h"
+
+#include "clock.h"
+#include "compat.h"
+#include "server_read.h"
+
+#ifdef IOB_HAVE_READ_STREAM
+#include "storage/read_stream.h"
+#endif
+
+/* What the read path carries with each block, back to the worker */
+typedef struct IobServerBlock
+{
+	BlockNumber block;
+	int64		op_start_ns;	/* when the op's first block was handed out */
+	bool		last;			/* the op's last block */
+} IobServerBlock;
+
+struct IobServerRead
+{
+	Relation	rel;
+	uint32		blocks_per_op;
+	IobServerNextOp next_op;
+	void	   *next_arg;
+	BufferAccessStrategy strategy;
+	bool		drop_page_cache;
+
+	/* the op being handed out */
+	BlockNumber next_block;
+	uint32		left;			/* its blocks still to hand out */
+	int64		op_start_ns;
+	bool		ended;			/* next_op said no more */
+
+	/* one descriptor per segment file, for the page cache (-1: not open) */
+	char		path[MAXPGPATH];
+	int			nsegs;
+	int		   *seg_fds;
+
+#ifdef IOB_HAVE_READ_STREAM
+	ReadStream *stream;
+#else
+	/* blocks handed out, prefetched and not read yet: a ring */
+	IobServerBlock *ring;
+	int			ring_size;		/* distance + 1 */
+	int			head;
+	int			count;
+	int			distance;		/* effective_io_concurrency */
+#endif
+};
+
+/* Hand out the next block of the current op, or of the next one */
+static bool
+hand_out_block(IobServerRead *sr, IobServerBlock *b)
+{
+	if (sr->left == 0)
+	{
+		BlockNumber first;
+
+		if (sr->ended)
+			return false;
+		first = sr->next_op(sr->next_arg);
+		if (first == InvalidBlockNumber)
+		{
+			sr->ended = true;
+			return false;
+		}
+		sr->next_block = first;
+		sr->left = sr->blocks_per_op;
+		sr->op_start_ns = iob_now_ns();
+	}
+	b->block = sr->next_block++;
+	b->op_start_ns = sr->op_start_ns;
+	b->last = (--sr->left == 0);
+	return true;
+}
+
+#ifdef IOB_HAVE_READ_STREAM
+/* The read stream's callback: the next block, its data for the worker */
+static BlockNumber
+stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
+{
+	IobServerBlock *b = (IobServerBlock *) per_buffer_data;
+
+	if (!hand_out_block((IobServerRead *) private_data, b))
+		return InvalidBlockNumber;
+	return b->block;
+}
+#endif
+
+/*
+ * Drop blocks [first, first + n) from the page cache, segment by segment,
+ * through descriptors of our own (the page cache is the file's, whoever
+ * opened it)
+ */
+static void
+drop_blocks(IobServerRead *sr, BlockNumber first, uint32 n)
+{
+	while (n > 0)
+	{
+		int			seg = (int) (first / RELSEG_SIZE);
+		BlockNumber in_seg = first % RELSEG_SIZE;
+		uint32		count = Min(n, RELSEG_SIZE - in_seg);
+
+		if (seg < sr->nsegs)
+		{
+			if (sr->seg_fds[seg] < 0)
+			{
+				char		path[MAXPGPATH + 16];
+
+				if (seg == 0)
+					snprintf(path, sizeof(path), "%s", sr->path);
+				else
+					snprintf(path, sizeof(path), "%s.%d", sr->path, seg);
+				sr->seg_fds[seg] = open(path, O_RDONLY | PG_BINARY | O_CLOEXEC);
+				if (sr->seg_fds[seg] < 0)
+					ereport(ERROR,
+							(errcode_for_file_access(),
+							 errmsg("could not open file \"%s\": %m", path)));
+			}
+			(void) posix_fadvise(sr->seg_fds[seg], (off_t) in_seg * BLCKSZ,
+								 (off_t) count * BLCKSZ, POSIX_FADV_DONTNEED);
+		}
+		first += count;
+		n -= count;
+	}
+}
+
+/*
+ * Start the read path of one worker on "rel" (open and locked by the
+ * caller, in its transaction), with the settings the launcher decided
+ */
+IobServerRead *
+iob_server_read_begin(Relation rel, const IobRunParams *params,
+					  const IobServerShared *shared,
+					  IobServerNextOp next_op, void *arg)
+{
+	IobServerRead *sr = palloc0(sizeof(IobServerRead));
+	BlockNumber nblocks = (BlockNumber) (shared->relation_bytes / BLCKSZ);
+	bool		random = iob_pattern_is_random(params->rw);
+	int			i;
+
+	sr->rel = rel;
+	sr->blocks_per_op = params->block_size / BLCKSZ;
+	sr->next_op = next_op;
+	sr->next_arg = arg;
+	sr->drop_page_cache = shared->drop_page_cache;
+	iob_relation_main_path(rel, sr->path);
+	sr->nsegs = (int) ((nblocks + RELSEG_SIZE - 1) / RELSEG_SIZE);
+	sr->seg_fds = palloc(sizeof(int) * Max(sr->nsegs, 1));
+	for (i = 0; i < sr->nsegs; i++)
+		sr->seg_fds[i] = -1;
+
+#ifdef IOB_HAVE_READ_STREAM
+	{
+		int			flags = READ_STREAM_DEFAULT;
+
+		/*
+		 * As the server reads: a sequential scan's stream, through a bulk
+		 * read ring; a bitmap heap scan's for random blocks, without one
+		 * (each buffer is evicted after use instead)
+		 */
+		if (!random)
+		{
+			flags = READ_STREAM_SEQUENTIAL;
+			sr->strategy = GetAccessStrategy(BAS_BULKREAD);
+		}
+#ifdef IOB_HAVE_AIO
+		/* the callback does no I/O of its own: submissions may be batched */
+		flags |= READ_STREAM_USE_BATCHING;
+#endif
+		sr->stream = read_stream_begin_relation(flags, sr->strategy, rel, MAIN_FORKNUM,
+												stream_next_block, sr,
+												sizeof(IobServerBlock));
+	}
+#else
+	(void) random;
+	/* a ring of a few buffers keeps the blocks read out of shared buffers */
+	sr->strategy = GetAccessStrategy(BAS_BULKREAD);
+	sr->distance = shared->io_concurrency;
+	sr->ring_size = sr->distance + 1;
+	sr->ring = palloc(sizeof(IobServerBlock) * sr->ring_size);
+#endif
+	return sr;
+}
+
+/*
+ * The next buffer of the read path and what was handed out with it; false
+ * when every block handed out has been read
+ */
+static bool
+next_buffer(IobServerRead *sr, Buffer *buf, IobServerBlock *b)
+{
+#ifdef IOB_HAVE_READ_STREAM
+	void	   *data;
+
+	*buf = read_stream_next_buffer(sr->stream, &data);
+	if (*buf == InvalidBuffer)
+		return false;
+	*b = *(IobServerBlock *) data;
+	return true;
+#else
+	/* hand out (and prefetch) up to "distance" blocks ahead of the read */
+	while (sr->count < sr->ring_size)
+	{
+		IobServerBlock *slot = &sr->ring[(sr->head + sr->count) % sr->ring_size];
+
+		if (!hand_out_block(sr, slot))
+			break;
+		if (sr->distance > 0)
+			(void) PrefetchBuffer(sr->rel, MAIN_FORKNUM, slot->block);
+		sr->count++;
+	}
+	if (sr->count == 0)
+		return false;
+	*b = sr->ring[sr->head];
+	sr->head = (sr->head + 1) % sr->ring_size;
+	sr->count--;
+	*buf = ReadBufferExtended(sr->rel, MAIN_FORKNUM, b->block, RBM_NORMAL, sr->strategy);
+	return true;
+#endif
+}
+
+/* See server_read.h */
+bool
+iob_server_read_next(IobServerRead *sr, IobServerOp *op)
+{
+	for (;;)
+	{
+		Buffer		buf;
+		IobServerBlock b;
+		int64		got_ns;
+
+		if (!next_buffer(sr, &buf, &b))
+			return false;
+		got_ns = iob_now_ns();
+		ReleaseBuffer(buf);
+#ifdef IOB_HAVE_EVICT_BUFFER
+		(void) iob_evict_unpinned_buffer(buf);
+#endif
+		if (!b.last)
+			continue;
+		op->first_block = b.block - (sr->blocks_per_op - 1);
+		op->start_ns = b.op_start_ns;
+		op->end_ns = got_ns;
+		if (sr->drop_page_cache)
+			drop_blocks(sr, op->first_block, sr->blocks_per_op);
+		return true;
+	}
+}
+
+/* End the read path: what is in flight is waited for and released */
+void
+iob_server_read_end(IobServerRead *sr)
+{
+	int			i;
+
+#ifdef IOB_HAVE_READ_STREAM
+	read_stream_end(sr->stream);
+#endif
+	if (sr->strategy)
+		FreeAccessStrategy(sr->strategy);
+	for (i = 0; i < sr->nsegs; i++)
+		if (sr->seg_fds[i] >= 0)
+			close(sr->seg_fds[i]);
+}
+
+/* The buffer manager's counts of this process so far */
+void
+iob_server_read_counts(IobServerCounts *counts)
+{
+	counts->buffer_hits = (uint64) pgBufferUsage.shared_blks_hit;
+	counts->buffer_reads = (uint64) pgBufferUsage.shared_blks_read;
+}

@@ -1,0 +1,493 @@
+/*-------------------------------------------------------------------------
+ *
+ * server_relation.c
+ *	  Engine "postgres": the relation its workers read, made ready by a
+ *	  preparer background worker before the run (server_read.h).
+ *
+ * The relation of a tablespace is iobench_internal.read_target_<oid of the
+ * tablespace>: an unlogged table (no WAL for its fill, nothing sent to a
+ * standby; emptied by crash recovery, then refilled), autovacuum off (no
+ * reader but the runs), each page filled with TOAST_TUPLES_PER_PAGE rows of
+ * random bytes so nothing compresses.  It is an extension member: DROP
+ * EXTENSION removes it, iobench.drop_read_targets() removes it on request,
+ * and iobench.read_targets lists it.  A run reads its first file_size
+ * bytes, so a larger relation is reused as it is and a smaller one is
+ * extended.
+ *
+ * The launcher's transaction cannot make it: the workers could not see it
+ * before the caller commits.  A preparer worker, connected to the same
+ * database, makes it and fills it in transactions of its own, each
+ * committed (the relation is never an uncommitted file that a crash would
+ * leave orphaned, only a shorter relation that the next run extends), and
+ * then makes it cold: dirty buffers written, the files synced, every
+ * buffer of it evicted and its pages dropped from the page cache.  A lock
+ * on the tablespace serializes the preparers of one tablespace.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "access/heaptoast.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_tablespace.h"
+#include "commands/dbcommands.h"
+#include "commands/tablespace.h"
+#include "common/pg_prng.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/buf_internals.h"
+#include "storage/bufmgr.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lmgr.h"
+#include "storage/shm_toc.h"
+#include "storage/smgr.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+
+#include "compat.h"
+#include "dynworker.h"
+#include "iobench.h"
+#include "owner_spi.h"
+#include "privileges.h"
+#include "run_shared.h"
+#include "server_read.h"
+#include "tablespace_group.h"
+
+/* Blocks filled per committed transaction: 64 MB of 8 kB blocks */
+#define FILL_CHUNK_BYTES	(64 * 1024 * 1024)
+
+/* The schema of the relations, and their name's prefix */
+#define READ_TARGET_SCHEMA	"iobench_internal"
+#define READ_TARGET_PREFIX	"read_target_"
+
+/*
+ * Random bytes per row: the largest row stored inline without compression
+ * (a row of more than TOAST_TUPLE_THRESHOLD bytes would be toasted), so
+ * that TOAST_TUPLES_PER_PAGE rows fill a page
+ */
+#define FILL_ROW_BYTES \
+	(TOAST_TUPLE_THRESHOLD - MAXALIGN(SizeofHeapTupleHeader) - VARHDRSZ)
+
+/* Wait for the preparer's exit, on the latch (it notifies us) */
+static void
+wait_for_preparer(BackgroundWorkerHandle *handle)
+{
+	pid_t		pid;
+
+	while (GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, IOB_RUN_WAIT_EVENT);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * In the launcher: start the preparer for the run of segment "seg" and wait
+ * for it; raises its error, or returns with shared->relid set.  A cancel
+ * of the launcher terminates the preparer: what it committed stays, a
+ * relation that the next run reuses.
+ */
+void
+iob_server_relation_prepare(dsm_segment *seg, IobServerShared *shared)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+
+	iob_dynworker_prepare(&worker, "iobench_relation_main", "iobench relation preparer", seg);
+	snprintf(worker.bgw_name, BGW_MAXLEN, "iobench relation preparer of run by PID %d",
+			 MyProcPid);
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not register background worker for the relation of engine \"postgres\""),
+				 errhint("Raise max_worker_processes (currently %d), or wait for other runs to end.",
+						 max_worker_processes)));
+	PG_TRY();
+	{
+		wait_for_preparer(handle);
+	}
+	PG_CATCH();
+	{
+		TerminateBackgroundWorker(handle);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	pg_read_barrier();
+	if (shared->prep_error_code != 0)
+		ereport(ERROR,
+				(errcode(shared->prep_error_code),
+				 errmsg("could not prepare the relation of engine \"postgres\": %s",
+						shared->prep_error),
+				 shared->prep_error_detail[0] ?
+				 errdetail_internal("%s", shared->prep_error_detail) : 0));
+	if (!OidIsValid(shared->relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("the iobench relation preparer exited unexpectedly"),
+				 errhint("See the server log for the reason.")));
+}
+
+/* Make the relation of tablespace "spcoid", as the extension's owner */
+static void
+create_read_target(Oid spcoid, const char *relname)
+{
+	char	   *qualified = quote_qualified_identifier(READ_TARGET_SCHEMA, relname);
+	char	   *spcname = get_tablespace_name(spcoid);
+	IobOwnerScope scope;
+
+	if (spcname == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("tablespace with OID %u does not exist", spcoid)));
+	iob_owner_begin(&scope);
+	iob_owner_exec(psprintf("CREATE UNLOGGED TABLE %s (filler bytea) "
+							"WITH (autovacuum_enabled = false, toast.autovacuum_enabled = false) "
+							"TABLESPACE %s",
+							qualified, quote_identifier(spcname)),
+				   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+	iob_owner_exec(psprintf("COMMENT ON TABLE %s IS %s", qualified,
+							quote_literal_cstr(psprintf("iobench: the blocks runs of engine postgres read on tablespace %s; iobench.drop_read_targets() removes it",
+														spcname))),
+				   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+	iob_owner_exec(psprintf("ALTER EXTENSION iobench ADD TABLE %s", qualified),
+				   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+	iob_owner_end(&scope);
+}
+
+/*
+ * Find the relation of the tablespace, making it when missing, in a
+ * transaction of its own; returns its OID.  A relation of that name in
+ * another tablespace (moved by hand) is refused.
+ */
+static Oid
+find_or_create(Oid spcoid, const char *relname)
+{
+	Oid			nsp;
+	Oid			relid;
+	Oid			relspc;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	LockSharedObject(TableSpaceRelationId, spcoid, 0, ExclusiveLock);
+	nsp = get_namespace_oid(READ_TARGET_SCHEMA, false);
+	relid = get_relname_relid(relname, nsp);
+	if (!OidIsValid(relid))
+	{
+		create_read_target(spcoid, relname);
+		CommandCounterIncrement();
+		relid = get_relname_relid(relname, nsp);
+		if (!OidIsValid(relid))
+			elog(ERROR, "relation \"%s\" was not created", relname);
+	}
+	relspc = get_rel_tablespace(relid);
+	if (!OidIsValid(relspc))
+		relspc = MyDatabaseTableSpace;
+	if (relspc != spcoid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("relation \"%s.%s\" is not in tablespace \"%s\"",
+						READ_TARGET_SCHEMA, relname, get_tablespace_name(spcoid)),
+				 errhint("Remove it with SELECT iobench.drop_read_targets(%s); the next run makes it anew.",
+						 quote_literal_cstr(get_tablespace_name(spcoid)))));
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	return relid;
+}
+
+/* Append "nblocks" pages of random rows to the relation */
+static void
+fill_blocks(Relation rel, BlockNumber nblocks, pg_prng_state *prng)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	BulkInsertState bistate = GetBulkInsertState();
+	CommandId	cid = GetCurrentCommandId(true);
+	bytea	   *value = palloc(VARHDRSZ + FILL_ROW_BYTES);
+	uint64		rows = (uint64) nblocks * TOAST_TUPLES_PER_PAGE;
+	uint64		r;
+
+	SET_VARSIZE(value, VARHDRSZ + FILL_ROW_BYTES);
+	for (r = 0; r < rows; r++)
+	{
+		char	   *p = VARDATA(value);
+		Datum		datum = PointerGetDatum(value);
+		bool		isnull = false;
+		HeapTuple	tuple;
+		int			i;
+
+		for (i = 0; i + (int) sizeof(uint64) <= FILL_ROW_BYTES; i += sizeof(uint64))
+		{
+			uint64		v = pg_prng_uint64(prng);
+
+			memcpy(p + i, &v, sizeof(v));
+		}
+		tuple = heap_form_tuple(desc, &datum, &isnull);
+		heap_insert(rel, tuple, cid, 0, bistate);
+		heap_freetuple(tuple);
+		if ((r & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	FreeBulkInsertState(bistate);
+	pfree(value);
+}
+
+/*
+ * Extend the relation to "need" blocks at least, one committed
+ * transaction per FILL_CHUNK_BYTES; returns its number of blocks, in the
+ * open transaction of the last step, with the relation locked and open in
+ * *relp.
+ */
+static BlockNumber
+fill_to(Oid relid, Oid spcoid, BlockNumber need, uint64 seed, Relation *relp)
+{
+	pg_prng_state prng;
+
+	pg_prng_seed(&prng, seed ^ (uint64) relid);
+	for (;;)
+	{
+		Relation	rel;
+		BlockNumber nblocks;
+
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		LockSharedObject(TableSpaceRelationId, spcoid, 0, ExclusiveLock);
+		rel = table_open(relid, ExclusiveLock);
+		nblocks = RelationGetNumberOfBlocks(rel);
+		if (nblocks >= need)
+		{
+			*relp = rel;
+			return nblocks;
+		}
+		pgstat_report_activity(STATE_RUNNING,
+							   psprintf("filling %s to %u blocks", RelationGetRelationName(rel), need));
+		fill_blocks(rel, Min(need - nblocks, FILL_CHUNK_BYTES / BLCKSZ), &prng);
+		table_close(rel, NoLock);
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+}
+
+/*
+ * Evict every buffer of the relation from shared buffers: its dirty ones
+ * were written already.  18 has a call for it; 17 evicts buffer by buffer
+ * those whose tag names the relation (read without the header lock: a
+ * buffer that changes meanwhile is evicted for nothing, which is harmless);
+ * 15 and 16 drop them, under the AccessExclusiveLock that requires.
+ */
+static void
+evict_relation_buffers(Relation rel)
+{
+#if defined(IOB_HAVE_EVICT_RELATION)
+	int32		evicted;
+	int32		flushed;
+	int32		skipped;
+
+	EvictRelUnpinnedBuffers(rel, &evicted, &flushed, &skipped);
+#elif defined(IOB_HAVE_EVICT_BUFFER)
+	int			i;
+
+	for (i = 0; i < NBuffers; i++)
+	{
+		BufferDesc *desc = GetBufferDescriptor(i);
+
+		if (BufTagMatchesRelFileLocator(&desc->tag, &rel->rd_locator))
+			(void) iob_evict_unpinned_buffer(BufferDescriptorGetBuffer(desc));
+	}
+#else
+	ForkNumber	fork = MAIN_FORKNUM;
+	BlockNumber first = 0;
+
+	LockRelationOid(RelationGetRelid(rel), AccessExclusiveLock);
+	DropRelationBuffers(RelationGetSmgr(rel), &fork, 1, &first);
+#endif
+}
+
+/*
+ * Sync each segment file of the relation's main fork and, unless the
+ * server reads data files with direct I/O, drop its pages from the page
+ * cache (only clean pages can be dropped, hence the sync)
+ */
+static void
+sync_and_drop_files(Relation rel, BlockNumber nblocks, bool drop)
+{
+	char		base[MAXPGPATH];
+	BlockNumber seg;
+
+	iob_relation_main_path(rel, base);
+	for (seg = 0; seg * (BlockNumber) RELSEG_SIZE < nblocks || seg == 0; seg++)
+	{
+		char		path[MAXPGPATH + 16];
+		int			fd;
+
+		if (seg == 0)
+			snprintf(path, sizeof(path), "%s", base);
+		else
+			snprintf(path, sizeof(path), "%s.%u", base, seg);
+		fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+		if (fd < 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", path)));
+		if (pg_fsync(fd) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not fsync file \"%s\": %m", path)));
+		if (drop)
+			(void) posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		CloseTransientFile(fd);
+	}
+}
+
+/* The preparer's work: the relation made, filled and cold */
+static void
+prepare_relation(IobRunShared *run)
+{
+	IobServerShared *shared = &run->server;
+	const IobRunParams *params = &run->params;
+	Oid			spcoid = params->tablespace_oid;
+	char		relname[NAMEDATALEN];
+	BlockNumber need = (BlockNumber) (params->file_size / BLCKSZ);
+	BlockNumber nblocks;
+	Relation	rel;
+	Oid			relid;
+
+	snprintf(relname, sizeof(relname), READ_TARGET_PREFIX "%u", spcoid);
+	relid = find_or_create(spcoid, relname);
+	nblocks = fill_to(relid, spcoid, need, params->seed, &rel);
+
+	pgstat_report_activity(STATE_RUNNING, "making the relation cold");
+	FlushRelationBuffers(rel);
+	evict_relation_buffers(rel);
+	sync_and_drop_files(rel, nblocks, shared->drop_page_cache);
+	table_close(rel, NoLock);
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+
+	snprintf(shared->relation, sizeof(shared->relation), "%s.%s",
+			 READ_TARGET_SCHEMA, relname);
+	shared->relation_bytes = (uint64) nblocks * BLCKSZ;
+	pg_write_barrier();
+	shared->relid = relid;
+}
+
+/* Background worker entry point: main_arg is the run's DSM handle */
+void
+iobench_relation_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	IobRunShared *run;
+
+	iob_dynworker_connect("iobench");
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench relation preparer");
+	toc = iob_dynworker_attach(main_arg, IOB_SHM_MAGIC, 0, &seg);
+	run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
+
+	PG_TRY();
+	{
+		prepare_relation(run);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		/* keep the error for the launcher, then end as an ERROR does */
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		strlcpy(run->server.prep_error, edata->message ? edata->message : "unknown error",
+				sizeof(run->server.prep_error));
+		strlcpy(run->server.prep_error_detail, edata->detail ? edata->detail : "",
+				sizeof(run->server.prep_error_detail));
+		pg_write_barrier();
+		run->server.prep_error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	dsm_detach(seg);
+	proc_exit(0);
+}
+
+PG_FUNCTION_INFO_V1(iobench_drop_read_targets);
+
+/*
+ * SQL: iobench.drop_read_targets(tablespace name DEFAULT NULL): remove the
+ * relation of that tablespace, or of every tablespace, as the extension's
+ * owner (they are its members); the caller needs CREATE on each
+ * tablespace, as a run there does.  Waits for the runs reading them.
+ * Returns how many were removed.
+ */
+Datum
+iobench_drop_read_targets(PG_FUNCTION_ARGS)
+{
+	Oid			only = InvalidOid;
+	Oid			nsp;
+	Relation	pg_class_rel;
+	List	   *names = NIL;
+	ListCell   *lc;
+	IobOwnerScope scope;
+	int			dropped = 0;
+
+	iob_require_grant(fcinfo->flinfo->fn_oid);
+	if (!PG_ARGISNULL(0))
+		only = iob_check_tablespace(NameStr(*PG_GETARG_NAME(0)));
+	nsp = get_namespace_oid(READ_TARGET_SCHEMA, false);
+
+	/* the relations, each checked before any is dropped */
+	pg_class_rel = table_open(RelationRelationId, AccessShareLock);
+	{
+		TableScanDesc scan = table_beginscan_catalog(pg_class_rel, 0, NULL);
+		HeapTuple	tuple;
+
+		while ((tuple = heap_getnext(scan, ForwardScanDirection)) != NULL)
+		{
+			Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
+			Oid			spc = OidIsValid(form->reltablespace) ?
+				form->reltablespace : MyDatabaseTableSpace;
+
+			if (form->relnamespace != nsp || form->relkind != RELKIND_RELATION ||
+				strncmp(NameStr(form->relname), READ_TARGET_PREFIX,
+						strlen(READ_TARGET_PREFIX)) != 0)
+				continue;
+			if (OidIsValid(only) && spc != only)
+				continue;
+			if (!OidIsValid(only))
+				(void) iob_check_tablespace(get_tablespace_name(spc));
+			names = lappend(names, pstrdup(NameStr(form->relname)));
+		}
+		table_endscan(scan);
+	}
+	table_close(pg_class_rel, AccessShareLock);
+
+	iob_owner_begin(&scope);
+	foreach(lc, names)
+	{
+		char	   *qualified = quote_qualified_identifier(READ_TARGET_SCHEMA, lfirst(lc));
+
+		iob_owner_exec(psprintf("ALTER EXTENSION iobench DROP TABLE %s", qualified),
+					   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+		iob_owner_exec(psprintf("DROP TABLE %s", qualified),
+					   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+		dropped++;
+	}
+	iob_owner_end(&scope);
+	PG_RETURN_INT32(dropped);
+}

@@ -1,0 +1,244 @@
+/*-------------------------------------------------------------------------
+ *
+ * server_settings.c
+ *	  Engine "postgres": the rules of a run, the server settings it runs
+ *	  with, and their row in iobench.run_server_reads (server_read.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/reloptions.h"
+#include "catalog/pg_type.h"
+#include "commands/tablespace.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/spccache.h"
+#include "utils/syscache.h"
+
+#include "compat.h"
+#include "owner_spi.h"
+#include "server_read.h"
+
+/*
+ * The tablespace's own effective_io_concurrency (ALTER TABLESPACE ... SET),
+ * or -1 when it has none and the server's setting applies
+ */
+static int
+tablespace_own_io_concurrency(Oid spcoid)
+{
+	HeapTuple	tuple;
+	Datum		datum;
+	bool		isnull;
+	int			result = -1;
+
+	tuple = SearchSysCache1(TABLESPACEOID, ObjectIdGetDatum(spcoid));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for tablespace %u", spcoid);
+	datum = SysCacheGetAttr(TABLESPACEOID, tuple, Anum_pg_tablespace_spcoptions, &isnull);
+	if (!isnull)
+	{
+		TableSpaceOpts *opts = (TableSpaceOpts *) tablespace_reloptions(datum, false);
+
+		result = opts->effective_io_concurrency;
+	}
+	ReleaseSysCache(tuple);
+	return result;
+}
+
+/* The largest io_combine_limit a run may ask for on this server */
+static int
+max_io_combine_blocks(void)
+{
+#if defined(IOB_HAVE_AIO)
+	return io_max_combine_limit;
+#elif defined(IOB_HAVE_READ_STREAM)
+	return MAX_IO_COMBINE_LIMIT;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The rules of a run of engine "postgres", called by iob_validate_params():
+ * it reads one relation, with the server's own concurrency, in whole
+ * server blocks; what only the raw files have (writes, several files, a
+ * queue of the run's own, a rate, groups) is refused, naming the argument.
+ */
+void
+iob_check_server_read_params(const IobRunParams *params)
+{
+	int			own;
+
+	if (params->engine != IOB_ENGINE_POSTGRES)
+	{
+		if (params->io_concurrency_given || params->io_combine_given)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("argument \"%s\" applies only to engine \"postgres\"",
+							params->io_concurrency_given ? "effective_io_concurrency" : "io_combine_limit"),
+					 errdetail("It sets how the server's own read path reads; the other engines read the files themselves, with iodepth I/Os in flight."),
+					 errhint("Use engine => 'postgres', or iodepth for the other engines.")));
+		return;
+	}
+
+	if (params->rw != IOB_RW_RANDREAD && params->rw != IOB_RW_READ)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("engine \"postgres\" does not support rw \"%s\"",
+						iob_pattern_name(params->rw)),
+				 errdetail("It reads a relation through the server's buffer manager: rw \"randread\" or \"read\" only."),
+				 errhint("Use engine => 'auto' for patterns that write.")));
+	if (params->block_size % BLCKSZ != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block_size %u is not a multiple of the server's block size %d",
+						params->block_size, BLCKSZ),
+				 errdetail("Engine \"postgres\" reads whole blocks of a relation; a larger block_size reads that many consecutive blocks as one op, which the read stream may combine.")));
+	if (params->files != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("engine \"postgres\" reads one relation: files %d is not supported",
+						params->files),
+				 errhint("Use files => 1; file_size sizes the relation.")));
+	if (params->iodepth != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("engine \"postgres\" does not take iodepth %d", params->iodepth),
+				 errdetail("The server decides how many reads are in flight, from effective_io_concurrency."),
+				 errhint("Use effective_io_concurrency => %d instead.", params->iodepth)));
+	if (params->rate_iops > 0 || params->rewrite_pct > 0 || params->cold_reads ||
+		params->ngroup > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("engine \"postgres\" does not support argument \"%s\"",
+						params->rate_iops > 0 ? "rate_iops" :
+						params->rewrite_pct > 0 ? "rewrite_pct" :
+						params->cold_reads ? "cold_reads" : "tablespaces"),
+				 params->cold_reads ?
+				 errdetail("Its reads are always cold: each buffer is evicted and each block dropped from the page cache once read.") : 0));
+
+	if (params->io_concurrency_given)
+	{
+		if (params->io_concurrency < 0 || params->io_concurrency > MAX_IO_CONCURRENCY)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%d is out of range for argument \"effective_io_concurrency\"",
+							params->io_concurrency),
+					 errdetail("Valid values are between 0 and %d.", MAX_IO_CONCURRENCY)));
+		own = tablespace_own_io_concurrency(params->tablespace_oid);
+		if (own >= 0 && own != params->io_concurrency)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tablespace \"%s\" sets effective_io_concurrency = %d, which the server's read path uses instead of %d",
+							NameStr(params->tablespace), own, params->io_concurrency),
+					 errhint("Leave effective_io_concurrency out to measure with the tablespace's setting, or ALTER TABLESPACE %s RESET (effective_io_concurrency).",
+							 quote_identifier(NameStr(params->tablespace)))));
+	}
+	if (params->io_combine_given)
+	{
+		int			max = max_io_combine_blocks();
+
+		if (max == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("argument \"io_combine_limit\" needs PostgreSQL 17 or later"),
+					 errdetail("This server reads one block at a time; it has no read streams that combine reads.")));
+		if (params->io_combine_blocks < 1 || params->io_combine_blocks > max)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%d is out of range for argument \"io_combine_limit\"",
+							params->io_combine_blocks),
+					 errdetail("Valid values are between 1 and %d blocks of %d bytes (io_max_combine_limit on 18 and later).",
+							   max, BLCKSZ)));
+	}
+}
+
+/*
+ * The settings a run of engine "postgres" reads with, decided once in the
+ * launcher for every worker: the read path of this release, whether the
+ * page cache is in the path, and the concurrency and combining in effect.
+ */
+void
+iob_server_settings_resolve(const IobRunParams *params, IobServerShared *shared)
+{
+#ifdef IOB_HAVE_READ_STREAM
+	shared->read_stream = true;
+#endif
+	shared->drop_page_cache = true;
+#ifdef IOB_HAVE_DEBUG_IO_DIRECT
+	if (io_direct_flags & IO_DIRECT_DATA)
+		shared->drop_page_cache = false;
+#endif
+	shared->io_concurrency = params->io_concurrency_given ?
+		params->io_concurrency : get_tablespace_io_concurrency(params->tablespace_oid);
+#ifdef IOB_HAVE_READ_STREAM
+	shared->io_combine_blocks = params->io_combine_given ?
+		params->io_combine_blocks : io_combine_limit;
+#endif
+}
+
+/* A setting as an integer Datum, or NULL when this release has no such setting */
+static void
+int_setting(const char *name, Datum *value, char *null)
+{
+	const char *s = GetConfigOption(name, true, false);
+
+	*null = s ? ' ' : 'n';
+	*value = s ? Int32GetDatum(pg_strtoint32(s)) : (Datum) 0;
+}
+
+/* A setting as a text Datum, or NULL when this release has no such setting */
+static void
+text_setting(const char *name, Datum *value, char *null)
+{
+	const char *s = GetConfigOption(name, true, false);
+
+	*null = s ? ' ' : 'n';
+	*value = s ? CStringGetTextDatum(s) : (Datum) 0;
+}
+
+/*
+ * Store the row of iobench.run_server_reads of run "run_id": the settings
+ * of the read path (the server's, read now: they cannot change during a
+ * run but by a reload, which io_workers on 18+ allows) and the workers'
+ * counts
+ */
+void
+iob_store_server_reads(int64 run_id, const IobServerShared *shared,
+					   const IobServerCounts *counts)
+{
+	Oid			types[16] = {INT8OID, TEXTOID, TEXTOID, INT4OID, INT4OID, INT4OID,
+		INT4OID, INT4OID, INT8OID, TEXTOID, TEXTOID, INT8OID, INT8OID, INT8OID,
+	INT8OID, BOOLOID};
+	Datum		values[16];
+	char		nulls[17] = "                ";
+
+	values[0] = Int64GetDatum(run_id);
+	values[1] = CStringGetTextDatum(shared->read_stream ? "read_stream" : "prefetch");
+	text_setting("io_method", &values[2], &nulls[2]);
+	int_setting("io_workers", &values[3], &nulls[3]);
+	int_setting("io_min_workers", &values[4], &nulls[4]);
+	int_setting("io_max_workers", &values[5], &nulls[5]);
+	values[6] = Int32GetDatum(shared->io_concurrency);
+	values[7] = Int32GetDatum(shared->io_combine_blocks);
+	if (shared->io_combine_blocks == 0)
+		nulls[7] = 'n';
+	values[8] = Int64GetDatum((int64) NBuffers * BLCKSZ);
+	text_setting("debug_io_direct", &values[9], &nulls[9]);
+	values[10] = CStringGetTextDatum(shared->relation);
+	values[11] = Int64GetDatum((int64) shared->relation_bytes);
+	values[12] = Int64GetDatum((int64) counts->blocks);
+	values[13] = Int64GetDatum((int64) counts->buffer_hits);
+	values[14] = Int64GetDatum((int64) counts->buffer_reads);
+	values[15] = BoolGetDatum(shared->drop_page_cache);
+	iob_owner_run("INSERT INTO iobench.run_server_reads (run_id, read_path, io_method, "
+				  "io_workers, io_min_workers, io_max_workers, effective_io_concurrency, "
+				  "io_combine_limit, shared_buffers, debug_io_direct, relation, "
+				  "relation_bytes, blocks, buffer_hits, buffer_reads, page_cache_dropped) "
+				  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+				  16, types, values, nulls, SPI_OK_INSERT);
+}
