@@ -129,7 +129,7 @@ SQL
 	COMBINE=$(cluster_psql -At -c "SELECT coalesce((SELECT setting::int * 8 FROM pg_settings
 		WHERE name = 'io_combine_limit'), 128) || 'kB'")
 	echo "== PostgreSQL $(cluster_psql -At -c 'SHOW server_version'), kernel $(uname -r)," \
-		"disk: $(findmnt -no SOURCE -T "$CLUSTER_DIR/disk"), ram: $RAMDEV_KIND; io_methods: $methods;" \
+		"disk: $(findmnt -no SOURCE -T "$CLUSTER_DIR/disk" | sed "s/\[.*//"), ram: $RAMDEV_KIND; io_methods: $methods;" \
 		"combine size $COMBINE; ${SECS} s runs over $FILE_SIZE"
 
 	# raw figures, once per tablespace (the io_method plays no part)
