@@ -12,7 +12,8 @@
  * (effective_io_concurrency, io_combine_limit) and, on 18 and later, issues
  * them as asynchronous I/O under io_method.  On 15 and 16 it is what their
  * bitmap heap scans do: PrefetchBuffer() for the blocks up to
- * effective_io_concurrency ahead, ReadBufferExtended() for the next one.
+ * effective_io_concurrency ahead, ReadBufferExtended() for the next one;
+ * sequential blocks as their sequential scans do, without PrefetchBuffer().
  *
  * Each buffer is released and evicted at once (17+), or read through a
  * BAS_BULKREAD ring that keeps a few buffers only (15/16); once an op is
@@ -203,10 +204,16 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 												sizeof(IobServerBlock));
 	}
 #else
-	(void) random;
 	/* a ring of a few buffers keeps the blocks read out of shared buffers */
 	sr->strategy = GetAccessStrategy(BAS_BULKREAD);
-	sr->distance = shared->io_concurrency;
+
+	/*
+	 * Sequential blocks are read as a sequential scan reads them, without
+	 * prefetching, leaving it to the kernel's readahead: a POSIX_FADV_WILLNEED
+	 * per block turns that into 8 kB reads of the device (as 17's streams,
+	 * READ_STREAM_SEQUENTIAL, give no advice either)
+	 */
+	sr->distance = random ? shared->io_concurrency : 0;
 	sr->ring_size = sr->distance + 1;
 	sr->ring = palloc(sizeof(IobServerBlock) * sr->ring_size);
 #endif
