@@ -34,10 +34,14 @@
 #          count(*) (its execution time) and pg_prewarm(..., 'buffer'), each
 #          after a restart (no buffer of it left) and its files dropped from
 #          the page cache (dd iflag=nocache).  Target: scan / engine within
-#          0.9-1.1.
+#          0.9-1.1.  scan_io_s is the scan's I/O read time (track_io_timing:
+#          the time it waited for its reads), the rest of scan_s its CPU;
+#          engine_dev the device's read bytes over the bytes the engine
+#          read in its run (1: every block from the device).
 #
 # Environment: BENCH_SECONDS (per run, default 5), BENCH_FILE_SIZE (the
-# relation and the raw file, default 1GB), IOBENCH_TMPDIR.  About 10 minutes
+# relation and the raw file, default 1GB), BENCH_CHECK_ONLY=1 (only (c)),
+# IOBENCH_TMPDIR.  About 10 minutes
 # per release with io_method (18+) at the defaults, half that before.
 set -euo pipefail
 
@@ -45,6 +49,9 @@ COMBINE=
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SECS=${BENCH_SECONDS:-5}
 FILE_SIZE=${BENCH_FILE_SIZE:-1GB}
+CHECK_ONLY=${BENCH_CHECK_ONLY:-0}
+RAW_TS='disk ram'
+[ "$CHECK_ONLY" = 0 ] || RAW_TS=
 [ "$(id -u)" -eq 0 ] || { echo "server_path.sh: run as root (it makes a RAM-backed device)" >&2; exit 1; }
 
 # Run this script inside the Debian root of RELEASE on a copy of the checkout.
@@ -58,7 +65,7 @@ in_debian_root() {
 		tar --null -T - -cf -) | tar -xf - -C "$work"
 	"$SRC/tools/debian_root.sh" run "$release" env \
 		PG_CONFIG="$("$SRC/tools/debian_root.sh" pg_config "$release")" \
-		BENCH_SECONDS="$SECS" BENCH_FILE_SIZE="$FILE_SIZE" \
+		BENCH_SECONDS="$SECS" BENCH_FILE_SIZE="$FILE_SIZE" BENCH_CHECK_ONLY="$CHECK_ONLY" \
 		"${work#"$root"}/bench/server_path.sh" host || rc=$?
 	rm -rf "$work"
 	return "$rc"
@@ -92,7 +99,7 @@ on_host() {
 		exit "$rc"
 	}
 	cluster_start "shared_preload_libraries = 'iobench'" "shared_buffers = 128MB" \
-		"autovacuum = off" "iobench.progress = off"
+		"autovacuum = off" "iobench.progress = off" "track_io_timing = on"
 	trap finish EXIT
 	mkdir -p "$CLUSTER_DIR/disk"
 	chown postgres: "$CLUSTER_DIR/disk"
@@ -105,7 +112,7 @@ CREATE TABLESPACE ram LOCATION '$RAMDEV_DIR';
 -- one row per figure: raw (method '') or server under a method
 CREATE TABLE fig (ts name, method text, pattern text, conc integer, iops numeric,
                   mb_per_s numeric, run_id bigint, hits bigint, reads bigint, blocks bigint);
-CREATE TABLE seqcheck (ts name, method text, engine_s numeric, scan_s numeric,
+CREATE TABLE seqcheck (ts name, method text, engine_s numeric, engine_dev numeric, scan_s numeric, scan_io_s numeric,
                        scan_read bigint, scan_hit bigint, prewarm_s numeric, rel_bytes bigint);
 -- the plan of a statement, run (EXPLAIN ANALYZE), as JSON
 CREATE FUNCTION explain_json(q text) RETURNS jsonb LANGUAGE plpgsql AS \$\$
@@ -134,7 +141,7 @@ SQL
 
 	# raw figures, once per tablespace (the io_method plays no part)
 	eic=$(cluster_psql -At -c "SELECT greatest(current_setting('effective_io_concurrency')::int, 1)")
-	for ts in disk ram; do
+	for ts in $RAW_TS; do
 		cluster_psql <<SQL
 INSERT INTO fig (ts, method, pattern, conc, iops, mb_per_s, run_id)
 SELECT '$ts', '', p.pattern, p.conc, r.iops, r.mb_per_s, r.run_id
@@ -155,7 +162,7 @@ SQL
 			fi
 		fi
 		for ts in disk ram; do
-			cluster_psql <<SQL
+			[ "$CHECK_ONLY" = 1 ] || cluster_psql <<SQL
 INSERT INTO fig
 SELECT '$ts', '$m', p.pattern, p.conc, r.iops, r.mb_per_s, r.run_id
   FROM (VALUES (1, '8kB randread', 1, 'randread', '8kB'), (2, '8kB randread', 16, 'randread', '8kB'),
@@ -206,11 +213,14 @@ seq_check() {
 	cluster_psql -c "VACUUM (FREEZE) $rel" -c CHECKPOINT
 	run=$(cluster_psql -At -c "SELECT run_id FROM iobench.run(tablespace => '$ts', engine => 'postgres',
 		rw => 'read', block_size => '$COMBINE', duration => '${SECS}s', file_size => '$FILE_SIZE')")
-	engine_s=$(cluster_psql -At -c "SELECT round((s.relation_bytes / (r.mb_per_s * 1e6))::numeric, 3)
+	engine_s=$(cluster_psql -At -c "SELECT round((s.relation_bytes / (r.mb_per_s * 1e6))::numeric, 3) || ' ' ||
+		       coalesce(round((SELECT sum(d.read_sectors) * 512 FROM iobench.run_disk_seconds d
+		                       WHERE d.run_id = r.run_id AND NOT d.member) / (s.blocks * 8192.0), 2)::text, 'NULL')
 		FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id) WHERE run_id = $run")
 	restart
 	drop_relation_cache "$rel"
 	scan=$(cluster_psql -At -c "SELECT round((e -> 0 ->> 'Execution Time')::numeric / 1000, 3) || ' ' ||
+		round(coalesce(e -> 0 -> 'Plan' ->> 'Shared I/O Read Time', e -> 0 -> 'Plan' ->> 'I/O Read Time')::numeric / 1000, 3) || ' ' ||
 		(e -> 0 -> 'Plan' ->> 'Shared Read Blocks') || ' ' || (e -> 0 -> 'Plan' ->> 'Shared Hit Blocks')
 		FROM explain_json('SELECT count(*) FROM $rel') e")
 	restart
@@ -218,7 +228,7 @@ seq_check() {
 	prewarm_s=$(cluster_psql -At -c "SELECT round(secs('SELECT pg_prewarm(''$rel'', ''buffer'')'), 3)")
 	# shellcheck disable=SC2086
 	set -- $scan
-	cluster_psql -c "INSERT INTO seqcheck VALUES ('$ts', '$m', $engine_s, $1, $2, $3, $prewarm_s,
+	cluster_psql -c "INSERT INTO seqcheck VALUES ('$ts', '$m', ${engine_s/ /, }, $1, $2, $3, $4, $prewarm_s,
 		pg_relation_size('$rel'))"
 }
 
@@ -237,7 +247,7 @@ SELECT $1 AS pg, s.method AS io_method, s.ts AS tablespace, s.pattern,
  ORDER BY s.method, s.ts, s.run_id;
 \echo == (c) cold sequential read of the relation: engine vs a sequential scan and pg_prewarm (target: scan / engine 0.9-1.1)
 SELECT $1 AS pg, method AS io_method, ts AS tablespace, pg_size_pretty(rel_bytes) AS relation,
-       engine_s, scan_s, round(scan_s / engine_s, 2) AS scan_ratio, scan_read, scan_hit,
+       engine_s, engine_dev, scan_s, round(scan_s / engine_s, 2) AS scan_ratio, scan_io_s, scan_read, scan_hit,
        prewarm_s, round(prewarm_s / engine_s, 2) AS prewarm_ratio
   FROM seqcheck ORDER BY method, ts;
 SQL
