@@ -33,7 +33,8 @@
 #          own cold sequential scan of it: EXPLAIN (ANALYZE, BUFFERS) SELECT
 #          count(*) (its execution time) and pg_prewarm(..., 'buffer'), each
 #          after a restart (no buffer of it left) and its files dropped from
-#          the page cache (dd iflag=nocache).  Target: scan / engine within
+#          the page cache (dd iflag=nocache); no parallel scan (one process,
+#          as the engine's one worker).  Target: scan / engine within
 #          0.9-1.1.  scan_io_s is the scan's I/O read time (track_io_timing:
 #          the time it waited for its reads), the rest of scan_s its CPU;
 #          engine_dev the device's read bytes over the bytes the engine
@@ -99,7 +100,8 @@ on_host() {
 		exit "$rc"
 	}
 	cluster_start "shared_preload_libraries = 'iobench'" "shared_buffers = 128MB" \
-		"autovacuum = off" "iobench.progress = off" "track_io_timing = on"
+		"autovacuum = off" "iobench.progress = off" "track_io_timing = on" \
+		"max_parallel_workers_per_gather = 0"
 	trap finish EXIT
 	mkdir -p "$CLUSTER_DIR/disk"
 	chown postgres: "$CLUSTER_DIR/disk"
