@@ -55,6 +55,7 @@ struct IobServerRead
 	void	   *next_arg;
 	BufferAccessStrategy strategy;
 	bool		drop_page_cache;
+	uint32		drop_behind;	/* blocks before an op dropped with it */
 
 	/* the op being handed out */
 	BlockNumber next_block;
@@ -175,6 +176,16 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 	sr->next_op = next_op;
 	sr->next_arg = arg;
 	sr->drop_page_cache = shared->drop_page_cache;
+
+	/*
+	 * The page cache keeps a sequential file's pages in large folios (up to
+	 * PMD size, 2 MB on x86-64, since the kernel's readahead reads ahead by
+	 * megabytes), and POSIX_FADV_DONTNEED drops only whole folios within its
+	 * range: an op's blocks alone would leave a folio that spans two ops
+	 * cached for the next pass.  Sequential ops also drop the 2 MB before
+	 * them, already read, so every folio goes once the reads pass its end.
+	 */
+	sr->drop_behind = random ? 0 : (2 * 1024 * 1024) / BLCKSZ;
 	iob_relation_main_path(rel, sr->path);
 	sr->nsegs = (int) ((nblocks + RELSEG_SIZE - 1) / RELSEG_SIZE);
 	sr->seg_fds = palloc(sizeof(int) * Max(sr->nsegs, 1));
@@ -280,7 +291,12 @@ iob_server_read_next(IobServerRead *sr, IobServerOp *op)
 		op->start_ns = b.op_start_ns;
 		op->end_ns = got_ns;
 		if (sr->drop_page_cache)
-			drop_blocks(sr, op->first_block, sr->blocks_per_op);
+		{
+			BlockNumber from = op->first_block > sr->drop_behind ?
+				op->first_block - sr->drop_behind : 0;
+
+			drop_blocks(sr, from, op->first_block + sr->blocks_per_op - from);
+		}
 		return true;
 	}
 }
