@@ -12,7 +12,9 @@
  * (effective_io_concurrency, io_combine_limit) and, on 18 and later, issues
  * them as asynchronous I/O under io_method.  On 15 and 16 it is what their
  * bitmap heap scans do: PrefetchBuffer() for the blocks up to
- * effective_io_concurrency ahead, ReadBufferExtended() for the next one.
+ * effective_io_concurrency ahead, ReadBufferExtended() for the next one;
+ * sequential reads are their sequential scans', ReadBufferExtended() alone
+ * with the kernel's read-ahead.
  *
  * Each buffer is released and evicted at once (17+), or read through a
  * BAS_BULKREAD ring that keeps a few buffers only (15/16); once an op is
@@ -38,6 +40,17 @@
 #include "storage/read_stream.h"
 #endif
 
+/*
+ * Sequential reads drop the page cache behind them over this many bytes,
+ * not only the op's blocks: the kernel's read-ahead fills the page cache
+ * in large folios (up to a PMD, 2 MB on x86-64 with 4 kB pages), and
+ * POSIX_FADV_DONTNEED drops only the folios wholly inside its range, so a
+ * folio that spans several ops would stay cached, and the next pass over
+ * the relation would read it from memory.  Trailing by the largest folio,
+ * each folio is wholly inside the range of the op that ends where it ends.
+ */
+#define DROP_BEHIND_BYTES	(2 * 1024 * 1024)
+
 /* What the read path carries with each block, back to the worker */
 typedef struct IobServerBlock
 {
@@ -54,6 +67,7 @@ struct IobServerRead
 	void	   *next_arg;
 	BufferAccessStrategy strategy;
 	bool		drop_page_cache;
+	bool		sequential;		/* drop DROP_BEHIND_BYTES behind each op */
 
 	/* the op being handed out */
 	BlockNumber next_block;
@@ -174,6 +188,7 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 	sr->next_op = next_op;
 	sr->next_arg = arg;
 	sr->drop_page_cache = shared->drop_page_cache;
+	sr->sequential = !random;
 	iob_relation_main_path(rel, sr->path);
 	sr->nsegs = (int) ((nblocks + RELSEG_SIZE - 1) / RELSEG_SIZE);
 	sr->seg_fds = palloc(sizeof(int) * Max(sr->nsegs, 1));
@@ -203,10 +218,16 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 												sizeof(IobServerBlock));
 	}
 #else
-	(void) random;
 	/* a ring of a few buffers keeps the blocks read out of shared buffers */
 	sr->strategy = GetAccessStrategy(BAS_BULKREAD);
-	sr->distance = shared->io_concurrency;
+
+	/*
+	 * Random blocks are prefetched as a bitmap heap scan does; sequential
+	 * ones are not, as a sequential scan's: the kernel's read-ahead reads
+	 * them in large requests, where a prefetch of each block would make
+	 * each its own small read of the device
+	 */
+	sr->distance = random ? shared->io_concurrency : 0;
 	sr->ring_size = sr->distance + 1;
 	sr->ring = palloc(sizeof(IobServerBlock) * sr->ring_size);
 #endif
@@ -273,7 +294,19 @@ iob_server_read_next(IobServerRead *sr, IobServerOp *op)
 		op->start_ns = b.op_start_ns;
 		op->end_ns = got_ns;
 		if (sr->drop_page_cache)
-			drop_blocks(sr, op->first_block, sr->blocks_per_op);
+		{
+			BlockNumber first = op->first_block;
+			uint32		n = sr->blocks_per_op;
+
+			if (sr->sequential && n < DROP_BEHIND_BYTES / BLCKSZ)
+			{
+				BlockNumber back = Min(first, DROP_BEHIND_BYTES / BLCKSZ - n);
+
+				first -= back;
+				n += back;
+			}
+			drop_blocks(sr, first, n);
+		}
 		return true;
 	}
 }
