@@ -112,7 +112,7 @@ SELECT r.label, r.status, r.engine, r.rw, r.block_size, r.read_ops > 0 AS has_re
        (s.io_method IS NULL) = (current_setting('server_version_num')::int < 180000)
            AS method_of_release,
        s.shared_buffers = pg_size_bytes(current_setting('shared_buffers')) AS shared_buffers,
-       s.relation, s.relation_bytes, s.page_cache_dropped
+       s.relation, s.relation_bytes / 1048576 AS relation_mb, s.page_cache_dropped
   FROM sr_runs r JOIN iobench.run_server_reads s USING (run_id)
  ORDER BY r.run_id;
 -- the concurrency stored: the argument, or the server's setting
@@ -122,8 +122,10 @@ SELECT r.label, s.effective_io_concurrency =
   FROM sr_runs r JOIN iobench.run_server_reads s USING (run_id)
  ORDER BY r.run_id;
 -- the relation: listed, an unlogged extension member in the database's
--- tablespace, of file_size
-SELECT relation, tablespace, bytes, size FROM iobench.read_targets;
+-- tablespace, of file_size (in whole MB: a bulk insert of 18 and later
+-- extends a relation by a few more blocks than it fills)
+SELECT relation, tablespace, bytes / 1048576 AS mb, size
+  FROM iobench.read_targets;
 SELECT c.relpersistence, d.deptype
   FROM pg_class c
   JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid
@@ -133,11 +135,12 @@ SELECT c.relpersistence, d.deptype
 SELECT pg_relation_filenode(relation) AS filenode_before FROM iobench.read_targets \gset
 -- reused by a run of a smaller file_size, unchanged; extended by a larger one
 SELECT status FROM iobench.run(engine => 'postgres', duration => '200ms', file_size => '8MB');
-SELECT relation, bytes, pg_relation_filenode(relation) = :filenode_before AS same_file
+SELECT relation, bytes / 1048576 AS mb, pg_relation_filenode(relation) = :filenode_before AS same_file
   FROM iobench.read_targets;
-SELECT s.relation_bytes FROM iobench.run_server_reads s ORDER BY s.run_id DESC LIMIT 1;
+SELECT s.relation_bytes / 1048576 AS relation_mb FROM iobench.run_server_reads s
+ ORDER BY s.run_id DESC LIMIT 1;
 SELECT status FROM iobench.run(engine => 'postgres', duration => '200ms', file_size => '24MB');
-SELECT relation, bytes, pg_relation_filenode(relation) = :filenode_before AS same_file
+SELECT relation, bytes / 1048576 AS mb, pg_relation_filenode(relation) = :filenode_before AS same_file
   FROM iobench.read_targets;
 
 -- Another tablespace: a relation of its own
@@ -145,12 +148,12 @@ SELECT label, tablespace, status, engine, read_ops > 0 AS has_reads
   FROM public.with_io($$SELECT * FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
                         duration => '1s', file_size => '16MB', label => 'sr ts2')$$);
 SELECT s.relation = 'iobench_internal.read_target_' || t.oid AS relation_of_tablespace,
-       s.relation_bytes
+       s.relation_bytes / 1048576 AS relation_mb
   FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id)
   JOIN pg_tablespace t ON t.spcname = r.tablespace
  WHERE r.label = 'sr ts2';
 SELECT replace(relation::text, (SELECT oid::text FROM pg_tablespace WHERE spcname = 'iob_sr_ts2'),
-               '<oid>') AS relation, tablespace, bytes
+               '<oid>') AS relation, tablespace, bytes / 1048576 AS mb
   FROM iobench.read_targets WHERE tablespace = 'iob_sr_ts2';
 SELECT count(*) AS relations FROM iobench.read_targets;
 
