@@ -10,6 +10,8 @@
 
 #include "access/htup_details.h"
 #include "access/reloptions.h"
+#include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "executor/spi.h"
@@ -155,6 +157,28 @@ iob_check_server_read_params(const IobRunParams *params)
 					 errdetail("Valid values are between 1 and %d blocks of %d bytes (io_max_combine_limit on 18 and later).",
 							   max, BLCKSZ)));
 	}
+}
+
+/*
+ * Can a run of engine "postgres" take place here?  Its relation is made or
+ * extended in transactions of its own, which neither a hot standby nor the
+ * caller's read-only transaction allow.  Called before anything is made.
+ */
+void
+iob_check_server_read_allowed(void)
+{
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("engine \"postgres\" cannot run on a hot standby"),
+				 errdetail("It reads a relation of its own, which a standby cannot create or fill."),
+				 errhint("Run it on the primary, or use another engine on the standby.")));
+	if (XactReadOnly)
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("engine \"postgres\" cannot run in a read-only transaction"),
+				 errdetail("It makes or extends a relation of its own in the tablespace, in transactions of its own."),
+				 errhint("Run it outside a read-only transaction, or use another engine.")));
 }
 
 /*
