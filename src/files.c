@@ -28,7 +28,6 @@
 #include "files.h"
 #include "tablespace_group.h"
 #include "iobench.h"
-#include "server_read.h"
 
 /* Files are written in chunks of this size while being filled */
 #define FILL_CHUNK		(1024 * 1024)
@@ -86,9 +85,6 @@ iob_check_free_space(const IobRunParams *params, const char *dir)
 	uint64		total;
 	uint64		margin;
 
-	/* engine "postgres": what its relation has already is not needed again */
-	if (params->engine == IOB_ENGINE_POSTGRES)
-		needed -= Min(needed, iob_server_relation_bytes(params->tablespace_oid));
 	if (statvfs(dir, &vfs) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),

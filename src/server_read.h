@@ -77,7 +77,6 @@ extern void iob_store_server_reads(int64 run_id, const IobServerShared *shared,
 
 /* server_relation.c: in the launcher, before its workers start */
 extern void iob_server_relation_prepare(dsm_segment *seg, IobServerShared *shared);
-extern uint64 iob_server_relation_bytes(Oid spcoid);
 
 /* Entry point of the preparer (bgw_function_name) */
 extern PGDLLEXPORT void iobench_relation_main(Datum main_arg);

@@ -213,35 +213,6 @@ find_or_create(Oid spcoid, const char *relname)
 	return relid;
 }
 
-/*
- * Bytes the relation of tablespace "spcoid" has now (0 when there is none):
- * the part of a run's file_size that is on disk already, which the
- * free-space check leaves out.  Its lock is released at once: the
- * preparer of 15/16 takes an AccessExclusiveLock on it while the launcher
- * waits.
- */
-uint64
-iob_server_relation_bytes(Oid spcoid)
-{
-	char		relname[NAMEDATALEN];
-	Oid			nsp;
-	Oid			relid;
-	Relation	rel;
-	uint64		bytes;
-
-	snprintf(relname, sizeof(relname), READ_TARGET_PREFIX "%u", spcoid);
-	nsp = get_namespace_oid(READ_TARGET_SCHEMA, true);
-	relid = OidIsValid(nsp) ? get_relname_relid(relname, nsp) : InvalidOid;
-	if (!OidIsValid(relid))
-		return 0;
-	rel = try_relation_open(relid, AccessShareLock);
-	if (rel == NULL)
-		return 0;
-	bytes = (uint64) RelationGetNumberOfBlocks(rel) * BLCKSZ;
-	relation_close(rel, AccessShareLock);
-	return bytes;
-}
-
 /* Append "nblocks" pages of random rows to the relation */
 static void
 fill_blocks(Relation rel, BlockNumber nblocks, pg_prng_state *prng)
