@@ -73,8 +73,8 @@ SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', effective_io
 SELECT status, engine FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts',
                                        effective_io_concurrency => 4,
                                        duration => '200ms', file_size => '1MB');
-SELECT s.effective_io_concurrency FROM iobench.run_server_reads s
- ORDER BY s.run_id DESC LIMIT 1;
+SELECT r.effective_io_concurrency FROM iobench.runs r
+ WHERE r.engine = 'postgres' ORDER BY r.run_id DESC LIMIT 1;
 ALTER TABLESPACE iob_sr_ts RESET (effective_io_concurrency);
 SELECT iobench.drop_read_targets('iob_sr_ts');
 -- the refused calls ran nothing: one run, of the relation now removed
@@ -101,22 +101,22 @@ SELECT r.label, r.status, r.engine, r.rw, r.block_size, r.read_ops > 0 AS has_re
        abs(s.blocks - s.buffer_hits - s.buffer_reads)
            <= r.workers * (r.block_size / 8192
                            + CASE WHEN s.read_path = 'prefetch' THEN 0
-                                  ELSE (s.effective_io_concurrency + 1)
-                                       * greatest(s.io_combine_limit, 4) END)
+                                  ELSE (r.effective_io_concurrency + 1)
+                                       * greatest(pg_size_bytes(r.io_combine_limit) / 8192, 4) END)
            AS blocks_counted,
        s.buffer_reads > 0 AS read_by_server,
        s.read_path = CASE WHEN current_setting('server_version_num')::int >= 170000
                           THEN 'read_stream' ELSE 'prefetch' END AS read_path_of_release,
-       (s.io_combine_limit IS NULL) = (current_setting('server_version_num')::int < 170000)
+       (r.io_combine_limit IS NULL) = (current_setting('server_version_num')::int < 170000)
            AS combine_of_release,
-       (s.io_method IS NULL) = (current_setting('server_version_num')::int < 180000)
+       (r.io_method IS NULL) = (current_setting('server_version_num')::int < 180000)
            AS method_of_release,
        s.shared_buffers = pg_size_bytes(current_setting('shared_buffers')) AS shared_buffers,
        s.relation, s.relation_bytes / 1048576 AS relation_mb, s.page_cache_dropped
   FROM sr_runs r JOIN iobench.run_server_reads s USING (run_id)
  ORDER BY r.run_id;
 -- the concurrency stored: the argument, or the server's setting
-SELECT r.label, s.effective_io_concurrency =
+SELECT r.label, r.effective_io_concurrency =
        COALESCE(CASE WHEN r.label = 'sr read' THEN 4 END,
                 current_setting('effective_io_concurrency')::int) AS concurrency
   FROM sr_runs r JOIN iobench.run_server_reads s USING (run_id)

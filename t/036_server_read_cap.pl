@@ -54,17 +54,31 @@ foreach my $stat (glob '/proc/[0-9]*/stat')
 # second lets the throttle settle (an idle group dispatches a slice of its
 # budget at once, blk-throttle's 100 ms: 40 reads at 400/s).
 my $eic = 8;
-my $r = $node->safe_psql('postgres', qq{
-	SELECT run_id FROM iobench.run(engine => 'postgres', tablespace => 'loopts', rw => 'randread',
-	                               workers => 2, effective_io_concurrency => $eic,
-	                               warmup => '1s', duration => '4s', file_size => '128MB')});
+# A machine busy with other work can leave the workers off the CPU long
+# enough to fall short of the cap (365 reads/s seen beside other test
+# suites on two cores): up to three tries, the first that reaches 95 % of
+# the cap kept.  Above the cap is never retried: nothing but a broken
+# throttle or a hidden cache makes it.
+my $r;
+foreach my $try (1 .. 3)
+{
+	$r = $node->safe_psql('postgres', qq{
+		SELECT run_id FROM iobench.run(engine => 'postgres', tablespace => 'loopts', rw => 'randread',
+		                               workers => 2, effective_io_concurrency => $eic,
+		                               warmup => '1s', duration => '4s', file_size => '128MB')});
+	my $iops = $node->safe_psql('postgres', "SELECT read_iops FROM iobench.runs WHERE run_id = $r");
+	last if $iops >= 0.95 * $cap;
+	note("try $try: $iops reads/s, below 95 % of the cap; per second: "
+		  . $node->safe_psql('postgres',
+			"SELECT string_agg(ops::text, ' ' ORDER BY second) FROM iobench.run_seconds WHERE run_id = $r AND op = 'read'"));
+}
 my $figures = qq{
 	SELECT r.read_iops, r.ops, s.blocks, s.buffer_hits, s.buffer_reads,
 	       (SELECT sum(d.reads) FROM iobench.run_disk_seconds d
 	         WHERE d.run_id = r.run_id AND NOT d.member) AS device_reads,
 	       (SELECT sum(abs(d.interval_s - 1)) FROM iobench.run_disk_seconds d
 	         WHERE d.run_id = r.run_id AND NOT d.member) AS interval_off,
-	       s.read_path, s.io_method, s.effective_io_concurrency, s.io_combine_limit
+	       s.read_path, r.io_method, r.effective_io_concurrency, r.io_combine_limit
 	  FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id) WHERE run_id = };
 note("read_iops, ops, blocks, hits, reads, device reads, interval_off, path, method, eic, combine:\n"
 	  . $node->safe_psql('postgres', "$figures $r"));
@@ -82,14 +96,17 @@ is( $node->safe_psql('postgres',
 # stream's pinned buffers on 17+, bounded by the same figure as the
 # regression test's), and by the reads of the time a device sample came
 # late or early (interval_s off 1 s, at $cap reads/s), as in t/030.
-my $lookahead = "CASE WHEN s.read_path = 'prefetch' THEN s.effective_io_concurrency
-                      ELSE (s.effective_io_concurrency + 1) * greatest(s.io_combine_limit, 4) END";
+# (runs r and run_server_reads s of the run; runs.io_combine_limit is as
+# SHOW prints it)
+my $lookahead = "CASE WHEN s.read_path = 'prefetch' THEN r.effective_io_concurrency
+                      ELSE (r.effective_io_concurrency + 1)
+                           * greatest(pg_size_bytes(r.io_combine_limit) / 8192, 4) END";
 is( $node->safe_psql('postgres', qq{
 		SELECT abs(d.reads - s.buffer_reads) <= 2 * 2 * $lookahead + $cap * d.off + 0.01 * s.buffer_reads
-		  FROM iobench.run_server_reads s,
+		  FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id),
 		       (SELECT sum(reads) AS reads, sum(abs(interval_s - 1)) AS off
 		          FROM iobench.run_disk_seconds WHERE run_id = $r AND NOT member) d
-		 WHERE s.run_id = $r}),
+		 WHERE r.run_id = $r}),
 	't', 'the device read what the server read');
 
 # Few hits: a block is in shared buffers only while a worker holds it or
@@ -99,7 +116,7 @@ is( $node->safe_psql('postgres', qq{
 # blocks: 0.4 % on 15/16.  Three times that share, and 10 for the edges.
 is( $node->safe_psql('postgres', qq{
 		SELECT s.buffer_hits <= 3 * s.blocks * 2 * greatest(32, $lookahead) / $rel_blocks + 10
-		  FROM iobench.run_server_reads s WHERE s.run_id = $r}),
+		  FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id) WHERE run_id = $r}),
 	't', 'few shared-buffer hits')
   or diag($node->safe_psql('postgres', "$figures $r"));
 
@@ -107,7 +124,7 @@ is( $node->safe_psql('postgres', qq{
 # (blocks are counted per op in the period, hits and reads over it)
 is( $node->safe_psql('postgres', qq{
 		SELECT abs(s.blocks - s.buffer_hits - s.buffer_reads) <= 2 * (1 + $lookahead)
-		  FROM iobench.run_server_reads s WHERE s.run_id = $r}),
+		  FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id) WHERE run_id = $r}),
 	't', 'blocks = buffer hits + buffer reads');
 is( $node->safe_psql('postgres', "SELECT ops = blocks FROM iobench.runs JOIN iobench.run_server_reads USING (run_id) WHERE run_id = $r"),
 	't', '8 kB ops are blocks');
