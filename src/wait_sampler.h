@@ -50,6 +50,7 @@ extern IobWaitSampler *iob_wait_sampler_create(const int *pids, int npids);
 extern void iob_wait_sampler_destroy(IobWaitSampler *sampler);
 extern void iob_wait_sampler_read_always(IobWaitSampler *sampler,
 										 const int *pids, int npids);
+extern void iob_wait_sampler_add_type(IobWaitSampler *sampler, int btype);
 extern bool iob_wait_sampler_has_schedstat(IobWaitSampler *sampler);
 extern bool iob_wait_sampler_restricted(IobWaitSampler *sampler);
 extern int	iob_wait_sampler_tick(IobWaitSampler *sampler);
