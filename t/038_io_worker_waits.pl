@@ -35,9 +35,13 @@ my ($loop_dir, $loop_dev, $cgroup) = iob_need_rigs(
 (my $loop_name = $loop_dev) =~ s{^/dev/}{};
 my $cap = 300;
 
-$node->append_conf('postgresql.conf', q{
+# three I/O workers: io_workers on 18, a fixed pool of 19's dynamic one
+my $pool = $node->safe_psql('postgres',
+	q{SELECT count(*) FROM pg_settings WHERE name = 'io_workers'}) eq '1'
+  ? 'io_workers = 3' : "io_min_workers = 3\nio_max_workers = 3";
+$node->append_conf('postgresql.conf', qq{
 io_method = worker
-io_workers = 3
+$pool
 shared_buffers = 16MB
 });
 $node->restart;
