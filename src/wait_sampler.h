@@ -17,6 +17,8 @@
  * spends runnable after a wake-up belongs to that wait.
  *
  *	s = iob_wait_sampler_create(pids, npids);
+ *	iob_wait_sampler_add_type(s, btype);		(optional: and every process
+ *												 of a backend type, 18+)
  *	n = iob_wait_sampler_tick(s);				(every period)
  *	iob_wait_table_apply(table, iob_wait_sampler_deltas(s, &n), n);
  *	n = iob_wait_sampler_flush(s);				(or _close(s, end_ns)) and apply
