@@ -484,7 +484,10 @@ wait_for_start_at(RunContext *ctx)
 	}
 }
 
-/* Wait statistics: start sampling the ready workers (wait_run.c) */
+/*
+ * Wait statistics: start sampling the ready workers, and for engine
+ * "postgres" the server's I/O workers that do their reads (wait_run.c)
+ */
 static void
 start_wait_sampling(RunContext *ctx)
 {
@@ -493,7 +496,8 @@ start_wait_sampling(RunContext *ctx)
 
 	for (i = 0; i < ctx->nlaunched; i++)
 		pids[i] = ctx->workers[i].pid;
-	ctx->waits = iob_wait_run_start(pids, ctx->nlaunched);
+	ctx->waits = iob_wait_run_start(pids, ctx->nlaunched,
+									ctx->run->params.engine == IOB_ENGINE_POSTGRES);
 	pfree(pids);
 }
 

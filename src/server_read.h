@@ -22,8 +22,8 @@
  * settings that shaped the path (iobench.run_server_reads).
  *
  * Three parts:
- * - server_settings.c: the rules of a run of this engine (called by
- *   iob_validate_params()), and the settings it ran with;
+ * - server_settings.c: the rules of a run of this engine (checked with
+ *   run()'s arguments, iob_parse_run_args()), and the settings it ran with;
  * - server_relation.c: the relation, made, filled, and made cold before
  *   the run by a preparer background worker that commits on its own;
  * - server_read.c: the read path in a worker (worker.c's server loop).

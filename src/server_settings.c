@@ -65,7 +65,8 @@ max_io_combine_blocks(void)
 }
 
 /*
- * The rules of a run of engine "postgres", called by iob_validate_params():
+ * The rules of a run of engine "postgres", checked after iob_validate_params()
+ * by run(), the one entry point that offers the engine:
  * it reads one relation, with the server's own concurrency, in whole
  * server blocks; what only the raw files have (writes, several files, a
  * queue of the run's own, a rate, groups) is refused, naming the argument.
