@@ -154,6 +154,44 @@ is( $node->safe_psql('postgres', qq{
   or diag("read_ahead_kb $ra_kb; device bytes " . $node->safe_psql('postgres',
 	"SELECT sum(read_sectors) * 512 FROM iobench.run_disk_seconds WHERE run_id = $q AND NOT member"));
 
+# Random 128 kB ops without a prefetch (effective_io_concurrency 0): the
+# kernel reads ahead of each op's consecutive reads, and what it read past
+# the op must not stay cached for a later op to find.  The device's bytes
+# cannot show it under the cap (its read-ahead reads more than the ops
+# need), the page cache can: once the run is over, what is cached of the
+# relation (fincore) is at most the read-ahead of the last op, two windows
+# and a folio of 2 MB (it was 57 MB of 128 MB when only the op's blocks
+# were dropped).  And the device read at least the run's bytes, less the
+# read-ahead before the period, as the sequential run.
+my $z = $node->safe_psql('postgres', qq{
+	SELECT run_id FROM iobench.run(engine => 'postgres', tablespace => 'loopts', rw => 'randread',
+	                               block_size => '128kB', effective_io_concurrency => 0,
+	                               warmup => '1s', duration => '3s', file_size => '128MB')});
+note("random 128 kB, no prefetch: read_iops, ops, blocks, hits, reads, device reads, interval_off, path, method, eic, combine:\n"
+	  . $node->safe_psql('postgres', "$figures $z"));
+is( $node->safe_psql('postgres', qq{
+		SELECT d.bytes >= r.ops * r.block_size - 2 * $ra_kb * 1024 - $lookahead * 8192
+		  FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id),
+		       (SELECT sum(read_sectors) * 512 AS bytes
+		          FROM iobench.run_disk_seconds WHERE run_id = $z AND NOT member) d
+		 WHERE r.run_id = $z}),
+	't', 'random 128 kB reads without a prefetch: the device read at least the run\'s bytes')
+  or diag("device bytes " . $node->safe_psql('postgres',
+	"SELECT sum(read_sectors) * 512 FROM iobench.run_disk_seconds WHERE run_id = $z AND NOT member"));
+SKIP:
+{
+	my $fincore = `sh -c 'command -v fincore'`;
+	chomp $fincore;
+	skip 'no fincore (util-linux)', 1 unless $fincore;
+	my $file = $node->data_dir . '/' . $node->safe_psql('postgres', q{
+		SELECT pg_relation_filepath(relation) FROM iobench.read_targets WHERE tablespace = 'loopts'});
+	my $cached = `$fincore --bytes --noheadings --output RES '$file'`;
+	chomp $cached;
+	$cached =~ s/\s//g;
+	ok($cached =~ /^\d+$/ && $cached <= 2 * $ra_kb * 1024 + 2 * 1024 * 1024,
+		"random 128 kB reads without a prefetch leave the relation out of the page cache ($cached bytes cached)");
+}
+
 # leave the rule to no other test
 iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin 0");
 
