@@ -1,0 +1,164 @@
+-- The server's read path against the raw disk, and tuning from it:
+-- server_vs_disk(), tune_tablespace() and sweep_io_workers().  Argument
+-- errors first (nothing runs), then one small real call of each, checked
+-- for shape and consistency with the runs it names, not for speed.
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+SET client_min_messages = warning;
+SELECT coalesce(max(run_id), 0) AS runs_before FROM iobench.runs \gset
+
+-- every argument is checked before any run
+SELECT * FROM iobench.server_vs_disk(tablespace => NULL);
+SELECT * FROM iobench.server_vs_disk(tablespace => 'no_such_tablespace');
+SELECT * FROM iobench.server_vs_disk(concurrencies => NULL);
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{}');
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,NULL}');
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,0}');
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{5000}');
+SELECT * FROM iobench.server_vs_disk(duration => '0s');
+SELECT * FROM iobench.server_vs_disk(duration => NULL);
+SELECT * FROM iobench.server_vs_disk(duration => '8 days');
+SELECT * FROM iobench.server_vs_disk(file_size => 'big');
+SELECT * FROM iobench.server_vs_disk(file_size => '1kB');
+SELECT * FROM iobench.server_vs_disk(workers => 0);
+SELECT * FROM iobench.server_vs_disk(workers => NULL);
+SELECT * FROM iobench.tune_tablespace(NULL);
+SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{-1}');
+SELECT * FROM iobench.tune_tablespace('pg_default', cache_miss_pct => 0);
+SELECT * FROM iobench.tune_tablespace('pg_default', cache_miss_pct => 101);
+SELECT * FROM iobench.tune_tablespace('pg_default', cache_miss_pct => NULL);
+SELECT * FROM iobench.tune_tablespace('pg_default', workers => 2000);
+-- combine_limits: out of range on 17+, refused before 17
+CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE q;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE;
+END
+$$;
+SELECT pg_temp.sqlstate_of($$SELECT * FROM iobench.tune_tablespace('pg_default', combine_limits => '{0}')$$)
+       = CASE WHEN current_setting('server_version_num')::int >= 170000 THEN '22023' ELSE '0A000' END AS refused;
+SELECT pg_temp.sqlstate_of($$SELECT * FROM iobench.tune_tablespace('pg_default', combine_limits => '{}')$$)
+       = CASE WHEN current_setting('server_version_num')::int >= 170000 THEN '22023' ELSE '0A000' END AS refused;
+
+-- a tablespace with its own effective_io_concurrency is refused up front
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set ts_dir :abs_builddir '/testtablespace'
+CREATE TABLESPACE iob_tune_ts LOCATION :'ts_dir';
+ALTER TABLESPACE iob_tune_ts SET (effective_io_concurrency = 4);
+SELECT * FROM iobench.server_vs_disk('iob_tune_ts');
+SELECT * FROM iobench.tune_tablespace('iob_tune_ts');
+ALTER TABLESPACE iob_tune_ts RESET (effective_io_concurrency);
+SELECT count(*) AS runs_made FROM iobench.runs WHERE run_id > :runs_before;
+
+-- server_vs_disk(): a row per pattern, each naming a raw run (direct, not
+-- engine postgres) and a server run of the same pattern and block size
+CREATE TEMP TABLE svd AS
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '1s', file_size => '16MB',
+                                     label => 'regress');
+SELECT pattern, concurrency = coalesce(c.eic, concurrency) AS concurrency_ok,
+       block_size = CASE pattern WHEN 'randread' THEN 8192
+                                 ELSE 8192 * coalesce((SELECT setting::int FROM pg_settings
+                                                        WHERE name = 'io_combine_limit'), 1) END AS block_size_ok
+  FROM svd, LATERAL (SELECT CASE WHEN svd.pattern = 'read'
+                                 THEN current_setting('effective_io_concurrency')::int END AS eic) c
+ ORDER BY pattern DESC, concurrency;
+SELECT s.pattern,
+       r.engine <> 'postgres' AND r.direct AND r.rw = s.pattern AND r.block_size = s.block_size
+         AND r.iodepth = greatest(s.concurrency, 1) AS raw_run_ok,
+       v.engine = 'postgres' AND v.rw = s.pattern AND v.block_size = s.block_size
+         AND sr.effective_io_concurrency = s.concurrency AS server_run_ok,
+       s.raw_iops = r.iops AND s.server_iops = v.iops AND s.raw_mb_per_s = r.mb_per_s
+         AND s.server_mb_per_s = v.mb_per_s AND s.raw_lat_p99_us = r.lat_p99_us
+         AND s.server_lat_p99_us = v.lat_p99_us AS figures_ok,
+       abs(s.ratio - v.iops / r.iops) < 1e-9 AS ratio_ok,
+       s.server_buffer_hits = sr.buffer_hits AS hits_ok,
+       s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency %' AS summary_ok,
+       r.label LIKE 'regress server_vs_disk: raw%' AND v.label LIKE 'regress server_vs_disk: server%' AS labels_ok
+  FROM svd s
+  JOIN iobench.runs r ON r.run_id = s.raw_run_id
+  JOIN iobench.runs v ON v.run_id = s.server_run_id
+  JOIN iobench.run_server_reads sr ON sr.run_id = s.server_run_id
+ ORDER BY s.pattern DESC, s.concurrency;
+
+-- tune_tablespace(): the knee and the cost from the runs it names
+CREATE TEMP TABLE tune AS
+SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{1,2}', duration => '1s',
+                                      file_size => '16MB', label => 'regress');
+SELECT setting, statement LIKE 'ALTER %' AS has_statement
+  FROM tune WHERE setting <> 'io_combine_limit' ORDER BY setting;
+SELECT bool_or(setting = 'io_combine_limit') IS NOT DISTINCT FROM
+       EXISTS (SELECT FROM pg_settings WHERE name = 'io_combine_limit') AS combine_row_iff_17
+  FROM tune;
+-- effective_io_concurrency: the smallest step within 5 % of the best IOPS
+-- of its runs; maintenance_io_concurrency: the best step
+SELECT t.setting,
+       t.recommended::int = CASE t.setting
+           WHEN 'maintenance_io_concurrency'
+           THEN (SELECT sr.effective_io_concurrency FROM unnest(e.run_ids) u(id)
+                   JOIN iobench.runs r ON r.run_id = u.id
+                   JOIN iobench.run_server_reads sr ON sr.run_id = u.id
+                  ORDER BY r.iops DESC, 1 LIMIT 1)
+           ELSE (SELECT min(sr.effective_io_concurrency) FROM unnest(e.run_ids) u(id)
+                   JOIN iobench.runs r ON r.run_id = u.id
+                   JOIN iobench.run_server_reads sr ON sr.run_id = u.id
+                  WHERE r.iops >= 0.95 * (SELECT max(r2.iops) FROM iobench.runs r2 WHERE r2.run_id = ANY (e.run_ids)))
+           END AS rule_ok,
+       (SELECT array_agg((x ->> 'run_id')::bigint) FROM jsonb_array_elements(t.steps) x) = t.run_ids AS steps_ok
+  FROM tune t, tune e
+ WHERE t.setting IN ('effective_io_concurrency', 'maintenance_io_concurrency')
+   AND e.setting = 'effective_io_concurrency'
+ ORDER BY t.setting;
+-- random_page_cost = seq_page_cost x (random cost / sequential cost per
+-- page) x 10 %, at least seq_page_cost
+SELECT t.recommended::numeric = round(greatest(1.0, (q.mb_per_s / r.mb_per_s) * 0.1)::numeric, 2) AS cost_ok,
+       t.recommended::numeric >= 1 AS at_least_seq_page_cost,
+       r.rw = 'randread' AND r.block_size = 8192 AND rs.effective_io_concurrency = 1 AS random_run_ok,
+       q.rw = 'read' AND q.engine = 'postgres' AS seq_run_ok
+  FROM tune t
+  JOIN iobench.runs r ON r.run_id = t.run_ids[1]
+  JOIN iobench.run_server_reads rs ON rs.run_id = r.run_id
+  JOIN iobench.runs q ON q.run_id = t.run_ids[2]
+ WHERE t.setting = 'random_page_cost';
+-- the statement parses and sets what it says (on the test tablespace, rolled back)
+BEGIN;
+DO $$
+BEGIN
+    EXECUTE (SELECT replace(statement, 'pg_default', 'iob_tune_ts') FROM tune
+              WHERE setting = 'effective_io_concurrency');
+END
+$$;
+SELECT (SELECT array_agg(o.option_name ORDER BY o.option_name) FROM pg_options_to_table(spcoptions) o) AS options,
+       (SELECT o.option_value FROM pg_options_to_table(spcoptions) o WHERE o.option_name = 'effective_io_concurrency')
+         = (SELECT recommended FROM tune WHERE setting = 'effective_io_concurrency') AS eic_ok,
+       (SELECT o.option_value::numeric FROM pg_options_to_table(spcoptions) o WHERE o.option_name = 'random_page_cost')
+         = (SELECT recommended::numeric FROM tune WHERE setting = 'random_page_cost') AS rpc_ok
+  FROM pg_tablespace WHERE spcname = 'iob_tune_ts';
+ROLLBACK;
+SELECT count(*) FILTER (WHERE statement LIKE 'ALTER SYSTEM SET io_combine_limit = %')
+       = count(*) FILTER (WHERE setting = 'io_combine_limit') AS combine_statement_ok
+  FROM tune;
+
+-- sweep_io_workers(): superusers only; PostgreSQL 18+ with io_method
+-- 'worker' (the temp instance's default there), through dblink
+CREATE ROLE iob_tune_user;
+GRANT iobench_user TO iob_tune_user;
+SET ROLE iob_tune_user;
+SELECT * FROM iobench.sweep_io_workers();
+RESET ROLE;
+DROP ROLE iob_tune_user;
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{0}');
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', tablespace => 'no_such_tablespace');
+CREATE TEMP TABLE sweep AS
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '16MB');
+SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
+       coalesce(sr.io_workers, sr.io_max_workers) = s.io_workers_set AS stored_ok,
+       s.iops = r.iops AND s.mb_per_s = r.mb_per_s AND r.engine = 'postgres' AS figures_ok
+  FROM sweep s JOIN iobench.runs r USING (run_id) JOIN iobench.run_server_reads sr USING (run_id)
+ ORDER BY 1;
+-- restored: postgresql.auto.conf sets no io worker setting again
+SELECT count(*) AS auto_conf_io_workers FROM pg_file_settings
+ WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
+
+DROP TABLESPACE iob_tune_ts;
