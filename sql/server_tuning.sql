@@ -140,6 +140,36 @@ SELECT count(*) FILTER (WHERE statement LIKE 'ALTER SYSTEM SET io_combine_limit 
        = count(*) FILTER (WHERE setting = 'io_combine_limit') AS combine_statement_ok
   FROM tune;
 
+-- export_runs() / import_runs() carry a server run's read path; an
+-- imported one is checked like the other children
+CREATE TEMP TABLE sdoc AS
+SELECT iobench.export_runs(ARRAY[(SELECT server_run_id FROM svd WHERE pattern = 'read')]) AS d;
+SELECT jsonb_typeof(d -> 'runs' -> 0 -> 'server_reads') AS exported,
+       (d -> 'runs' -> 0 -> 'server_reads') ? 'run_id' AS has_run_id
+  FROM sdoc;
+CREATE FUNCTION pg_temp.sdoc(path text[], value jsonb) RETURNS jsonb
+LANGUAGE sql AS $$
+    SELECT CASE WHEN path IS NULL THEN x
+                WHEN value IS NULL THEN x #- path
+                ELSE jsonb_set(x, path, value) END
+      FROM (SELECT jsonb_set(d, '{runs,0,run,run_uuid}', '"00000000-0000-0000-0000-0000000000d1"') AS x
+              FROM sdoc) s
+$$;
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads}', NULL), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,buffer_reads}', '-1'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,io_workers}', '-3'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads}',
+    (SELECT d -> 'runs' -> 0 -> 'server_reads' || '{"blocks": 100, "buffer_hits": 101}' FROM sdoc)), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,read_path}', '"mmap"'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,relation}', 'null'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,run,engine}', '"psync"'), 'elsewhere');
+SELECT imported FROM iobench.import_runs(pg_temp.sdoc(NULL, NULL), 'elsewhere');
+SELECT to_jsonb(a) - 'run_id' = to_jsonb(b) - 'run_id' AS same_read_path
+  FROM iobench.run_server_reads a, iobench.run_server_reads b
+ WHERE a.run_id = (SELECT server_run_id FROM svd WHERE pattern = 'read')
+   AND b.run_id = (SELECT run_id FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000d1');
+DELETE FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000d1';
+
 -- sweep_io_workers(): superusers only; PostgreSQL 18+ with io_method
 -- 'worker' (the temp instance's default there), through dblink
 CREATE ROLE iob_tune_user;
