@@ -180,6 +180,18 @@ RESET ROLE;
 DROP ROLE iob_tune_user;
 SELECT * FROM iobench.sweep_io_workers(io_workers => '{0}');
 SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', tablespace => 'no_such_tablespace');
+-- what postgresql.auto.conf had is restored, after an error too (a run
+-- that fails: engine postgres does not write)
+SELECT EXISTS (SELECT FROM pg_settings WHERE name = 'io_workers') AS has_io_workers \gset
+\if :has_io_workers
+ALTER SYSTEM SET io_workers = 5;
+\endif
+SELECT pg_reload_conf();
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', rw => 'randwrite', duration => '1s',
+                                       file_size => '16MB');
+SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
+       = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored_after_error
+  FROM pg_file_settings WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
 CREATE TEMP TABLE sweep AS
 SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '16MB');
 SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
@@ -187,8 +199,13 @@ SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
        s.iops = r.iops AND s.mb_per_s = r.mb_per_s AND r.engine = 'postgres' AS figures_ok
   FROM sweep s JOIN iobench.runs r USING (run_id) JOIN iobench.run_server_reads sr USING (run_id)
  ORDER BY 1;
--- restored: postgresql.auto.conf sets no io worker setting again
-SELECT count(*) AS auto_conf_io_workers FROM pg_file_settings
- WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
+-- restored at the end
+SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
+       = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored
+  FROM pg_file_settings WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
+\if :has_io_workers
+ALTER SYSTEM RESET io_workers;
+\endif
+SELECT pg_reload_conf();
 
 DROP TABLESPACE iob_tune_ts;
