@@ -74,7 +74,7 @@ SELECT s.pattern,
          AND s.server_lat_p99_us = v.lat_p99_us AS figures_ok,
        abs(s.ratio - v.iops / r.iops) < 1e-9 AS ratio_ok,
        s.server_buffer_hits = sr.buffer_hits AS hits_ok,
-       s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency %' AS summary_ok,
+       s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency % (reads of %)' AS summary_ok,
        r.label LIKE 'regress server_vs_disk: raw%' AND v.label LIKE 'regress server_vs_disk: server%' AS labels_ok
   FROM svd s
   JOIN iobench.runs r ON r.run_id = s.raw_run_id

@@ -206,11 +206,11 @@ BEGIN
         ratio := srv.iops OPERATOR(pg_catalog./) NULLIF(raw.iops, 0);
         SELECT s.buffer_hits INTO server_buffer_hits
           FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) srv.run_id;
-        summary := format('PostgreSQL gets %s of this disk''s %s IOPS at effective_io_concurrency %s',
+        summary := format('PostgreSQL gets %s of this disk''s %s IOPS at effective_io_concurrency %s (reads of %s)',
                           coalesce(pg_catalog.round(ratio::numeric, 2)::text, 'an unknown share'),
                           CASE pat WHEN 'randread' THEN 'random-read'
-                                   ELSE format('%s sequential-read', pg_catalog.pg_size_pretty(block_size::bigint)) END,
-                          c);
+                                   ELSE 'sequential-read' END,
+                          c, pg_catalog.pg_size_pretty(block_size::bigint));
         RETURN NEXT;
     END LOOP;
 END
