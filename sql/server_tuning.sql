@@ -68,7 +68,7 @@ SELECT s.pattern,
        r.engine <> 'postgres' AND r.direct AND r.rw = s.pattern AND r.block_size = s.block_size
          AND r.iodepth = greatest(s.concurrency, 1) AS raw_run_ok,
        v.engine = 'postgres' AND v.rw = s.pattern AND v.block_size = s.block_size
-         AND sr.effective_io_concurrency = s.concurrency AS server_run_ok,
+         AND v.effective_io_concurrency = s.concurrency AS server_run_ok,
        s.raw_iops = r.iops AND s.server_iops = v.iops AND s.raw_mb_per_s = r.mb_per_s
          AND s.server_mb_per_s = v.mb_per_s AND s.raw_lat_p99_us = r.lat_p99_us
          AND s.server_lat_p99_us = v.lat_p99_us AS figures_ok,
@@ -96,13 +96,11 @@ SELECT bool_or(setting = 'io_combine_limit') IS NOT DISTINCT FROM
 SELECT t.setting,
        t.recommended::int = CASE t.setting
            WHEN 'maintenance_io_concurrency'
-           THEN (SELECT sr.effective_io_concurrency FROM unnest(e.run_ids) u(id)
+           THEN (SELECT r.effective_io_concurrency FROM unnest(e.run_ids) u(id)
                    JOIN iobench.runs r ON r.run_id = u.id
-                   JOIN iobench.run_server_reads sr ON sr.run_id = u.id
                   ORDER BY r.iops DESC, 1 LIMIT 1)
-           ELSE (SELECT min(sr.effective_io_concurrency) FROM unnest(e.run_ids) u(id)
+           ELSE (SELECT min(r.effective_io_concurrency) FROM unnest(e.run_ids) u(id)
                    JOIN iobench.runs r ON r.run_id = u.id
-                   JOIN iobench.run_server_reads sr ON sr.run_id = u.id
                   WHERE r.iops >= 0.95 * (SELECT max(r2.iops) FROM iobench.runs r2 WHERE r2.run_id = ANY (e.run_ids)))
            END AS rule_ok,
        (SELECT array_agg((x ->> 'run_id')::bigint) FROM jsonb_array_elements(t.steps) x) = t.run_ids AS steps_ok
@@ -114,7 +112,8 @@ SELECT t.setting,
 -- page) x 10 %, at least seq_page_cost
 SELECT t.recommended::numeric = round(greatest(1.0, (q.mb_per_s / r.mb_per_s) * 0.1)::numeric, 2) AS cost_ok,
        t.recommended::numeric >= 1 AS at_least_seq_page_cost,
-       r.rw = 'randread' AND r.block_size = 8192 AND rs.effective_io_concurrency = 1 AS random_run_ok,
+       r.rw = 'randread' AND r.block_size = 8192 AND r.effective_io_concurrency = 1
+         AND rs.read_path IS NOT NULL AS random_run_ok,
        q.rw = 'read' AND q.engine = 'postgres' AS seq_run_ok
   FROM tune t
   JOIN iobench.runs r ON r.run_id = t.run_ids[1]
@@ -195,7 +194,7 @@ SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
 CREATE TEMP TABLE sweep AS
 SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '16MB');
 SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
-       coalesce(sr.io_workers, sr.io_max_workers) = s.io_workers_set AS stored_ok,
+       coalesce(r.io_workers, r.io_max_workers) = s.io_workers_set AND sr.read_path = 'read_stream' AS stored_ok,
        s.iops = r.iops AND s.mb_per_s = r.mb_per_s AND r.engine = 'postgres' AS figures_ok
   FROM sweep s JOIN iobench.runs r USING (run_id) JOIN iobench.run_server_reads sr USING (run_id)
  ORDER BY 1;

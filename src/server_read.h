@@ -69,6 +69,7 @@ typedef struct IobServerCounts
 
 /* server_settings.c */
 extern void iob_check_server_read_params(const IobRunParams *params);
+extern void iob_check_server_read_allowed(void);
 extern void iob_server_settings_resolve(const IobRunParams *params,
 										IobServerShared *shared);
 extern void iob_store_server_reads(int64 run_id, const IobServerShared *shared,

@@ -215,11 +215,9 @@ BEGIN
       FROM jsonb_populate_recordset(NULL::iobench.run_tablespaces, coalesce(import_children.run -> 'tablespaces', '[]')) g;
     -- new in 0.3: documents of 0.1 and 0.2 have none
     IF jsonb_typeof(import_children.run -> 'server_reads') = 'object' THEN
-        INSERT INTO iobench.run_server_reads (run_id, read_path, io_method, io_workers, io_min_workers,
-            io_max_workers, effective_io_concurrency, io_combine_limit, shared_buffers, debug_io_direct,
+        INSERT INTO iobench.run_server_reads (run_id, read_path, shared_buffers, debug_io_direct,
             relation, relation_bytes, blocks, buffer_hits, buffer_reads, page_cache_dropped)
-        SELECT import_children.run_id, sr.read_path, sr.io_method, sr.io_workers, sr.io_min_workers,
-            sr.io_max_workers, sr.effective_io_concurrency, sr.io_combine_limit, sr.shared_buffers, sr.debug_io_direct,
+        SELECT import_children.run_id, sr.read_path, sr.shared_buffers, sr.debug_io_direct,
             sr.relation, sr.relation_bytes, sr.blocks, sr.buffer_hits, sr.buffer_reads, sr.page_cache_dropped
           FROM jsonb_populate_record(NULL::iobench.run_server_reads, import_children.run -> 'server_reads') sr;
     END IF;
