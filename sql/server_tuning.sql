@@ -156,7 +156,8 @@ LANGUAGE sql AS $$
 $$;
 SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads}', NULL), 'elsewhere');
 SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,buffer_reads}', '-1'), 'elsewhere');
-SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,io_workers}', '-3'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,shared_buffers}', '0'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,run,effective_io_concurrency}', '-3'), 'elsewhere');
 SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads}',
     (SELECT d -> 'runs' -> 0 -> 'server_reads' || '{"blocks": 100, "buffer_hits": 101}' FROM sdoc)), 'elsewhere');
 SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,read_path}', '"mmap"'), 'elsewhere');
