@@ -175,6 +175,10 @@ DELETE FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000d1'
 CREATE ROLE iob_tune_user;
 GRANT iobench_user TO iob_tune_user;
 SET ROLE iob_tune_user;
+-- (a member of iobench_user calls the other two: no USAGE on iobench_internal needed)
+SELECT count(*) AS rows FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '1MB');
+SELECT count(*) >= 3 AS rows FROM iobench.tune_tablespace('pg_default', concurrencies => '{1}', combine_limits => NULL,
+                                                         duration => '100ms', file_size => '1MB');
 SELECT * FROM iobench.sweep_io_workers();
 RESET ROLE;
 DROP ROLE iob_tune_user;
