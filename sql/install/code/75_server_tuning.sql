@@ -130,7 +130,8 @@ COMMENT ON FUNCTION iobench_internal.max_io_concurrency() IS 'the largest effect
 -- Both sides read cold: the raw runs with direct I/O, the server's with
 -- every buffer evicted and every block dropped from the page cache.
 -- ratio = server / raw (IOPS; MB/s is the same ratio, the block sizes being
--- equal).
+-- equal).  "spc" is server_tuning_check()'s result: an argument so that
+-- the API's body checks everything before this runs.
 CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk(
     spc           oid,
     tablespace    name,
@@ -169,7 +170,7 @@ DECLARE
     srv iobench.runs;
 BEGIN
     steps := server_vs_disk.concurrencies;
-    -- the random steps, then one sequential step (concurrency NULL below)
+    -- the random steps, then one sequential step at the server's concurrency
     FOR i IN 1 .. pg_catalog.cardinality(steps) OPERATOR(pg_catalog.+) 1 LOOP
         IF i OPERATOR(pg_catalog.<=) pg_catalog.cardinality(steps) THEN
             pat := 'randread';
