@@ -73,7 +73,7 @@ my $raw = $node->safe_psql('postgres', q{
 iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin 0");
 
 is($node->safe_psql('postgres',
-		"SELECT io_method FROM iobench.run_server_reads WHERE run_id = $run"),
+		"SELECT io_method FROM iobench.runs WHERE run_id = $run"),
 	'worker', 'the run went through the I/O workers');
 note $node->safe_psql('postgres',
 	"SELECT wait_type, round(wait_s::numeric, 3), wait_count, exact_count FROM iobench.run_waits "
