@@ -26,8 +26,8 @@ chomp $majmin;
 
 my $node = iob_base_node('server_read_cap');
 my $version = $node->safe_psql('postgres', "SELECT current_setting('server_version_num')::int");
-mkdir "$loop_dir/ts" or die "mkdir $loop_dir/ts: $!";
-$node->safe_psql('postgres', "CREATE TABLESPACE loopts LOCATION '$loop_dir/ts'");
+mkdir "$loop_dir/ts_server_read" or die "mkdir $loop_dir/ts_server_read: $!";
+$node->safe_psql('postgres', "CREATE TABLESPACE loopts LOCATION '$loop_dir/ts_server_read'");
 
 # The relation, made and filled by a first run before the cap: 128 MB,
 # 16384 blocks (half the loop device)
