@@ -175,9 +175,9 @@ SELECT '$ts', '$m', p.pattern, p.conc, r.iops, r.mb_per_s, r.run_id
                            file_size => '$FILE_SIZE') r
  ORDER BY p.o;
 -- (a statement does not see what the runs it calls stored)
-UPDATE fig f SET conc = s.effective_io_concurrency, hits = s.buffer_hits, reads = s.buffer_reads,
+UPDATE fig f SET conc = r.effective_io_concurrency, hits = s.buffer_hits, reads = s.buffer_reads,
                  blocks = s.blocks
-  FROM iobench.run_server_reads s WHERE s.run_id = f.run_id;
+  FROM iobench.run_server_reads s JOIN iobench.runs r USING (run_id) WHERE s.run_id = f.run_id;
 SQL
 			seq_check "$ts" "$m"
 		done

@@ -212,6 +212,20 @@ RESET statement_timeout;
 CREATE TEMP TABLE out_fleet_compare AS SELECT * FROM iobench.fleet_compare((SELECT fleet_id FROM out_fleet LIMIT 1));
 CREATE TEMP TABLE out_fleet_report AS SELECT * FROM iobench.fleet_report((SELECT fleet_id FROM out_fleet LIMIT 1));
 CREATE TEMP TABLE out_fleet_comparison AS SELECT * FROM iobench.fleet_comparison;
+CREATE TEMP TABLE out_svd AS
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '1MB');
+CREATE TEMP TABLE out_tune AS
+SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{1,2}', duration => '100ms',
+                                      file_size => '1MB');
+-- (18 and later: a sweep of one step at the default pool size, through
+-- dblink to this server; before 18 it refuses first)
+DO $$
+BEGIN
+    PERFORM * FROM iobench.sweep_io_workers(io_workers => '{3}', duration => '100ms', file_size => '1MB');
+EXCEPTION WHEN feature_not_supported THEN
+    NULL;
+END
+$$;
 RESET search_path;
 
 -- no planted object ran
@@ -254,7 +268,9 @@ SELECT (SELECT count(*) FROM r) = 1 AS run, (SELECT count(*) FROM p) = 1 AS pgio
        (SELECT count(*) FROM out_fleet_compare) = 2 AS fleet_compare,
        (SELECT count(*) FROM out_fleet_report) > 3 AS fleet_report,
        (SELECT count(*) FROM out_fleet_comparison) > 0 AS fleet_comparison,
-       (SELECT status FROM out_fleet_cancel) = 'cancelled' AS fleet_cancel;
+       (SELECT status FROM out_fleet_cancel) = 'cancelled' AS fleet_cancel,
+       (SELECT count(*) FROM out_svd) = 2 AS server_vs_disk,
+       (SELECT count(*) FROM out_tune) >= 3 AS tune_tablespace;
 SELECT * FROM out_format;
 
 -- the SQL and PL/pgSQL functions of the extension
@@ -287,7 +303,11 @@ SELECT p.oid::regprocedure AS not_called
                          'fio_figures', 'fio_latency_section',
                          'disk_stats', 'latency_percentile', 'imported_run_problems',
                          'check_imported_run', 'check_import_size', 'fio_number', 'fio_size_option',
-                         'fleet_import', 'run_server')
+                         'fleet_import', 'run_server', 'server_vs_disk', 'tune_tablespace',
+                         'server_tuning_check', 'server_tuning_steps', 'max_io_concurrency',
+                         'combine_steps', 'check_cache_miss_pct',
+                         -- called through on 18 and later only (before, it refuses first)
+                         'sweep_io_workers', 'conninfo_value', 'set_io_workers', 'sweep_connect')
  ORDER BY 1;
 
 -- every one pins its search_path

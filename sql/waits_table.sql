@@ -112,3 +112,27 @@ SELECT description IS NULL AS own_rows_undescribed
 -- I/O workers; idle in transaction is not among them
 SELECT wait_type FROM iobench.benign_waits WHERE builtin ORDER BY wait_type;
 SELECT count(*) FROM iobench.benign_waits WHERE wait_type LIKE '%idle in transaction%';
+
+-- A run of engine 'postgres' keeps the server's I/O workers' waits apart
+-- (' (io worker)' after the wait type, src/wait_run.c): they wait for the
+-- same reads as the run's own workers, so they are outside the Percentage
+-- base (the run's own rows make up 100 %), kept in the tables people read
+-- unless benign, and benign and described as their wait type is (the
+-- description checked for a wait type every release has)
+SELECT wait_type, percentage, in_top_95, benign, backend_types,
+       CASE WHEN wait_type LIKE 'IO:DataFileRead%' THEN
+           description IS NOT NULL = (current_setting('server_version_num')::int >= 170000)
+       END AS described_from_17
+  FROM iobench.wait_table_all(ARRAY[
+    ROW('IO:AioIoCompletion',                1.9, 0, 3, NULL, NULL, NULL),
+    ROW('CPU:Preempted',                     0.1, 0.1, 2, NULL, NULL, NULL),
+    ROW('IO:DataFileRead',                   0,   0, 0, 600, 1.9, NULL),
+    ROW('IO:DataFileRead (io worker)',       5.7, 0.1, 23, NULL, NULL, 'io worker'),
+    ROW('Activity:IoWorkerMain (io worker)', 0.3, 0, 22, NULL, NULL, 'io worker'),
+    ROW('CPU:Preempted (io worker)',         0.01, 0.01, 1, NULL, NULL, 'io worker')]::iobench.wait_raw[])
+ ORDER BY wait_type;
+SELECT * FROM iobench.wait_table(ARRAY[
+    ROW('IO:AioIoCompletion',                1.9, 0, 3, NULL, NULL, NULL),
+    ROW('CPU:Preempted',                     0.1, 0.1, 2, NULL, NULL, NULL),
+    ROW('IO:DataFileRead (io worker)',       5.7, 0.1, 23, NULL, NULL, 'io worker'),
+    ROW('Activity:IoWorkerMain (io worker)', 0.3, 0, 22, NULL, NULL, 'io worker')]::iobench.wait_raw[]);

@@ -95,6 +95,18 @@
 #endif
 
 /*
+ * The server's I/O worker processes (18 and later, io_method = worker): the
+ * backend type they run as, which the wait statistics of a run of engine
+ * "postgres" sample beside the run's own workers (wait_run.c).  They are
+ * auxiliary processes, so their PGPROCs are among the slots a sampler
+ * looks at on every tick.
+ */
+#if PG_VERSION_NUM >= 180000
+#define IOB_HAVE_IO_WORKERS			1
+#define IOB_BTYPE_IO_WORKER			((int) B_IO_WORKER)
+#endif
+
+/*
  * The entries of the backend status snapshot are read by index (1-based)
  * since 16; 15 calls the same read pgstat_fetch_stat_local_beentry().
  */

@@ -289,7 +289,12 @@ iob_create_files(IobRunShared *run)
 			}
 			done += len;
 		}
-		if (pg_fsync(fd) != 0)
+		/*
+		 * Written back, so that the page cache can drop the file: dirty
+		 * pages stay.  fdatasync(), not pg_fsync(), which does nothing
+		 * under fsync = off and would leave every later read a cache hit.
+		 */
+		if (fdatasync(fd) != 0)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not fsync file \"%s\": %m", path)));

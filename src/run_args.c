@@ -24,6 +24,7 @@
 #include "iobench.h"
 #include "run_args.h"
 #include "run_limits.h"
+#include "server_read.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
 
@@ -403,4 +404,6 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		(void) iob_wal_pattern(NULL, params);
 
 	iob_validate_params(params);
+	/* engine "postgres", which only run() offers: its own rules */
+	iob_check_server_read_params(params);
 }

@@ -484,7 +484,10 @@ wait_for_start_at(RunContext *ctx)
 	}
 }
 
-/* Wait statistics: start sampling the ready workers (wait_run.c) */
+/*
+ * Wait statistics: start sampling the ready workers, and for engine
+ * "postgres" the server's I/O workers that do their reads (wait_run.c)
+ */
 static void
 start_wait_sampling(RunContext *ctx)
 {
@@ -493,7 +496,8 @@ start_wait_sampling(RunContext *ctx)
 
 	for (i = 0; i < ctx->nlaunched; i++)
 		pids[i] = ctx->workers[i].pid;
-	ctx->waits = iob_wait_run_start(pids, ctx->nlaunched);
+	ctx->waits = iob_wait_run_start(pids, ctx->nlaunched,
+									ctx->run->params.engine == IOB_ENGINE_POSTGRES);
 	pfree(pids);
 }
 
@@ -566,12 +570,6 @@ prepare_server_read(RunContext *ctx)
 {
 	IobServerShared *server = &ctx->run->server;
 
-	if (RecoveryInProgress())
-		ereport(ERROR,
-				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("engine \"postgres\" cannot run on a hot standby"),
-				 errdetail("It reads a relation of its own, which a standby cannot create or fill."),
-				 errhint("Run it on the primary, or use another engine on the standby.")));
 	iob_server_settings_resolve(&ctx->run->params, server);
 	ctx->run->params.direct = !server->drop_page_cache;
 	iob_server_relation_prepare(ctx->seg, server);
@@ -682,9 +680,13 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	 * is stored.
 	 */
 	store = !XactReadOnly;
+	if (params->engine == IOB_ENGINE_POSTGRES)
+		iob_check_server_read_allowed();
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &storage);
-	iob_check_group_free_space(params, dir);
+	/* engine "postgres": its preparer checks what the relation still needs */
+	if (params->engine != IOB_ENGINE_POSTGRES)
+		iob_check_group_free_space(params, dir);
 
 	ctx = palloc0(sizeof(RunContext));
 	ctx->params = params;

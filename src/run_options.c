@@ -14,7 +14,6 @@
 #include "iobench.h"
 #include "run_limits.h"
 #include "run_options.h"
-#include "server_read.h"
 #include "sql_args.h"
 
 /*
@@ -320,8 +319,6 @@ iob_validate_params(const IobRunParams *params)
 
 	check_pattern_rules(params);
 	check_group(params);
-	/* engine "postgres": its own rules (server_settings.c) */
-	iob_check_server_read_params(params);
 	/* every worker keeps every file open: they must fit its descriptors */
 	iob_check_fd_limit(params->files);
 }

@@ -152,15 +152,31 @@ static const char *const io_settings[] = {
 	"wal_sync_method", "full_page_writes"
 };
 
-/* Add the server's I/O settings that exist, as SHOW prints them */
+/*
+ * Add the server's I/O settings that exist, as SHOW prints them; a run of
+ * engine "postgres" stores the effective_io_concurrency and
+ * io_combine_limit its workers read with (server_read.h)
+ */
 static void
-json_io_settings(StringInfo buf)
+json_io_settings(StringInfo buf, const IobRunSummary *s)
 {
 	int			i;
 
 	for (i = 0; i < (int) lengthof(io_settings); i++)
 	{
 		char	   *value = GetConfigOptionByName(io_settings[i], NULL, true);
+
+		if (value != NULL && s->engine == IOB_ENGINE_POSTGRES)
+		{
+			int64		combine = (int64) s->server.io_combine_blocks * BLCKSZ;
+
+			if (strcmp(io_settings[i], "effective_io_concurrency") == 0)
+				value = psprintf("%d", s->server.io_concurrency);
+			else if (strcmp(io_settings[i], "io_combine_limit") == 0)
+				value = (combine % (1024 * 1024) == 0) ?
+					psprintf(INT64_FORMAT "MB", combine / (1024 * 1024)) :
+					psprintf(INT64_FORMAT "kB", combine / 1024);
+		}
 
 		if (value != NULL)
 			json_str(buf, io_settings[i], value);
@@ -207,7 +223,7 @@ json_run_origin(StringInfo buf, const IobRunSummary *s)
 	snprintf(num, sizeof(num), UINT64_FORMAT, GetSystemIdentifier());
 	json_str(buf, "system_identifier", num);
 	json_str(buf, "pg_version", PG_VERSION);
-	json_io_settings(buf);
+	json_io_settings(buf, s);
 	json_str(buf, "tool", "iobench");
 	if (p->start_at != 0)
 		json_str(buf, "start_at", timestamptz_to_str(p->start_at));

@@ -22,8 +22,8 @@
  * settings that shaped the path (iobench.run_server_reads).
  *
  * Three parts:
- * - server_settings.c: the rules of a run of this engine (called by
- *   iob_validate_params()), and the settings it ran with;
+ * - server_settings.c: the rules of a run of this engine (checked with
+ *   run()'s arguments, iob_parse_run_args()), and the settings it ran with;
  * - server_relation.c: the relation, made, filled, and made cold before
  *   the run by a preparer background worker that commits on its own;
  * - server_read.c: the read path in a worker (worker.c's server loop).
@@ -69,6 +69,7 @@ typedef struct IobServerCounts
 
 /* server_settings.c */
 extern void iob_check_server_read_params(const IobRunParams *params);
+extern void iob_check_server_read_allowed(void);
 extern void iob_server_settings_resolve(const IobRunParams *params,
 										IobServerShared *shared);
 extern void iob_store_server_reads(int64 run_id, const IobServerShared *shared,

@@ -60,6 +60,7 @@
 
 #include "compat.h"
 #include "dynworker.h"
+#include "files.h"
 #include "iobench.h"
 #include "owner_spi.h"
 #include "privileges.h"
@@ -249,17 +250,41 @@ fill_blocks(Relation rel, BlockNumber nblocks, pg_prng_state *prng)
 }
 
 /*
+ * Refuse to extend the relation by "nblocks" blocks when the file system
+ * under it lacks room for them plus the safety margin that the raw files
+ * keep (files.c); only what is added counts, a relation reused as it is
+ * needs nothing
+ */
+static void
+check_free_space(const IobRunParams *params, Relation rel, BlockNumber nblocks)
+{
+	IobRunParams added = *params;
+	char		dir[MAXPGPATH];
+	char	   *slash;
+
+	iob_relation_main_path(rel, dir);
+	slash = strrchr(dir, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	added.files = 1;
+	added.file_size = (uint64) nblocks * BLCKSZ;
+	iob_check_free_space(&added, dir);
+}
+
+/*
  * Extend the relation to "need" blocks at least, one committed
  * transaction per FILL_CHUNK_BYTES; returns its number of blocks, in the
  * open transaction of the last step, with the relation locked and open in
  * *relp.
  */
 static BlockNumber
-fill_to(Oid relid, Oid spcoid, BlockNumber need, uint64 seed, Relation *relp)
+fill_to(const IobRunParams *params, Oid relid, BlockNumber need, Relation *relp)
 {
+	Oid			spcoid = params->tablespace_oid;
 	pg_prng_state prng;
+	bool		space_checked = false;
 
-	pg_prng_seed(&prng, seed ^ (uint64) relid);
+	pg_prng_seed(&prng, params->seed ^ (uint64) relid);
 	for (;;)
 	{
 		Relation	rel;
@@ -275,6 +300,11 @@ fill_to(Oid relid, Oid spcoid, BlockNumber need, uint64 seed, Relation *relp)
 		{
 			*relp = rel;
 			return nblocks;
+		}
+		if (!space_checked)
+		{
+			check_free_space(params, rel, need - nblocks);
+			space_checked = true;
 		}
 		pgstat_report_activity(STATE_RUNNING,
 							   psprintf("filling %s to %u blocks", RelationGetRelationName(rel), need));
@@ -323,7 +353,8 @@ evict_relation_buffers(Relation rel)
 /*
  * Sync each segment file of the relation's main fork and, unless the
  * server reads data files with direct I/O, drop its pages from the page
- * cache (only clean pages can be dropped, hence the sync)
+ * cache (only clean pages can be dropped, hence the sync, made whatever
+ * the setting fsync says)
  */
 static void
 sync_and_drop_files(Relation rel, BlockNumber nblocks, bool drop)
@@ -346,7 +377,8 @@ sync_and_drop_files(Relation rel, BlockNumber nblocks, bool drop)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not open file \"%s\": %m", path)));
-		if (pg_fsync(fd) != 0)
+		/* fdatasync(), not pg_fsync(), which does nothing under fsync = off */
+		if (fdatasync(fd) != 0)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not fsync file \"%s\": %m", path)));
@@ -371,7 +403,7 @@ prepare_relation(IobRunShared *run)
 
 	snprintf(relname, sizeof(relname), READ_TARGET_PREFIX "%u", spcoid);
 	relid = find_or_create(spcoid, relname);
-	nblocks = fill_to(relid, spcoid, need, params->seed, &rel);
+	nblocks = fill_to(params, relid, need, &rel);
 
 	pgstat_report_activity(STATE_RUNNING, "making the relation cold");
 	FlushRelationBuffers(rel);

@@ -10,6 +10,8 @@
 
 #include "access/htup_details.h"
 #include "access/reloptions.h"
+#include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
 #include "executor/spi.h"
@@ -63,7 +65,8 @@ max_io_combine_blocks(void)
 }
 
 /*
- * The rules of a run of engine "postgres", called by iob_validate_params():
+ * The rules of a run of engine "postgres", checked after iob_validate_params()
+ * by run(), the one entry point that offers the engine:
  * it reads one relation, with the server's own concurrency, in whole
  * server blocks; what only the raw files have (writes, several files, a
  * queue of the run's own, a rate, groups) is refused, naming the argument.
@@ -158,6 +161,28 @@ iob_check_server_read_params(const IobRunParams *params)
 }
 
 /*
+ * Can a run of engine "postgres" take place here?  Its relation is made or
+ * extended in transactions of its own, which neither a hot standby nor the
+ * caller's read-only transaction allow.  Called before anything is made.
+ */
+void
+iob_check_server_read_allowed(void)
+{
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("engine \"postgres\" cannot run on a hot standby"),
+				 errdetail("It reads a relation of its own, which a standby cannot create or fill."),
+				 errhint("Run it on the primary, or use another engine on the standby.")));
+	if (XactReadOnly)
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("engine \"postgres\" cannot run in a read-only transaction"),
+				 errdetail("It makes or extends a relation of its own in the tablespace, in transactions of its own."),
+				 errhint("Run it outside a read-only transaction, or use another engine.")));
+}
+
+/*
  * The settings a run of engine "postgres" reads with, decided once in the
  * launcher for every worker: the read path of this release, whether the
  * page cache is in the path, and the concurrency and combining in effect.
@@ -181,16 +206,6 @@ iob_server_settings_resolve(const IobRunParams *params, IobServerShared *shared)
 #endif
 }
 
-/* A setting as an integer Datum, or NULL when this release has no such setting */
-static void
-int_setting(const char *name, Datum *value, char *null)
-{
-	const char *s = GetConfigOption(name, true, false);
-
-	*null = s ? ' ' : 'n';
-	*value = s ? Int32GetDatum(pg_strtoint32(s)) : (Datum) 0;
-}
-
 /* A setting as a text Datum, or NULL when this release has no such setting */
 static void
 text_setting(const char *name, Datum *value, char *null)
@@ -202,43 +217,32 @@ text_setting(const char *name, Datum *value, char *null)
 }
 
 /*
- * Store the row of iobench.run_server_reads of run "run_id": the settings
- * of the read path (the server's, read now: they cannot change during a
- * run but by a reload, which io_workers on 18+ allows) and the workers'
- * counts
+ * Store the row of iobench.run_server_reads of run "run_id": the read path,
+ * the settings the run's row does not hold, the relation, and the
+ * workers' counts
  */
 void
 iob_store_server_reads(int64 run_id, const IobServerShared *shared,
 					   const IobServerCounts *counts)
 {
-	Oid			types[16] = {INT8OID, TEXTOID, TEXTOID, INT4OID, INT4OID, INT4OID,
-		INT4OID, INT4OID, INT8OID, TEXTOID, TEXTOID, INT8OID, INT8OID, INT8OID,
-	INT8OID, BOOLOID};
-	Datum		values[16];
-	char		nulls[17] = "                ";
+	Oid			types[10] = {INT8OID, TEXTOID, INT8OID, TEXTOID, TEXTOID, INT8OID,
+	INT8OID, INT8OID, INT8OID, BOOLOID};
+	Datum		values[10];
+	char		nulls[11] = "          ";
 
 	values[0] = Int64GetDatum(run_id);
 	values[1] = CStringGetTextDatum(shared->read_stream ? "read_stream" : "prefetch");
-	text_setting("io_method", &values[2], &nulls[2]);
-	int_setting("io_workers", &values[3], &nulls[3]);
-	int_setting("io_min_workers", &values[4], &nulls[4]);
-	int_setting("io_max_workers", &values[5], &nulls[5]);
-	values[6] = Int32GetDatum(shared->io_concurrency);
-	values[7] = Int32GetDatum(shared->io_combine_blocks);
-	if (shared->io_combine_blocks == 0)
-		nulls[7] = 'n';
-	values[8] = Int64GetDatum((int64) NBuffers * BLCKSZ);
-	text_setting("debug_io_direct", &values[9], &nulls[9]);
-	values[10] = CStringGetTextDatum(shared->relation);
-	values[11] = Int64GetDatum((int64) shared->relation_bytes);
-	values[12] = Int64GetDatum((int64) counts->blocks);
-	values[13] = Int64GetDatum((int64) counts->buffer_hits);
-	values[14] = Int64GetDatum((int64) counts->buffer_reads);
-	values[15] = BoolGetDatum(shared->drop_page_cache);
-	iob_owner_run("INSERT INTO iobench.run_server_reads (run_id, read_path, io_method, "
-				  "io_workers, io_min_workers, io_max_workers, effective_io_concurrency, "
-				  "io_combine_limit, shared_buffers, debug_io_direct, relation, "
-				  "relation_bytes, blocks, buffer_hits, buffer_reads, page_cache_dropped) "
-				  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-				  16, types, values, nulls, SPI_OK_INSERT);
+	values[2] = Int64GetDatum((int64) NBuffers * BLCKSZ);
+	text_setting("debug_io_direct", &values[3], &nulls[3]);
+	values[4] = CStringGetTextDatum(shared->relation);
+	values[5] = Int64GetDatum((int64) shared->relation_bytes);
+	values[6] = Int64GetDatum((int64) counts->blocks);
+	values[7] = Int64GetDatum((int64) counts->buffer_hits);
+	values[8] = Int64GetDatum((int64) counts->buffer_reads);
+	values[9] = BoolGetDatum(shared->drop_page_cache);
+	iob_owner_run("INSERT INTO iobench.run_server_reads (run_id, read_path, shared_buffers, "
+				  "debug_io_direct, relation, relation_bytes, blocks, buffer_hits, "
+				  "buffer_reads, page_cache_dropped) "
+				  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+				  10, types, values, nulls, SPI_OK_INSERT);
 }

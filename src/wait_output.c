@@ -18,6 +18,7 @@
 #include "utils/tuplestore.h"
 #include "utils/wait_event.h"
 
+#include "compat.h"
 #include "owner_spi.h"
 #include "wait_output.h"
 
@@ -115,13 +116,32 @@ iob_wait_row_add_exact(IobWaitRow *row, uint64 key,
 }
 
 /*
+ * Whether a key is a wait of one of the server's I/O workers (18 and
+ * later), which a run of engine "postgres" keeps apart (IOB_IO_WORKER_LABEL)
+ */
+static bool
+iob_wait_key_io_worker(uint64 key)
+{
+#ifdef IOB_HAVE_IO_WORKERS
+	return IOB_WAIT_KEY_FLAVOUR(key) != IOB_FLAVOUR_OVERFLOW &&
+		IOB_WAIT_KEY_BTYPE(key) == IOB_BTYPE_IO_WORKER;
+#else
+	return false;
+#endif
+}
+
+/*
  * The rows of a table (its entries, then the overflow entry if used), then
- * a row for each wait event with exact figures that the table lacks.
- * Returns the number of rows, in a palloc'd array.
+ * a row for each wait event with exact figures that the table lacks.  With
+ * io_workers_apart the rows of I/O workers are named with
+ * IOB_IO_WORKER_LABEL after the wait type and take no exact figures: those
+ * count the run's own waits.  Returns the number of rows, in a palloc'd
+ * array.
  */
 static int
 iob_wait_rows(const IobWaitTable *t, bool have_schedstat,
-			  const IobWaitExact *exact, int nexact, IobWaitRow **rows_out)
+			  const IobWaitExact *exact, int nexact, bool io_workers_apart,
+			  IobWaitRow **rows_out)
 {
 	IobWaitEntry *entries = iob_wait_table_entries((IobWaitTable *) t);
 	IobWaitRow *rows = palloc0(sizeof(IobWaitRow) * (t->nentries + 1 + nexact));
@@ -150,7 +170,10 @@ iob_wait_rows(const IobWaitTable *t, bool have_schedstat,
 		row->signal_null = !have_schedstat || e->nosignal_ns > 0;
 		row->count = (int64) e->count;
 		row->exact_null = true;
-		iob_wait_row_add_exact(row, e->key, exact, nexact, used);
+		if (io_workers_apart && iob_wait_key_io_worker(e->key))
+			strlcat(row->name, IOB_IO_WORKER_LABEL, sizeof(row->name));
+		else
+			iob_wait_row_add_exact(row, e->key, exact, nexact, used);
 		n++;
 	}
 	/* wait events with exact figures that no row (of any backend type) took */
@@ -184,7 +207,8 @@ iob_wait_put_rows(const IobWaitTable *table, bool have_schedstat,
 				  Tuplestorestate *tupstore, TupleDesc tupdesc)
 {
 	IobWaitRow *rows;
-	int			n = iob_wait_rows(table, have_schedstat, exact, nexact, &rows);
+	int			n = iob_wait_rows(table, have_schedstat, exact, nexact, false,
+								  &rows);
 	int			i;
 
 	for (i = 0; i < n; i++)
@@ -225,7 +249,8 @@ iob_wait_store_run(const IobWaitTable *table, bool have_schedstat,
 				   int64 run_id, const IobWaitSampling *sampling)
 {
 	IobWaitRow *rows;
-	int			n = iob_wait_rows(table, have_schedstat, exact, nexact, &rows);
+	int			n = iob_wait_rows(table, have_schedstat, exact, nexact,
+								  sampling->io_workers_apart, &rows);
 	Datum	   *cols[6];
 	bool	   *signal_null = palloc(sizeof(bool) * Max(n, 1));
 	bool	   *exact_null = palloc(sizeof(bool) * Max(n, 1));

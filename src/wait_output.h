@@ -28,6 +28,14 @@
 /* Longest name iob_wait_key_name() produces, with the terminator */
 #define IOB_WAIT_NAME_LEN		128
 
+/*
+ * What a run of engine "postgres" adds to the wait type of the server's
+ * I/O workers' rows (iobench.run_waits), keeping them apart from the run's
+ * own workers' rows; iobench.wait_table_all() leaves such rows out of the
+ * Percentage base (wait_run.c has the rule).
+ */
+#define IOB_IO_WORKER_LABEL		" (io worker)"
+
 /* Exact figures of one wait event over the sampled window */
 typedef struct IobWaitExact
 {
@@ -45,6 +53,8 @@ typedef struct IobWaitSampling
 	uint64		missed;
 	uint64		sampled_ns;
 	const char *scope;			/* "workers" or "instance" */
+	bool		io_workers_apart;	/* I/O workers' rows labelled, see
+									 * IOB_IO_WORKER_LABEL */
 } IobWaitSampling;
 
 extern void iob_wait_key_name(uint64 key, char *buf, size_t buflen);

@@ -18,13 +18,39 @@
  * instance is sampled, PostgreSQL's own exact counts over the run's window
  * are added to them (wait_exact.h).
  *
+ * The server's I/O workers.  A run of engine "postgres" on 18 and later
+ * with io_method = worker has the server's I/O worker processes (backend
+ * type "io worker") do its reads: the run's workers wait for the
+ * completion (IO:AioIoCompletion) while an I/O worker waits in
+ * IO:DataFileRead for the same read.  Such a run samples every I/O worker
+ * beside its own workers (scope "workers"; scope "instance" samples them
+ * anyway), and keeps their waits apart so that no read counts twice:
+ *	- an I/O worker's rows are stored under their wait type followed by
+ *	  " (io worker)" (IOB_IO_WORKER_LABEL), never summed with the run's own
+ *	  workers' rows of the same wait type, and take none of the exact
+ *	  figures (those count the run's own ops);
+ *	- the run's wait table (iobench.wait_table_all()) takes its Percentage
+ *	  base from the run's own workers' non-benign waits only: I/O worker rows
+ *	  have no Percentage and no part in the 95 % cut, and the tables people
+ *	  read show them beside the run's rows unless benign (an I/O worker's
+ *	  idle Activity:IoWorkerMain is).
+ * So the run's Percentage says where its own workers' time went (waiting
+ * for the I/O workers among it), and the I/O worker rows say what the I/O
+ * workers did meanwhile.  They serve the whole server: their work for other
+ * sessions during the run is attributed to the run too.  Sampling them
+ * costs a tick one load of the backend type per auxiliary process, which
+ * the tick looks at anyway.  io_method = io_uring completes I/O in the
+ * backend and sync does it there: neither has I/O workers to sample.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "engine.h"
 #include "iobench.h"
 #include "wait_exact.h"
@@ -41,6 +67,7 @@ struct IobWaitRun
 	IobWaitTimer *timer;
 	IobWaitTable *table;
 	bool		instance;		/* scope "instance": PostgreSQL's counts too */
+	bool		io_workers;		/* the server's I/O workers' rows apart */
 	IobWaitCounters start;		/* them at the start, when instance */
 	int64		measure_start_ns;	/* as the launcher polls; 0 = not yet */
 	bool		finished;		/* the window was closed */
@@ -78,11 +105,13 @@ iob_wait_run_tick(IobWaitRun *wr)
 
 /*
  * Start sampling a run whose workers have these pids (the scope follows
- * iobench.run_waits).  Returns NULL when the setting is "off".  Lives in
+ * iobench.run_waits); io_workers: and the server's I/O workers, whose rows
+ * are kept apart (a run of engine "postgres", see the top of the file; no
+ * effect before 18).  Returns NULL when the setting is "off".  Lives in
  * CurrentMemoryContext; its descriptors close when that context goes.
  */
 IobWaitRun *
-iob_wait_run_start(const int *pids, int npids)
+iob_wait_run_start(const int *pids, int npids, bool io_workers)
 {
 	IobWaitRun *wr;
 
@@ -95,6 +124,11 @@ iob_wait_run_start(const int *pids, int npids)
 		wr->sampler = iob_wait_sampler_create(NULL, 0);
 	else
 		wr->sampler = iob_wait_sampler_create(pids, npids);
+#ifdef IOB_HAVE_IO_WORKERS
+	wr->io_workers = io_workers;
+	if (io_workers && !wr->instance)
+		iob_wait_sampler_add_type(wr->sampler, IOB_BTYPE_IO_WORKER);
+#endif
 	wr->timer = iob_wait_timer_create(iobench_sample_period);
 	wr->table = iob_wait_table_create(iobench_max_wait_types);
 	if (wr->instance)
@@ -189,6 +223,7 @@ iob_wait_run_store(IobWaitRun *wr, Datum run_row, const IobRunSummary *summary)
 							&last_ns);
 	sampling.missed = iob_wait_timer_missed(wr->timer);
 	sampling.scope = wr->instance ? "instance" : "workers";
+	sampling.io_workers_apart = wr->io_workers;
 	iob_wait_store_run(wr->table, iob_wait_sampler_has_schedstat(wr->sampler),
 					   exact, nexact, run_id, &sampling);
 	iob_wait_sampler_destroy(wr->sampler);

@@ -5,7 +5,7 @@
  *
  * The launcher samples while it waits for its workers, on its own loop:
  *
- *	ctx->waits = iob_wait_run_start(pids, npids);	(after the workers are ready)
+ *	ctx->waits = iob_wait_run_start(pids, npids, io_workers);	(once ready)
  *	loop:
  *		timeout = iob_wait_run_poll(ctx->waits, now, measure_start, end, timeout);
  *		sleep(timeout)
@@ -17,7 +17,8 @@
  * run); the loop need not wake at its end, iob_wait_run_store() closes the
  * window there if no poll did.  iobench.run_waits chooses the scope: the run's workers,
  * the whole instance, or nothing (then start returns NULL and the other
- * calls do nothing).
+ * calls do nothing).  io_workers: sample the server's I/O workers too and
+ * keep their rows apart (engine "postgres"; wait_run.c says how).
  *
  *-------------------------------------------------------------------------
  */
@@ -30,7 +31,8 @@
 
 typedef struct IobWaitRun IobWaitRun;
 
-extern IobWaitRun *iob_wait_run_start(const int *pids, int npids);
+extern IobWaitRun *iob_wait_run_start(const int *pids, int npids,
+									  bool io_workers);
 extern long iob_wait_run_poll(IobWaitRun *wr, int64 now_ns,
 							  int64 measure_start_ns, int64 end_ns,
 							  long timeout_ms);

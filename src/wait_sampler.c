@@ -148,6 +148,8 @@ struct IobWaitSampler
 	int			npids;
 	int		   *always_pids;	/* sorted set of pids read at every tick */
 	int			nalways;
+	int			also_btype;		/* and every process of this backend type
+								 * (0: none), see iob_wait_sampler_add_type() */
 	bool		have_schedstat; /* /proc/self/schedstat exists */
 
 	int			aux_first;		/* slots of the auxiliary processes: */
@@ -439,6 +441,25 @@ iob_wait_sampler_read_always(IobWaitSampler *s, const int *pids, int npids)
 	MemoryContextSwitchTo(oldcxt);
 }
 
+/*
+ * Sample every process of backend type btype too, beside the pids the
+ * sampler is restricted to: a run of engine "postgres" has the server's
+ * I/O workers do its reads.  Only where the type is read directly from
+ * shared memory (IOB_HAVE_PROC_BACKEND_TYPE, compat.h), which costs one
+ * load per process; the type is read for processes outside the pids only
+ * when a tick looks at their slot (every tick for auxiliary processes, such
+ * as I/O workers, and the full scans for the others), so a tick stays
+ * bounded by the slots it looks at anyway.  Call before the first tick.
+ */
+void
+iob_wait_sampler_add_type(IobWaitSampler *s, int btype)
+{
+	Assert(s->first_ns == 0);
+#ifdef IOB_HAVE_PROC_BACKEND_TYPE
+	s->also_btype = btype;
+#endif
+}
+
 /* Whether the sampler reads schedstat (signal time known) */
 bool
 iob_wait_sampler_has_schedstat(IobWaitSampler *sampler)
@@ -683,6 +704,7 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 	bool	   *followed = s->followed;
 	const int  *pids = s->pids;
 	int			npids = s->npids;
+	int			also_btype = s->also_btype;
 	bool		full = iob_full_scan_due(s, now);
 	int			aux_first = s->aux_first;
 	int			aux_end = s->aux_end;
@@ -711,7 +733,9 @@ iob_wait_sampler_tick(IobWaitSampler *s)
 			continue;
 		pid = iob_proc_pid(proc);
 		if (pid == 0 || i == mine ||
-			(pids != NULL && !iob_pid_in(pids, npids, pid)))
+			(pids != NULL && !iob_pid_in(pids, npids, pid) &&
+			 (also_btype == 0 ||
+			  iob_wait_backend_type(proc, i, pid, 0, false, now) != also_btype)))
 		{
 			if (followed[i])
 			{

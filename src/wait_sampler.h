@@ -17,6 +17,8 @@
  * spends runnable after a wake-up belongs to that wait.
  *
  *	s = iob_wait_sampler_create(pids, npids);
+ *	iob_wait_sampler_add_type(s, btype);		(optional: and every process
+ *												 of a backend type, 18+)
  *	n = iob_wait_sampler_tick(s);				(every period)
  *	iob_wait_table_apply(table, iob_wait_sampler_deltas(s, &n), n);
  *	n = iob_wait_sampler_flush(s);				(or _close(s, end_ns)) and apply
@@ -50,6 +52,7 @@ extern IobWaitSampler *iob_wait_sampler_create(const int *pids, int npids);
 extern void iob_wait_sampler_destroy(IobWaitSampler *sampler);
 extern void iob_wait_sampler_read_always(IobWaitSampler *sampler,
 										 const int *pids, int npids);
+extern void iob_wait_sampler_add_type(IobWaitSampler *sampler, int btype);
 extern bool iob_wait_sampler_has_schedstat(IobWaitSampler *sampler);
 extern bool iob_wait_sampler_restricted(IobWaitSampler *sampler);
 extern int	iob_wait_sampler_tick(IobWaitSampler *sampler);

@@ -130,7 +130,8 @@ COMMIT;
 }
 
 # with steady_state, seconds are stored as they go, not a steady_window
-# later (a 40 s window that a 0.001 % band never reaches)
+# later (a 40 s window that a 0.001 % band never reaches); once that is
+# seen the run is cancelled, and its stored part adds up too
 {
 	my $h = $node->background_psql('postgres', on_error_stop => 0);
 	$h->query_until(qr/start/, q{\echo start
@@ -149,6 +150,8 @@ SELECT run_id FROM iobench.run(duration => '40s', file_size => '16MB', engine =>
 			"SELECT coalesce(max(seconds_stored) >= 3, false) FROM iobench.running_runs WHERE state = 'running'");
 	}
 	is($stored, 't', 'steady_state: seconds are stored while the run goes');
+	iob_sql_value($node, q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+	                        WHERE query LIKE '%label => ''steady''%' AND pid <> pg_backend_pid()});
 	$node->poll_query_until('postgres',
 		"SELECT count(*) = 1 FROM iobench.runs WHERE label = 'steady'");
 	$h->quit;

@@ -1,8 +1,8 @@
 # Engine 'postgres' under each io_method (18 and later): for sync, worker
 # and io_uring (where the server has it and the kernel allows it) the
 # cluster is restarted with the method, and a random and a sequential run
-# through the server's read path must record that method and the I/O
-# worker settings as the release has them, read through read streams,
+# through the server's read path must record (in its row of iobench.runs)
+# that method and the I/O worker settings as the release has them, read through read streams,
 # account for every block it obtained as a shared-buffer hit or a read
 # (but those in flight at the period's edges), and show in its waits the
 # I/O waits the method makes: IO:DataFileRead for sync (the worker reads
@@ -63,18 +63,18 @@ sub check_run
 	my $r = "$method, $what";
 
 	is( $node->safe_psql('postgres', qq{
-			SELECT io_method FROM iobench.run_server_reads WHERE run_id = $run_id}),
-		$method, "$r: run_server_reads.io_method is the method");
+			SELECT io_method FROM iobench.runs WHERE run_id = $run_id}),
+		$method, "$r: the run's io_method is the method");
 	is( $node->safe_psql('postgres', qq{
 			SELECT io_workers IS NOT DISTINCT FROM current_setting('io_workers', true)::int
 			   AND io_min_workers IS NOT DISTINCT FROM current_setting('io_min_workers', true)::int
 			   AND io_max_workers IS NOT DISTINCT FROM current_setting('io_max_workers', true)::int
 			   AND num_nonnulls(io_workers, io_min_workers, io_max_workers) > 0
-			FROM iobench.run_server_reads WHERE run_id = $run_id}),
+			FROM iobench.runs WHERE run_id = $run_id}),
 		't', "$r: the I/O worker settings are recorded as this release has them");
 	is( $node->safe_psql('postgres', qq{
-			SELECT read_path || ' ' || effective_io_concurrency || ' ' || page_cache_dropped
-			FROM iobench.run_server_reads WHERE run_id = $run_id}),
+			SELECT s.read_path || ' ' || r.effective_io_concurrency || ' ' || s.page_cache_dropped
+			FROM iobench.run_server_reads s JOIN iobench.runs r USING (run_id) WHERE run_id = $run_id}),
 		'read_stream 8 true', "$r: read through a read stream at the concurrency given, cold");
 
 	# Blocks the workers obtained against hits + reads: a read stream reads
@@ -82,8 +82,8 @@ sub check_run
 	# blocks obtained after the period, and the period's first blocks may
 	# have been read before it
 	my ($blocks, $hits, $reads, $slack) = split /\|/, $node->safe_psql('postgres', qq{
-		SELECT blocks, buffer_hits, buffer_reads, 2 * effective_io_concurrency * io_combine_limit
-		FROM iobench.run_server_reads WHERE run_id = $run_id});
+		SELECT s.blocks, s.buffer_hits, s.buffer_reads, 2 * r.effective_io_concurrency * (pg_size_bytes(r.io_combine_limit) / 8192)
+		FROM iobench.run_server_reads s JOIN iobench.runs r USING (run_id) WHERE run_id = $run_id});
 	cmp_ok($blocks, '>', 0, "$r: blocks obtained ($blocks)");
 	cmp_ok(abs($blocks - $hits - $reads), '<=', $slack,
 		"$r: blocks ($blocks) = buffer_hits ($hits) + buffer_reads ($reads) within $slack in flight");

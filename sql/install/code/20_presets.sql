@@ -186,7 +186,9 @@ COMMENT ON FUNCTION iobench.compare(bigint, name) IS 'one suite''s tablespaces s
 
 -- Any runs side by side, in the order given, against a baseline run (the
 -- first when NULL).  server names where each ran: the name it was gathered
--- or imported under, or the host for runs made here.
+-- or imported under, or the host for runs made here.  A run of engine
+-- postgres shows the io_method and effective_io_concurrency it read with,
+-- so runs under different methods compare.
 CREATE OR REPLACE FUNCTION iobench_internal.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
 RETURNS TABLE (
     run_id         bigint,
@@ -197,6 +199,9 @@ RETURNS TABLE (
     block_size     integer,
     workers        integer,
     iodepth        integer,
+    engine         text,
+    io_method      text,
+    effective_io_concurrency integer,
     baseline_run   bigint,
     base_iops      numeric,
     iops           numeric,
@@ -219,7 +224,9 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     RETURN QUERY
-    SELECT o.run_id, coalesce(iobench.run_server(o), o.host), o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth, b.run_id,
+    SELECT o.run_id, coalesce(iobench.run_server(o), o.host), o.label, o.tablespace, o.rw, o.block_size, o.workers, o.iodepth,
+           o.engine, CASE WHEN o.engine = 'postgres' THEN o.io_method END,
+           CASE WHEN o.engine = 'postgres' THEN o.effective_io_concurrency END, b.run_id,
            round(b.iops::numeric, 1), round(o.iops::numeric, 1),
            round((o.iops / nullif(b.iops, 0))::numeric, 2),
            round(b.mb_per_s::numeric, 2), round(o.mb_per_s::numeric, 2),
@@ -246,6 +253,9 @@ RETURNS TABLE (
     block_size     integer,
     workers        integer,
     iodepth        integer,
+    engine         text,
+    io_method      text,
+    effective_io_concurrency integer,
     baseline_run   bigint,
     base_iops      numeric,
     iops           numeric,

@@ -393,6 +393,13 @@ BEGIN
     -- what ran, where
     RETURN NEXT format('iobench run %s: %s%s', r.run_id, r.status,
                        CASE WHEN r.label IS NOT NULL THEN format(', "%s"', r.label) ELSE '' END);
+    IF r.engine = 'postgres' THEN
+        RETURN NEXT format('  %s, %s blocks, %s worker%s through the server''s read path (engine postgres) at effective_io_concurrency %s, a relation of %s',
+                           r.rw, iobench.format_bytes(r.block_size), r.workers,
+                           CASE WHEN r.workers > 1 THEN 's' ELSE '' END,
+                           coalesce(r.effective_io_concurrency::text, '?'),
+                           iobench.format_bytes(r.file_size));
+    ELSE
     RETURN NEXT format('  %s%s, %s blocks, %s worker%s x iodepth %s (%s), %s I/O, %s file%s of %s',
                        r.rw,
                        CASE WHEN r.read_pct IS NOT NULL THEN format(' (%s %% reads)', r.read_pct) ELSE '' END,
@@ -402,6 +409,7 @@ BEGIN
                        CASE WHEN r.direct THEN 'direct' ELSE 'buffered' END,
                        r.files, CASE WHEN r.files > 1 THEN 's' ELSE '' END,
                        iobench.format_bytes(r.file_size));
+    END IF;
     IF r.fsync_every > 0 OR r.rewrite_pct > 0 OR r.sync_method IN ('open_datasync', 'open_sync') THEN
         RETURN NEXT '  ' || concat_ws(', ',
             CASE WHEN r.rewrite_pct > 0 THEN format('%s %% of reads rewritten', r.rewrite_pct) END,
@@ -431,6 +439,28 @@ BEGIN
     IF line IS NOT NULL THEN
         RETURN NEXT '  I/O settings: ' || line;
     END IF;
+    -- engine postgres: the server's read path, and whether every block
+    -- came from the disk (shared-buffer hits, the server's reads, what the
+    -- device read over the measured period)
+    FOR w IN SELECT s.*,
+                    (SELECT (sum(d.read_sectors) * 512)::bigint
+                       FROM iobench.run_disk_seconds d
+                      WHERE d.run_id = s.run_id AND NOT d.member) AS device_bytes
+               FROM iobench.run_server_reads s WHERE s.run_id = r.run_id LOOP
+        RETURN NEXT format('  server read path: %s through shared buffers (%s), relation %s (%s), %s',
+                           CASE w.read_path WHEN 'read_stream' THEN 'a read stream'
+                                ELSE 'ReadBuffer with PrefetchBuffer' END,
+                           iobench.format_bytes(w.shared_buffers), w.relation,
+                           iobench.format_bytes(w.relation_bytes),
+                           CASE WHEN w.page_cache_dropped THEN 'each block dropped from the page cache once read'
+                                ELSE format('direct I/O (debug_io_direct = %s)', w.debug_io_direct) END);
+        RETURN NEXT format('  blocks obtained %s: %s found in shared buffers, %s read by the server%s',
+                           w.blocks, w.buffer_hits, w.buffer_reads,
+                           CASE WHEN w.device_bytes IS NOT NULL
+                                THEN format('; the device read %s in the measured period',
+                                            iobench.format_bytes(w.device_bytes))
+                                ELSE '' END);
+    END LOOP;
     IF r.imported_at IS NOT NULL THEN
         RETURN NEXT format('  server "%s": its run %s there, imported %s%s',
                            coalesce(r.server, r.host, '?'), coalesce(r.origin_run_id::text, '?'),

@@ -49,6 +49,13 @@ COMMENT ON FUNCTION iobench.wait_event_descriptions IS 'the server''s descriptio
 --
 -- sample_period_s is the sampling period of the raw rows (NULL: unknown;
 -- then only the class rule holds back an average).
+--
+-- Rows of the server's I/O workers that a run of engine 'postgres' keeps
+-- apart (wait type followed by ' (io worker)', src/wait_run.c) wait for
+-- the same reads as the run's own workers: they are outside the
+-- Percentage base and have no Percentage, and are kept for the tables
+-- people read (in_top_95) unless benign; benign and description are those
+-- of the wait type without the label.
 CREATE OR REPLACE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[],
                                                   sample_period_s double precision)
 RETURNS SETOF iobench.wait_stats_row
@@ -82,16 +89,25 @@ AS $$
                         c.wait_s / nullif(c.wait_count, 0)
                END AS avg_wait
         FROM counted c
+    ), labelled AS (
+        SELECT a.*,
+               a.wait_type LIKE '% (io worker)' AS apart
+        FROM averaged a
+    ), based AS (
+        SELECT l.*,
+               CASE WHEN l.apart THEN left(l.wait_type, -length(' (io worker)'))
+                    ELSE l.wait_type END AS base_type
+        FROM labelled l
     ), flagged AS (
         SELECT a.*,
                CASE WHEN a.signal_s IS NOT NULL THEN least(a.signal_s, a.wait_s) END AS sig,
                EXISTS (SELECT 1 FROM iobench.benign_waits b
-                       WHERE b.wait_type = a.wait_type) AS benign
-        FROM averaged a
+                       WHERE b.wait_type = a.base_type) AS benign
+        FROM based a
     ), pct AS (
         SELECT f.*,
-               CASE WHEN NOT f.benign THEN
-                   100.0 * f.wait_s / nullif(sum(f.wait_s) FILTER (WHERE NOT f.benign) OVER (), 0)
+               CASE WHEN NOT f.benign AND NOT f.apart THEN
+                   100.0 * f.wait_s / nullif(sum(f.wait_s) FILTER (WHERE NOT f.benign AND NOT f.apart) OVER (), 0)
                END AS percentage
         FROM flagged f
     ), running AS (
@@ -113,13 +129,13 @@ AS $$
            r.exact_count,
            r.exact_wait_s,
            r.benign,
-           NOT r.benign AND r.percentage IS NOT NULL AND r.before < 95,
+           NOT r.benign AND (r.apart OR (r.percentage IS NOT NULL AND r.before < 95)),
            r.wait_count,
            r.count_exact,
            d.description,
            r.backend_types
     FROM running r
-    LEFT JOIN iobench.wait_event_descriptions() AS d ON d.wait_type = r.wait_type
+    LEFT JOIN iobench.wait_event_descriptions() AS d ON d.wait_type = r.base_type
     ORDER BY r.wait_s DESC, r.wait_type
 $$;
 COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[], double precision) IS 'all rows of a wait table sampled every sample_period_s seconds, unrounded, with the benign and 95 % flags';
@@ -529,7 +545,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
-                   w.exact_count, w.exact_wait_s, NULL::text)::iobench.wait_raw
+                   w.exact_count, w.exact_wait_s,
+                   -- the server's I/O workers' rows (src/wait_run.c)
+                   CASE WHEN w.wait_type LIKE '% (io worker)' THEN 'io worker' END
+                  )::iobench.wait_raw
         FROM iobench.run_waits w
         WHERE w.run_id = run_wait_stats_all.run_id),
         (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s

@@ -97,7 +97,11 @@ BEGIN
                              FROM iobench.run_disk_seconds d WHERE d.run_id = r.run_id), '[]'),
                        'tablespaces', coalesce((
                            SELECT jsonb_agg(to_jsonb(g) - 'run_id' ORDER BY g.position)
-                             FROM iobench.run_tablespaces g WHERE g.run_id = r.run_id), '[]'))
+                             FROM iobench.run_tablespaces g WHERE g.run_id = r.run_id), '[]'),
+                       -- new in 0.3: the server's read path of a run of engine postgres
+                       'server_reads', (
+                           SELECT to_jsonb(sr) - 'run_id'
+                             FROM iobench.run_server_reads sr WHERE sr.run_id = r.run_id))
                    ORDER BY r.run_id)
               FROM iobench.runs r
              WHERE (export_runs.run_ids IS NULL OR r.run_id = ANY (export_runs.run_ids))
@@ -150,7 +154,8 @@ $$;
 COMMENT ON FUNCTION iobench_internal.insert_run(jsonb) IS 'insert a run from a JSON object keyed by column name (the import functions)';
 
 -- The children of an imported run (seconds, histogram, stalls, waits,
--- the device's seconds, the tablespaces of a group) from its entry in an
+-- the device's seconds, the tablespaces of a group, the server's read
+-- path of engine postgres) from its entry in an
 -- export_runs() document; a key missing from the entry stores no rows.
 CREATE OR REPLACE FUNCTION iobench_internal.import_children(run_id bigint, run jsonb)
 RETURNS void
@@ -208,6 +213,14 @@ BEGIN
         g.fsync_ops, g.fsync_iops,
         g.fsync_lat_avg_us, g.fsync_lat_p50_us, g.fsync_lat_p90_us, g.fsync_lat_p99_us, g.fsync_lat_p999_us, g.fsync_lat_max_us
       FROM jsonb_populate_recordset(NULL::iobench.run_tablespaces, coalesce(import_children.run -> 'tablespaces', '[]')) g;
+    -- new in 0.3: documents of 0.1 and 0.2 have none
+    IF jsonb_typeof(import_children.run -> 'server_reads') = 'object' THEN
+        INSERT INTO iobench.run_server_reads (run_id, read_path, shared_buffers, debug_io_direct,
+            relation, relation_bytes, blocks, buffer_hits, buffer_reads, page_cache_dropped)
+        SELECT import_children.run_id, sr.read_path, sr.shared_buffers, sr.debug_io_direct,
+            sr.relation, sr.relation_bytes, sr.blocks, sr.buffer_hits, sr.buffer_reads, sr.page_cache_dropped
+          FROM jsonb_populate_record(NULL::iobench.run_server_reads, import_children.run -> 'server_reads') sr;
+    END IF;
 END
 $$;
 COMMENT ON FUNCTION iobench_internal.import_children(bigint, jsonb) IS 'store the children of an imported run';
@@ -238,7 +251,8 @@ BEGIN
             (5, 'iobench.run_waits'::regclass, 'waits'),
             (6, 'iobench.run_wait_sampling'::regclass, 'wait_sampling'),
             (7, 'iobench.run_disk_seconds'::regclass, 'disk_seconds'),
-            (8, 'iobench.run_tablespaces'::regclass, 'tablespaces')) AS v(n, rel, doc_key)
+            (8, 'iobench.run_tablespaces'::regclass, 'tablespaces'),
+            (9, 'iobench.run_server_reads'::regclass, 'server_reads')) AS v(n, rel, doc_key)
         ORDER BY v.n
     LOOP
         -- (column, holds the rule, the value as text) for every figure
@@ -275,6 +289,19 @@ BEGIN
             USING imported_run_problems.run_id;
     END LOOP;
 
+    -- a run of engine postgres has its read path, and no other run has one
+    RETURN QUERY
+    SELECT '"server_reads"', CASE WHEN r.engine = 'postgres'
+                                  THEN 'is missing, but the run is of engine "postgres"'
+                                  ELSE format('is given, but the run is of engine "%s", not "postgres"', r.engine) END
+      FROM iobench.runs r
+     WHERE r.run_id = imported_run_problems.run_id
+       AND (r.engine = 'postgres') <> EXISTS (SELECT FROM iobench.run_server_reads sr
+                                               WHERE sr.run_id = imported_run_problems.run_id);
+    RETURN QUERY
+    SELECT '"server_reads"."buffer_hits"', format('is %s, more than the %s "blocks" the run obtained', sr.buffer_hits, sr.blocks)
+      FROM iobench.run_server_reads sr
+     WHERE sr.run_id = imported_run_problems.run_id AND sr.buffer_hits > sr.blocks;
     RETURN QUERY
     SELECT '"run"."finished_at"', format('is %s, before "started_at" %s', r.finished_at, r.started_at)
       FROM iobench.runs r

@@ -69,6 +69,13 @@ BEGIN
         -- Running benchmarks
         ('iobench.run', 'PUBLIC, iobench_user'),
         ('iobench.drop_read_targets(name)', 'PUBLIC, iobench_user'),
+        ('iobench.server_vs_disk(name, integer[], interval, text, integer, text)', 'iobench_user'),
+        ('iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text,
+                                  integer, text)', 'iobench_user'),
+        -- changes server settings (ALTER SYSTEM): superusers only, and it
+        -- checks that itself
+        ('iobench.sweep_io_workers(name, integer[], text, text, integer, interval, text, integer,
+                                   text)', NULL),
         ('iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
                           interval, text, interval, bigint, text)', 'PUBLIC, iobench_user'),
         ('iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint,

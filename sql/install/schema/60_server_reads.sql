@@ -1,9 +1,12 @@
 -- Runs through the server's own read path (engine 'postgres', new in 0.3):
 -- what shaped the path and what the buffer manager saw.
 
--- One row per run of engine 'postgres': the server's I/O settings as the
--- run's workers had them, the relation read, and the counts that show
--- whether every block the workers obtained was read from the disk.
+-- One row per run of engine 'postgres': the read path, what else shaped
+-- it, the relation read, and the counts that show whether every block the
+-- workers obtained was read from the disk.  The server's I/O settings are
+-- in the run's row (iobench.runs: io_method, io_workers, io_min_workers,
+-- io_max_workers, and effective_io_concurrency and io_combine_limit as the
+-- run's workers had them).
 -- blocks = the blocks the workers obtained in the measured period;
 -- buffer_hits of them were found in shared buffers, buffer_reads were read
 -- by the server (PostgreSQL's shared_blks_hit and shared_blks_read of the
@@ -11,12 +14,6 @@
 CREATE TABLE iobench.run_server_reads (
     run_id          bigint PRIMARY KEY REFERENCES iobench.runs ON DELETE CASCADE,
     read_path       text NOT NULL CHECK (read_path IN ('read_stream', 'prefetch')),
-    io_method       text,
-    io_workers      integer,
-    io_min_workers  integer,
-    io_max_workers  integer,
-    effective_io_concurrency integer NOT NULL CHECK (effective_io_concurrency >= 0),
-    io_combine_limit integer CHECK (io_combine_limit > 0),
     shared_buffers  bigint NOT NULL CHECK (shared_buffers > 0),
     debug_io_direct text,
     relation        text NOT NULL,

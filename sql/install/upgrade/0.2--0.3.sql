@@ -15,3 +15,10 @@ ALTER FUNCTION iobench.run(name, text, text, integer, integer, interval, interva
                            integer, bigint, text, integer, boolean, interval,
                            interval, timestamptz, text, double precision,
                            interval, name[]) RENAME TO run__replaced;
+
+-- compare_runs() shows each run's engine, and the io_method and
+-- effective_io_concurrency of a run of engine 'postgres': a new result
+-- type, for the API function (finish.sql carries its grants over) and for
+-- its body in iobench_internal (finish.sql drops the old one).
+ALTER FUNCTION iobench.compare_runs(bigint[], bigint) RENAME TO compare_runs__replaced;
+ALTER FUNCTION iobench_internal.compare_runs(bigint[], bigint) RENAME TO compare_runs__replaced;

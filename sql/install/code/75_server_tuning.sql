@@ -1,0 +1,789 @@
+-- The server's read path against the raw disk, and tuning from it (engine
+-- 'postgres', new in 0.3): server_vs_disk() puts raw and server runs side
+-- by side, tune_tablespace() recommends a tablespace's I/O settings from
+-- measured steps, sweep_io_workers() measures the server path over io
+-- worker pool sizes (18+).  Everything runs as the caller, through
+-- iobench.run(); nothing here changes a setting but sweep_io_workers(),
+-- which restores it.
+
+-- Check the arguments every call here shares, before any run: the
+-- tablespace exists and sets no effective_io_concurrency of its own (the
+-- steps measured would not apply: the server's read path takes the
+-- tablespace's value over the one a run asks for), duration, file_size and
+-- workers are in range.  Returns the tablespace's oid.
+CREATE OR REPLACE FUNCTION iobench_internal.server_tuning_check(
+    tablespace name, duration interval, file_size text, workers integer)
+RETURNS oid
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    spc oid;
+    own text;
+    bytes bigint;
+BEGIN
+    IF server_tuning_check.tablespace IS NULL THEN
+        RAISE EXCEPTION 'argument "tablespace" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT t.oid, o.option_value INTO spc, own
+      FROM pg_catalog.pg_tablespace t
+      LEFT JOIN LATERAL pg_catalog.pg_options_to_table(t.spcoptions) o
+        ON o.option_name OPERATOR(pg_catalog.=) 'effective_io_concurrency'
+     WHERE t.spcname OPERATOR(pg_catalog.=) server_tuning_check.tablespace;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'tablespace "%" does not exist', server_tuning_check.tablespace
+            USING ERRCODE = 'undefined_object';
+    END IF;
+    IF own IS NOT NULL THEN
+        RAISE EXCEPTION 'tablespace "%" sets effective_io_concurrency = %, which the server''s read path uses instead of the values to measure',
+                        server_tuning_check.tablespace, own
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = 'The calls that measure the server over effective_io_concurrency steps never change a setting.',
+                  HINT = format('ALTER TABLESPACE %I RESET (effective_io_concurrency) for the measurement, and set it again afterwards.',
+                                server_tuning_check.tablespace);
+    END IF;
+    IF server_tuning_check.duration IS NULL
+       OR server_tuning_check.duration OPERATOR(pg_catalog.<=) '0'::interval
+       OR server_tuning_check.duration OPERATOR(pg_catalog.>) '@IOB_MAX_DURATION_S@ seconds'::interval THEN
+        RAISE EXCEPTION 'argument "duration" must be positive and at most % seconds, not %',
+                        @IOB_MAX_DURATION_S@, coalesce(server_tuning_check.duration::text, 'null')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    BEGIN
+        bytes := pg_catalog.pg_size_bytes(server_tuning_check.file_size);
+    EXCEPTION WHEN invalid_parameter_value THEN
+        bytes := NULL;
+    END;
+    IF bytes IS NULL OR bytes OPERATOR(pg_catalog.<) pg_catalog.current_setting('block_size')::bigint
+       OR bytes OPERATOR(pg_catalog.>) @IOB_MAX_FILE_SIZE@ THEN
+        RAISE EXCEPTION 'argument "file_size" must be a size between % and %, not %',
+                        pg_catalog.pg_size_pretty(pg_catalog.current_setting('block_size')::bigint),
+                        pg_catalog.pg_size_pretty(@IOB_MAX_FILE_SIZE@::bigint),
+                        coalesce(pg_catalog.quote_literal(server_tuning_check.file_size), 'null')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF server_tuning_check.workers IS NULL
+       OR server_tuning_check.workers NOT BETWEEN 1 AND @IOB_MAX_WORKERS_PER_RUN@ THEN
+        RAISE EXCEPTION 'argument "workers" must be between 1 and %, not %',
+                        @IOB_MAX_WORKERS_PER_RUN@, coalesce(server_tuning_check.workers::text, 'null')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN spc;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.server_tuning_check(name, interval, text, integer) IS 'check the arguments server_vs_disk(), tune_tablespace() and sweep_io_workers() share; returns the tablespace''s oid';
+
+-- Check a list of steps given as argument "arg": not null, not empty, no
+-- nulls, each between lo and hi.  Returns them sorted without duplicates
+-- when "sorted", else as given.
+CREATE OR REPLACE FUNCTION iobench_internal.server_tuning_steps(
+    arg text, steps integer[], lo integer, hi integer, sorted boolean)
+RETURNS integer[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad integer;
+BEGIN
+    IF server_tuning_steps.steps IS NULL OR pg_catalog.cardinality(server_tuning_steps.steps) OPERATOR(pg_catalog.=) 0 THEN
+        RAISE EXCEPTION 'argument "%" must list at least one value', server_tuning_steps.arg
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF pg_catalog.array_position(server_tuning_steps.steps, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "%" must not contain nulls', server_tuning_steps.arg
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT u.v INTO bad FROM pg_catalog.unnest(server_tuning_steps.steps) u(v)
+     WHERE u.v NOT BETWEEN server_tuning_steps.lo AND server_tuning_steps.hi LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% is out of range for argument "%"', bad, server_tuning_steps.arg
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = format('Valid values are between %s and %s.', server_tuning_steps.lo, server_tuning_steps.hi);
+    END IF;
+    IF server_tuning_steps.sorted THEN
+        RETURN ARRAY(SELECT DISTINCT u.v FROM pg_catalog.unnest(server_tuning_steps.steps) u(v) ORDER BY u.v);
+    END IF;
+    RETURN server_tuning_steps.steps;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.server_tuning_steps(text, integer[], integer, integer, boolean) IS 'check a list of setting values to measure (server_vs_disk(), tune_tablespace(), sweep_io_workers())';
+
+-- The largest effective_io_concurrency a run may ask for, which is also an
+-- iodepth the raw engine takes.
+CREATE OR REPLACE FUNCTION iobench_internal.max_io_concurrency()
+RETURNS integer
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT LEAST(s.max_val::integer, @IOB_MAX_IODEPTH@)
+      FROM pg_catalog.pg_settings s
+     WHERE s.name OPERATOR(pg_catalog.=) 'effective_io_concurrency'
+$$;
+COMMENT ON FUNCTION iobench_internal.max_io_concurrency() IS 'the largest effective_io_concurrency a run of engine postgres may ask for';
+
+-- Raw disk against the server's read path, pattern by pattern: 8 kB random
+-- reads at each of "concurrencies" (the raw engine at that iodepth, the
+-- server at that effective_io_concurrency), and sequential reads in
+-- blocks of the server's io_combine_limit (8 kB before 17) at the server's
+-- effective_io_concurrency (the raw engine at that iodepth, at least 1).
+-- Both sides read cold: the raw runs with direct I/O, the server's with
+-- every buffer evicted and every block dropped from the page cache.
+-- ratio = server / raw (IOPS; MB/s is the same ratio, the block sizes being
+-- equal).  "spc" is server_tuning_check()'s result: an argument so that
+-- the API's body checks everything before this runs.
+CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk(
+    spc           oid,
+    tablespace    name,
+    concurrencies integer[],
+    duration      interval,
+    file_size     text,
+    workers       integer,
+    label         text)
+RETURNS TABLE (
+    pattern          text,
+    block_size       integer,
+    concurrency      integer,
+    raw_run_id       bigint,
+    server_run_id    bigint,
+    raw_iops         double precision,
+    server_iops      double precision,
+    raw_mb_per_s     double precision,
+    server_mb_per_s  double precision,
+    raw_lat_p99_us   double precision,
+    server_lat_p99_us double precision,
+    ratio            double precision,
+    server_buffer_hits bigint,
+    summary          text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    steps integer[];
+    c integer;
+    blk integer := pg_catalog.current_setting('block_size')::integer;
+    seq_blocks integer := coalesce((SELECT s.setting::integer FROM pg_catalog.pg_settings s
+                                     WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit'), 1);
+    seq_c integer := pg_catalog.current_setting('effective_io_concurrency')::integer;
+    pat text;
+    raw iobench.runs;
+    srv iobench.runs;
+BEGIN
+    steps := server_vs_disk.concurrencies;
+    -- the random steps, then one sequential step at the server's concurrency
+    FOR i IN 1 .. pg_catalog.cardinality(steps) OPERATOR(pg_catalog.+) 1 LOOP
+        IF i OPERATOR(pg_catalog.<=) pg_catalog.cardinality(steps) THEN
+            pat := 'randread';
+            c := steps[i];
+            block_size := blk;
+        ELSE
+            pat := 'read';
+            c := seq_c;
+            block_size := blk OPERATOR(pg_catalog.*) seq_blocks;
+        END IF;
+        raw := iobench.run(tablespace => server_vs_disk.tablespace, rw => pat,
+                           block_size => block_size::text, workers => server_vs_disk.workers,
+                           iodepth => GREATEST(c, 1), duration => server_vs_disk.duration,
+                           file_size => server_vs_disk.file_size, direct => true, engine => 'auto',
+                           label => format('%sserver_vs_disk: raw %s at iodepth %s',
+                                           server_vs_disk.label OPERATOR(pg_catalog.||) ' ', pat,
+                                           GREATEST(c, 1)));
+        srv := iobench.run(tablespace => server_vs_disk.tablespace, rw => pat,
+                           block_size => block_size::text, workers => server_vs_disk.workers,
+                           duration => server_vs_disk.duration, file_size => server_vs_disk.file_size,
+                           engine => 'postgres', effective_io_concurrency => c,
+                           label => format('%sserver_vs_disk: server %s at effective_io_concurrency %s',
+                                           server_vs_disk.label OPERATOR(pg_catalog.||) ' ', pat, c));
+        pattern := pat;
+        concurrency := c;
+        raw_run_id := raw.run_id;
+        server_run_id := srv.run_id;
+        raw_iops := raw.iops;
+        server_iops := srv.iops;
+        raw_mb_per_s := raw.mb_per_s;
+        server_mb_per_s := srv.mb_per_s;
+        raw_lat_p99_us := raw.lat_p99_us;
+        server_lat_p99_us := srv.lat_p99_us;
+        ratio := srv.iops OPERATOR(pg_catalog./) NULLIF(raw.iops, 0);
+        SELECT s.buffer_hits INTO server_buffer_hits
+          FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) srv.run_id;
+        summary := format('PostgreSQL gets %s of this disk''s %s IOPS at effective_io_concurrency %s (reads of %s)',
+                          coalesce(pg_catalog.round(ratio::numeric, 2)::text, 'an unknown share'),
+                          CASE pat WHEN 'randread' THEN 'random-read'
+                                   ELSE 'sequential-read' END,
+                          c, pg_catalog.pg_size_pretty(block_size::bigint));
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.server_vs_disk(oid, name, integer[], interval, text, integer, text) IS 'the body of iobench.server_vs_disk(), called with the arguments checked';
+
+-- server_vs_disk(): the arguments checked, then the body above, bound when
+-- created (no role but the owner has USAGE on iobench_internal)
+CREATE OR REPLACE FUNCTION iobench.server_vs_disk(
+    tablespace    name      DEFAULT 'pg_default',
+    concurrencies integer[] DEFAULT '{1,16,128}',
+    duration      interval  DEFAULT '5s',
+    file_size     text      DEFAULT '1GB',
+    workers       integer   DEFAULT 1,
+    label         text      DEFAULT NULL)
+RETURNS TABLE (
+    pattern          text,
+    block_size       integer,
+    concurrency      integer,
+    raw_run_id       bigint,
+    server_run_id    bigint,
+    raw_iops         double precision,
+    server_iops      double precision,
+    raw_mb_per_s     double precision,
+    server_mb_per_s  double precision,
+    raw_lat_p99_us   double precision,
+    server_lat_p99_us double precision,
+    ratio            double precision,
+    server_buffer_hits bigint,
+    summary          text)
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    -- the arguments are evaluated in order: every check before any run
+    SELECT b.*
+      FROM iobench_internal.server_vs_disk(
+               iobench_internal.server_tuning_check(server_vs_disk.tablespace, server_vs_disk.duration,
+                                                    server_vs_disk.file_size, server_vs_disk.workers),
+               server_vs_disk.tablespace,
+               iobench_internal.server_tuning_steps('concurrencies', server_vs_disk.concurrencies,
+                                                    1, iobench_internal.max_io_concurrency(), false),
+               server_vs_disk.duration, server_vs_disk.file_size, server_vs_disk.workers,
+               server_vs_disk.label) b;
+END;
+COMMENT ON FUNCTION iobench.server_vs_disk(name, integer[], interval, text, integer, text) IS 'raw disk against the server''s read path, pattern by pattern: a raw run and a server run each, and their ratio';
+
+-- Recommend a tablespace's I/O settings from measurements of the server's
+-- read path, all cold (every buffer evicted, every block dropped from the
+-- page cache); it never changes a setting.
+--   effective_io_concurrency: 8 kB random reads at each step of
+--     "concurrencies" (ascending; stops once two steps running gain under
+--     5 % over the best before them); the smallest step within 5 % of the
+--     best IOPS (the knee).
+--   maintenance_io_concurrency: the step with the best IOPS (maintenance
+--     runs in few sessions at a time and takes the deepest useful queue).
+--   io_combine_limit (17+; a server setting): sequential reads at each step
+--     of "combine_limits" at the recommended concurrency; the knee of MB/s.
+--   random_page_cost = seq_page_cost x (cold random cost / cold sequential
+--     cost per page) x cache_miss_pct / 100, never below seq_page_cost: a
+--     random read at concurrency 1 (a plain index scan's) against
+--     sequential reads per page through the read stream.
+CREATE OR REPLACE FUNCTION iobench_internal.tune_tablespace(
+    spc            oid,
+    tablespace     name,
+    concurrencies  integer[],
+    combine_limits integer[],
+    cache_miss_pct double precision,
+    duration       interval,
+    file_size      text,
+    workers        integer,
+    label          text)
+RETURNS TABLE (
+    setting     text,
+    recommended text,
+    basis       text,
+    run_ids     bigint[],
+    steps       jsonb,
+    statement   text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    blk integer := pg_catalog.current_setting('block_size')::integer;
+    combine_now integer;
+    knee_sql text := 'SELECT (e.v OPERATOR(pg_catalog.->>) ''value'')::integer FROM pg_catalog.jsonb_array_elements($1) e(v) WHERE (e.v OPERATOR(pg_catalog.->>) ''figure'')::double precision OPERATOR(pg_catalog.>=) (0.95 OPERATOR(pg_catalog.*) (SELECT pg_catalog.max((x.v OPERATOR(pg_catalog.->>) ''figure'')::double precision) FROM pg_catalog.jsonb_array_elements($1) x(v))) ORDER BY 1 LIMIT 1';
+    conc integer[];
+    comb integer[];
+    c integer;
+    r iobench.runs;
+    best double precision := 0;
+    flat integer := 0;
+    eic_steps jsonb := '[]';
+    eic_runs bigint[] := '{}';
+    comb_steps jsonb := '[]';
+    comb_runs bigint[] := '{}';
+    eic integer;
+    maint integer;
+    comb_rec integer;
+    rnd iobench.runs;
+    seq iobench.runs;
+    seq_cost double precision;
+    cost_ratio double precision;
+    rpc numeric;
+    spc_stmt text;
+    tag text := coalesce(tune_tablespace.label OPERATOR(pg_catalog.||) ' ', '');
+BEGIN
+    conc := tune_tablespace.concurrencies;
+    comb := tune_tablespace.combine_limits;
+    combine_now := (SELECT s.setting::integer FROM pg_catalog.pg_settings s
+                     WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit');
+
+    -- effective_io_concurrency: 8 kB random reads, step by step
+    FOREACH c IN ARRAY conc LOOP
+        r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
+                         block_size => blk::text, workers => tune_tablespace.workers,
+                         duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                         engine => 'postgres', effective_io_concurrency => c,
+                         label => format('%stune_tablespace: randread at effective_io_concurrency %s', tag, c));
+        IF c OPERATOR(pg_catalog.=) 1 THEN
+            rnd := r;           -- a plain index scan's: the cost of a random read
+        END IF;
+        eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
+        eic_steps := eic_steps OPERATOR(pg_catalog.||)
+                     jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.iops, 0),
+                                        'iops', r.iops, 'lat_p99_us', r.lat_p99_us);
+        IF coalesce(r.iops, 0) OPERATOR(pg_catalog.>) (best OPERATOR(pg_catalog.*) 1.05) THEN
+            flat := 0;
+        ELSE
+            flat := flat OPERATOR(pg_catalog.+) 1;
+        END IF;
+        best := GREATEST(best, coalesce(r.iops, 0));
+        EXIT WHEN flat OPERATOR(pg_catalog.>=) 2;
+    END LOOP;
+    -- the knee: the smallest step within 5 % of the best figure
+    EXECUTE knee_sql INTO eic USING eic_steps;
+    SELECT (e.v OPERATOR(pg_catalog.->>) 'value')::integer INTO maint
+      FROM pg_catalog.jsonb_array_elements(eic_steps) e(v)
+     ORDER BY (e.v OPERATOR(pg_catalog.->>) 'figure')::double precision DESC,
+              (e.v OPERATOR(pg_catalog.->>) 'value')::integer
+     LIMIT 1;
+
+    -- io_combine_limit: sequential reads at the recommended concurrency
+    IF comb IS NOT NULL THEN
+        best := 0;
+        flat := 0;
+        FOREACH c IN ARRAY comb LOOP
+            r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
+                             block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
+                             workers => tune_tablespace.workers,
+                             duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                             engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => c,
+                             label => format('%stune_tablespace: read at io_combine_limit %s', tag, c));
+            comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
+            comb_steps := comb_steps OPERATOR(pg_catalog.||)
+                          jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
+                                             'mb_per_s', r.mb_per_s, 'lat_p99_us', r.lat_p99_us);
+            IF coalesce(r.mb_per_s, 0) OPERATOR(pg_catalog.>) (best OPERATOR(pg_catalog.*) 1.05) THEN
+                flat := 0;
+            ELSE
+                flat := flat OPERATOR(pg_catalog.+) 1;
+            END IF;
+            best := GREATEST(best, coalesce(r.mb_per_s, 0));
+            EXIT WHEN flat OPERATOR(pg_catalog.>=) 2;
+        END LOOP;
+        EXECUTE knee_sql INTO comb_rec USING comb_steps;
+    END IF;
+
+    -- random_page_cost: a random read at concurrency 1 (measured above when
+    -- the steps have 1) against a sequential read per page through the read
+    -- stream (the server's io_combine_limit, the recommended concurrency)
+    IF rnd.run_id IS NULL THEN
+        rnd := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
+                           block_size => blk::text, workers => tune_tablespace.workers,
+                           duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                           engine => 'postgres', effective_io_concurrency => 1,
+                           label => format('%stune_tablespace: randread for random_page_cost', tag));
+    END IF;
+    seq := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
+                       block_size => (blk OPERATOR(pg_catalog.*) coalesce(combine_now, 1))::text,
+                       workers => tune_tablespace.workers,
+                       duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                       engine => 'postgres', effective_io_concurrency => eic,
+                       label => format('%stune_tablespace: read for random_page_cost', tag));
+    seq_cost := coalesce((SELECT o.option_value::double precision
+                            FROM pg_catalog.pg_tablespace t,
+                                 pg_catalog.pg_options_to_table(t.spcoptions) o
+                           WHERE t.spcname OPERATOR(pg_catalog.=) tune_tablespace.tablespace
+                             AND o.option_name OPERATOR(pg_catalog.=) 'seq_page_cost'),
+                         pg_catalog.current_setting('seq_page_cost')::double precision);
+    -- pages per second sequentially / pages per second at random (8 kB each)
+    cost_ratio := seq.mb_per_s OPERATOR(pg_catalog./) NULLIF(rnd.mb_per_s, 0);
+    rpc := pg_catalog.round(GREATEST(seq_cost,
+               seq_cost OPERATOR(pg_catalog.*) cost_ratio OPERATOR(pg_catalog.*)
+               tune_tablespace.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
+
+    spc_stmt := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s, maintenance_io_concurrency = %s%s)',
+                       tune_tablespace.tablespace, eic, maint,
+                       CASE WHEN rpc IS NOT NULL THEN format(', random_page_cost = %s', rpc) ELSE '' END);
+
+    setting := 'effective_io_concurrency';
+    recommended := eic::text;
+    basis := format('the smallest step within 5 %% of the best cold 8 kB random-read IOPS (%s)',
+                    (SELECT pg_catalog.round(pg_catalog.max((e.v OPERATOR(pg_catalog.->>) 'figure')::numeric), 0)
+                       FROM pg_catalog.jsonb_array_elements(eic_steps) e(v)));
+    run_ids := eic_runs;
+    steps := eic_steps;
+    statement := spc_stmt;
+    RETURN NEXT;
+
+    setting := 'maintenance_io_concurrency';
+    recommended := maint::text;
+    basis := 'the step with the best cold 8 kB random-read IOPS';
+    RETURN NEXT;
+
+    IF comb IS NOT NULL THEN
+        setting := 'io_combine_limit';
+        recommended := comb_rec::text;
+        basis := format('the smallest step within 5 %% of the best cold sequential MB/s at effective_io_concurrency %s; a server setting, not a tablespace option', eic);
+        run_ids := comb_runs;
+        steps := comb_steps;
+        statement := format('ALTER SYSTEM SET io_combine_limit = %s', comb_rec);
+        RETURN NEXT;
+    END IF;
+
+    setting := 'random_page_cost';
+    recommended := rpc::text;
+    basis := format('seq_page_cost %s x (cold random read %s us / cold sequential read %s us per page = %s) x %s %% of random reads missing the cache, at least seq_page_cost',
+                    seq_cost,
+                    pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(rnd.iops, 0))::numeric, 1),
+                    pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(seq.iops OPERATOR(pg_catalog.*) seq.block_size OPERATOR(pg_catalog./) blk, 0))::numeric, 1),
+                    pg_catalog.round(cost_ratio::numeric, 2), tune_tablespace.cache_miss_pct);
+    run_ids := ARRAY[rnd.run_id, seq.run_id];
+    steps := jsonb_build_array(
+                 jsonb_build_object('pattern', 'randread', 'run_id', rnd.run_id, 'block_size', rnd.block_size,
+                                    'effective_io_concurrency', 1, 'iops', rnd.iops, 'mb_per_s', rnd.mb_per_s),
+                 jsonb_build_object('pattern', 'read', 'run_id', seq.run_id, 'block_size', seq.block_size,
+                                    'effective_io_concurrency', eic, 'iops', seq.iops, 'mb_per_s', seq.mb_per_s));
+    statement := spc_stmt;
+    RETURN NEXT;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.tune_tablespace(oid, name, integer[], integer[], double precision, interval, text, integer, text) IS 'the body of iobench.tune_tablespace(), called with the arguments checked';
+
+-- The io_combine_limit steps of tune_tablespace(): "steps", or by
+-- default the powers of 2 up to the largest a run may ask for
+-- (io_max_combine_limit on 18+), sorted; checked like server_tuning_steps()
+-- does (which this cannot call: it runs bound in the API's body, where
+-- no caller has USAGE on iobench_internal).  NULL before 17, where giving
+-- steps is an error.
+CREATE OR REPLACE FUNCTION iobench_internal.combine_steps(steps integer[])
+RETURNS integer[]
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    maximum integer := coalesce((SELECT s.setting::integer FROM pg_catalog.pg_settings s
+                                  WHERE s.name OPERATOR(pg_catalog.=) 'io_max_combine_limit'),
+                                (SELECT s.max_val::integer FROM pg_catalog.pg_settings s
+                                  WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit'));
+    bad integer;
+BEGIN
+    IF maximum IS NULL THEN
+        IF combine_steps.steps IS NOT NULL THEN
+            RAISE EXCEPTION 'argument "combine_limits" needs PostgreSQL 17 or later'
+                USING ERRCODE = 'feature_not_supported',
+                      DETAIL = 'This server reads one block at a time; it has no read streams that combine reads.';
+        END IF;
+        RETURN NULL;
+    END IF;
+    IF combine_steps.steps IS NULL THEN
+        RETURN ARRAY(SELECT 1 OPERATOR(pg_catalog.<<) g FROM pg_catalog.generate_series(0, 10) g
+                      WHERE 1 OPERATOR(pg_catalog.<<) g OPERATOR(pg_catalog.<=) maximum);
+    END IF;
+    IF pg_catalog.cardinality(combine_steps.steps) OPERATOR(pg_catalog.=) 0 THEN
+        RAISE EXCEPTION 'argument "combine_limits" must list at least one value'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Leave it out (NULL) for the powers of 2 up to the largest io_combine_limit.';
+    END IF;
+    IF pg_catalog.array_position(combine_steps.steps, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'argument "combine_limits" must not contain nulls'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT u.v INTO bad FROM pg_catalog.unnest(combine_steps.steps) u(v)
+     WHERE u.v NOT BETWEEN 1 AND maximum LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% is out of range for argument "combine_limits"', bad
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = format('Valid values are between 1 and %s blocks of %s bytes.', maximum,
+                                  pg_catalog.current_setting('block_size'));
+    END IF;
+    RETURN ARRAY(SELECT DISTINCT u.v FROM pg_catalog.unnest(combine_steps.steps) u(v) ORDER BY u.v);
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.combine_steps(integer[]) IS 'the io_combine_limit steps of tune_tablespace(), checked';
+
+-- The share of random reads assumed to miss the cache, checked
+CREATE OR REPLACE FUNCTION iobench_internal.check_cache_miss_pct(pct double precision)
+RETURNS double precision
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF check_cache_miss_pct.pct IS NULL
+       OR NOT (check_cache_miss_pct.pct OPERATOR(pg_catalog.>) 0
+               AND check_cache_miss_pct.pct OPERATOR(pg_catalog.<=) 100) THEN
+        RAISE EXCEPTION 'argument "cache_miss_pct" must be above 0 and at most 100, not %',
+                        coalesce(check_cache_miss_pct.pct::text, 'null')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN check_cache_miss_pct.pct;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.check_cache_miss_pct(double precision) IS 'check argument cache_miss_pct of tune_tablespace()';
+
+-- tune_tablespace(): the arguments checked, then the body above, bound
+-- when created (no role but the owner has USAGE on iobench_internal)
+CREATE OR REPLACE FUNCTION iobench.tune_tablespace(
+    tablespace     name,
+    concurrencies  integer[] DEFAULT '{1,2,4,8,16,32,64,128,256}',
+    combine_limits integer[] DEFAULT NULL,
+    cache_miss_pct double precision DEFAULT 10,
+    duration       interval  DEFAULT '5s',
+    file_size      text      DEFAULT '1GB',
+    workers        integer   DEFAULT 1,
+    label          text      DEFAULT NULL)
+RETURNS TABLE (
+    setting     text,
+    recommended text,
+    basis       text,
+    run_ids     bigint[],
+    steps       jsonb,
+    statement   text)
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    -- the arguments are evaluated in order: every check before any run
+    SELECT b.*
+      FROM iobench_internal.tune_tablespace(
+               iobench_internal.server_tuning_check(tune_tablespace.tablespace, tune_tablespace.duration,
+                                                    tune_tablespace.file_size, tune_tablespace.workers),
+               tune_tablespace.tablespace,
+               iobench_internal.server_tuning_steps('concurrencies', tune_tablespace.concurrencies,
+                                                    1, iobench_internal.max_io_concurrency(), true),
+               iobench_internal.combine_steps(tune_tablespace.combine_limits),
+               iobench_internal.check_cache_miss_pct(tune_tablespace.cache_miss_pct),
+               tune_tablespace.duration, tune_tablespace.file_size, tune_tablespace.workers,
+               tune_tablespace.label) b;
+END;
+COMMENT ON FUNCTION iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text, integer, text) IS 'recommend a tablespace''s effective_io_concurrency, maintenance_io_concurrency and random_page_cost (and io_combine_limit) from cold measurements of the server''s read path; changes nothing';
+
+-- A value for a libpq connection string: in single quotes, with
+-- backslashes and single quotes escaped by a backslash (chr 92 and 39).
+CREATE OR REPLACE FUNCTION iobench_internal.conninfo_value(v text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.chr(39) OPERATOR(pg_catalog.||)
+           pg_catalog.replace(pg_catalog.replace(conninfo_value.v, pg_catalog.chr(92), pg_catalog.repeat(pg_catalog.chr(92), 2)),
+                              pg_catalog.chr(39), pg_catalog.chr(92) OPERATOR(pg_catalog.||) pg_catalog.chr(39))
+           OPERATOR(pg_catalog.||) pg_catalog.chr(39)
+$$;
+COMMENT ON FUNCTION iobench_internal.conninfo_value(text) IS 'a value quoted for a libpq connection string';
+
+-- Set the io worker pool of this server to "n" (io_workers on 18,
+-- io_min_workers and io_max_workers on 19) or, with n NULL, back to
+-- "restore" (the values postgresql.auto.conf had, NULL: none): ALTER
+-- SYSTEM over the dblink connection "conn" (it cannot run in a transaction
+-- block), then a reload.
+CREATE OR REPLACE FUNCTION iobench_internal.set_io_workers(dbl name, conn text, names text[],
+                                                           n integer, restore text[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    FOR i IN 1 .. pg_catalog.cardinality(set_io_workers.names) LOOP
+        EXECUTE format('SELECT %I.dblink_exec($1, $2)', set_io_workers.dbl)
+          USING set_io_workers.conn,
+                CASE WHEN set_io_workers.n IS NOT NULL
+                     THEN format('ALTER SYSTEM SET %I = %s', set_io_workers.names[i], set_io_workers.n)
+                     WHEN set_io_workers.restore[i] IS NOT NULL
+                     THEN format('ALTER SYSTEM SET %I = %L', set_io_workers.names[i], set_io_workers.restore[i])
+                     ELSE format('ALTER SYSTEM RESET %I', set_io_workers.names[i]) END;
+    END LOOP;
+    PERFORM pg_catalog.pg_reload_conf();
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.set_io_workers(name, text, text[], integer, text[]) IS 'set or restore the io worker pool through ALTER SYSTEM over dblink (sweep_io_workers())';
+
+-- Open the dblink connection "conn" of sweep_io_workers() to this server
+-- (closing one of that name first), saying why when it cannot.
+CREATE OR REPLACE FUNCTION iobench_internal.sweep_connect(dbl name, conn text, connstr text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    msg text;
+    detail text;
+BEGIN
+    IF sweep_connect.conn OPERATOR(pg_catalog.=) ANY (coalesce(iobench_internal.dblink_connections(sweep_connect.dbl), '{}')) THEN
+        EXECUTE format('SELECT %I.dblink_disconnect($1)', sweep_connect.dbl) USING sweep_connect.conn;
+    END IF;
+    BEGIN
+        EXECUTE format('SELECT %I.dblink_connect($1, $2)', sweep_connect.dbl)
+          USING sweep_connect.conn, sweep_connect.connstr;
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+        RAISE EXCEPTION 'cannot connect to this server through dblink: %', msg
+            USING ERRCODE = 'sqlclient_unable_to_establish_sqlconnection',
+                  DETAIL = pg_catalog.btrim(coalesce(detail, '') OPERATOR(pg_catalog.||) ' '
+                           OPERATOR(pg_catalog.||) format('ALTER SYSTEM cannot run in the transaction of this call; it goes through a connection to %s.', sweep_connect.connstr)),
+                  HINT = 'The call connects to this server over its socket as the current user: pg_hba.conf must let it in without a password (peer or trust for local connections), or a password file must hold it.';
+    END;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.sweep_connect(name, text, text) IS 'open the loopback dblink connection of sweep_io_workers()';
+
+-- The server's read path at each io worker pool size of "io_workers"
+-- (io_method 'worker', PostgreSQL 18+; superuser only): for each value,
+-- io_workers (19: io_min_workers and io_max_workers) is set with ALTER
+-- SYSTEM over a dblink connection to this server and a reload, the call
+-- waits until the server runs that many io workers (30 s at most), and
+-- one run of engine 'postgres' measures; the settings postgresql.auto.conf
+-- had are restored at the end and on error or cancel.
+CREATE OR REPLACE FUNCTION iobench.sweep_io_workers(
+    tablespace   name      DEFAULT 'pg_default',
+    io_workers   integer[] DEFAULT '{1,2,4,8,16}',
+    rw           text      DEFAULT 'randread',
+    block_size   text      DEFAULT '8kB',
+    effective_io_concurrency integer DEFAULT NULL,
+    duration     interval  DEFAULT '5s',
+    file_size    text      DEFAULT '1GB',
+    workers      integer   DEFAULT 1,
+    label        text      DEFAULT NULL)
+RETURNS TABLE (
+    io_workers_set integer,
+    io_workers_running integer,
+    run_id      bigint,
+    iops        double precision,
+    mb_per_s    double precision,
+    lat_p99_us  double precision)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    names text[];
+    restore text[];
+    steps integer[];
+    lo integer;
+    hi integer;
+    dbl name;
+    conn text := 'iobench_sweep_io_workers';
+    connstr text;
+    sock text;
+    n integer;
+    running integer;
+    waited integer;
+    r iobench.runs;
+BEGIN
+    IF NOT (SELECT a.rolsuper FROM pg_catalog.pg_roles a
+             WHERE a.rolname OPERATOR(pg_catalog.=) CURRENT_USER) THEN
+        RAISE EXCEPTION 'permission denied to sweep io_workers'
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'It changes server settings with ALTER SYSTEM: only superusers may call it.';
+    END IF;
+    names := ARRAY(SELECT s.name FROM pg_catalog.pg_settings s
+                    WHERE s.name OPERATOR(pg_catalog.=) ANY ('{io_workers,io_min_workers,io_max_workers}')
+                      AND NOT (s.name OPERATOR(pg_catalog.=) 'io_workers'
+                               AND EXISTS (SELECT FROM pg_catalog.pg_settings m
+                                            WHERE m.name OPERATOR(pg_catalog.=) 'io_min_workers'))
+                    ORDER BY s.name DESC);
+    IF pg_catalog.cardinality(names) OPERATOR(pg_catalog.=) 0 THEN
+        RAISE EXCEPTION 'sweep_io_workers() needs PostgreSQL 18 or later'
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = 'This server has no io workers: asynchronous I/O and its io_method came in PostgreSQL 18.';
+    END IF;
+    IF pg_catalog.current_setting('io_method') OPERATOR(pg_catalog.<>) 'worker' THEN
+        RAISE EXCEPTION 'sweep_io_workers() needs io_method ''worker'', not ''%''',
+                        pg_catalog.current_setting('io_method')
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = 'Only io_method ''worker'' reads through io workers.',
+                  HINT = 'io_method takes a restart: ALTER SYSTEM SET io_method = ''worker'' and restart the server, or compare methods with one cluster per method.';
+    END IF;
+    PERFORM iobench_internal.server_tuning_check(sweep_io_workers.tablespace, sweep_io_workers.duration,
+                                                 sweep_io_workers.file_size, sweep_io_workers.workers);
+    SELECT GREATEST(pg_catalog.max(s.min_val::integer), 1), pg_catalog.min(s.max_val::integer)
+      INTO lo, hi
+      FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) ANY (names);
+    steps := iobench_internal.server_tuning_steps('io_workers', sweep_io_workers.io_workers, lo, hi, false);
+    SELECT ns.nspname INTO dbl
+      FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid OPERATOR(pg_catalog.=) e.extnamespace
+     WHERE e.extname OPERATOR(pg_catalog.=) 'dblink';
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'extension "dblink" is not installed'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = 'ALTER SYSTEM cannot run inside the transaction of this call: it goes through a dblink connection to this server.',
+                  HINT = 'CREATE EXTENSION dblink.';
+    END IF;
+    -- what postgresql.auto.conf sets now, restored at the end
+    restore := ARRAY(SELECT (SELECT f.setting FROM pg_catalog.pg_file_settings f
+                              WHERE f.name OPERATOR(pg_catalog.=) u.name
+                                AND f.sourcefile OPERATOR(pg_catalog.~~) '%postgresql.auto.conf'
+                              ORDER BY f.seqno DESC LIMIT 1)
+                       FROM pg_catalog.unnest(names) WITH ORDINALITY u(name, i) ORDER BY u.i);
+
+    -- a loopback connection: this database, as this user, over the first
+    -- Unix socket (or localhost when there is none)
+    sock := pg_catalog.btrim(pg_catalog.split_part(pg_catalog.current_setting('unix_socket_directories'), ',', 1));
+    connstr := format('host=%s port=%s dbname=%s user=%s',
+                      iobench_internal.conninfo_value(CASE WHEN sock OPERATOR(pg_catalog.=) '' THEN 'localhost' ELSE sock END),
+                      pg_catalog.current_setting('port'),
+                      iobench_internal.conninfo_value(pg_catalog.current_database()),
+                      iobench_internal.conninfo_value(CURRENT_USER));
+    PERFORM iobench_internal.sweep_connect(dbl, conn, connstr);
+
+    BEGIN
+        FOREACH n IN ARRAY steps LOOP
+            PERFORM iobench_internal.set_io_workers(dbl, conn, names, n, NULL);
+            waited := 0;
+            LOOP
+                PERFORM pg_catalog.pg_stat_clear_snapshot();
+                SELECT pg_catalog.count(*) INTO running FROM pg_catalog.pg_stat_activity a
+                 WHERE a.backend_type OPERATOR(pg_catalog.=) 'io worker';
+                EXIT WHEN running OPERATOR(pg_catalog.=) n;
+                IF waited OPERATOR(pg_catalog.>=) 300 THEN
+                    RAISE EXCEPTION 'the server runs % io workers, not %, 30 s after the reload', running, n
+                        USING ERRCODE = 'object_not_in_prerequisite_state',
+                              HINT = 'See the server log for a setting the reload refused.';
+                END IF;
+                PERFORM pg_catalog.pg_sleep(0.1);
+                waited := waited OPERATOR(pg_catalog.+) 1;
+            END LOOP;
+            -- the run goes over the loopback connection too: that backend
+            -- takes the reload before its next statement (this one would
+            -- only after the call), so the settings stored with the run are
+            -- the ones it ran with; the run commits there
+            EXECUTE format('SELECT t.run_id FROM %I.dblink($1, $2) AS t(run_id bigint)', dbl)
+              INTO run_id
+              USING conn,
+                    format('SELECT r.run_id FROM iobench.run(tablespace => %L, rw => %L, block_size => %L, '
+                           'workers => %s, duration => %L, file_size => %L, engine => ''postgres'', '
+                           'effective_io_concurrency => %s, label => %L) AS r',
+                           sweep_io_workers.tablespace, sweep_io_workers.rw, sweep_io_workers.block_size,
+                           sweep_io_workers.workers, sweep_io_workers.duration, sweep_io_workers.file_size,
+                           coalesce(sweep_io_workers.effective_io_concurrency::text, 'NULL'),
+                           format('%ssweep_io_workers: %s io workers',
+                                  sweep_io_workers.label OPERATOR(pg_catalog.||) ' ', n));
+            SELECT * INTO r FROM iobench.runs x WHERE x.run_id OPERATOR(pg_catalog.=) sweep_io_workers.run_id;
+            io_workers_set := n;
+            io_workers_running := running;
+            iops := r.iops;
+            mb_per_s := r.mb_per_s;
+            lat_p99_us := r.lat_p99_us;
+            RETURN NEXT;
+        END LOOP;
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        -- a run may be under way on the connection: cancel it, and restore
+        -- over a new connection
+        BEGIN
+            EXECUTE format('SELECT %I.dblink_cancel_query($1)', dbl) USING conn;
+        EXCEPTION WHEN OTHERS THEN
+            NULL;
+        END;
+        PERFORM iobench_internal.sweep_connect(dbl, conn, connstr);
+        PERFORM iobench_internal.set_io_workers(dbl, conn, names, NULL, restore);
+        EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn;
+        RAISE;
+    END;
+    PERFORM iobench_internal.set_io_workers(dbl, conn, names, NULL, restore);
+    EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn;
+END
+$$;
+COMMENT ON FUNCTION iobench.sweep_io_workers(name, integer[], text, text, integer, interval, text, integer, text) IS 'the server''s read path at each io worker pool size (io_method worker, 18+, superuser): set through ALTER SYSTEM over dblink, restored at the end';

@@ -1,0 +1,215 @@
+-- The server's read path against the raw disk, and tuning from it:
+-- server_vs_disk(), tune_tablespace() and sweep_io_workers().  Argument
+-- errors first (nothing runs), then one small real call of each, checked
+-- for shape and consistency with the runs it names, not for speed.
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+SET client_min_messages = warning;
+SELECT coalesce(max(run_id), 0) AS runs_before FROM iobench.runs \gset
+
+-- every argument is checked before any run
+SELECT * FROM iobench.server_vs_disk(tablespace => NULL);
+SELECT * FROM iobench.server_vs_disk(tablespace => 'no_such_tablespace');
+SELECT * FROM iobench.server_vs_disk(concurrencies => NULL);
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{}');
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,NULL}');
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,0}');
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{5000}');
+SELECT * FROM iobench.server_vs_disk(duration => '0s');
+SELECT * FROM iobench.server_vs_disk(duration => NULL);
+SELECT * FROM iobench.server_vs_disk(duration => '8 days');
+SELECT * FROM iobench.server_vs_disk(file_size => 'big');
+SELECT * FROM iobench.server_vs_disk(file_size => '1kB');
+SELECT * FROM iobench.server_vs_disk(workers => 0);
+SELECT * FROM iobench.server_vs_disk(workers => NULL);
+SELECT * FROM iobench.tune_tablespace(NULL);
+SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{-1}');
+SELECT * FROM iobench.tune_tablespace('pg_default', cache_miss_pct => 0);
+SELECT * FROM iobench.tune_tablespace('pg_default', cache_miss_pct => 101);
+SELECT * FROM iobench.tune_tablespace('pg_default', cache_miss_pct => NULL);
+SELECT * FROM iobench.tune_tablespace('pg_default', workers => 2000);
+-- combine_limits: out of range on 17+, refused before 17
+CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE q;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE;
+END
+$$;
+SELECT pg_temp.sqlstate_of($$SELECT * FROM iobench.tune_tablespace('pg_default', combine_limits => '{0}')$$)
+       = CASE WHEN current_setting('server_version_num')::int >= 170000 THEN '22023' ELSE '0A000' END AS refused;
+SELECT pg_temp.sqlstate_of($$SELECT * FROM iobench.tune_tablespace('pg_default', combine_limits => '{}')$$)
+       = CASE WHEN current_setting('server_version_num')::int >= 170000 THEN '22023' ELSE '0A000' END AS refused;
+
+-- a tablespace with its own effective_io_concurrency is refused up front
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set ts_dir :abs_builddir '/testtablespace'
+CREATE TABLESPACE iob_tune_ts LOCATION :'ts_dir';
+ALTER TABLESPACE iob_tune_ts SET (effective_io_concurrency = 4);
+SELECT * FROM iobench.server_vs_disk('iob_tune_ts');
+SELECT * FROM iobench.tune_tablespace('iob_tune_ts');
+ALTER TABLESPACE iob_tune_ts RESET (effective_io_concurrency);
+SELECT count(*) AS runs_made FROM iobench.runs WHERE run_id > :runs_before;
+
+-- server_vs_disk(): a row per pattern, each naming a raw run (direct, not
+-- engine postgres) and a server run of the same pattern and block size
+CREATE TEMP TABLE svd AS
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '1s', file_size => '16MB',
+                                     label => 'regress');
+SELECT pattern, concurrency = coalesce(c.eic, concurrency) AS concurrency_ok,
+       block_size = CASE pattern WHEN 'randread' THEN 8192
+                                 ELSE 8192 * coalesce((SELECT setting::int FROM pg_settings
+                                                        WHERE name = 'io_combine_limit'), 1) END AS block_size_ok
+  FROM svd, LATERAL (SELECT CASE WHEN svd.pattern = 'read'
+                                 THEN current_setting('effective_io_concurrency')::int END AS eic) c
+ ORDER BY pattern DESC, concurrency;
+SELECT s.pattern,
+       r.engine <> 'postgres' AND r.direct AND r.rw = s.pattern AND r.block_size = s.block_size
+         AND r.iodepth = greatest(s.concurrency, 1) AS raw_run_ok,
+       v.engine = 'postgres' AND v.rw = s.pattern AND v.block_size = s.block_size
+         AND v.effective_io_concurrency = s.concurrency AS server_run_ok,
+       s.raw_iops = r.iops AND s.server_iops = v.iops AND s.raw_mb_per_s = r.mb_per_s
+         AND s.server_mb_per_s = v.mb_per_s AND s.raw_lat_p99_us = r.lat_p99_us
+         AND s.server_lat_p99_us = v.lat_p99_us AS figures_ok,
+       abs(s.ratio - v.iops / r.iops) < 1e-9 AS ratio_ok,
+       s.server_buffer_hits = sr.buffer_hits AS hits_ok,
+       s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency % (reads of %)' AS summary_ok,
+       r.label LIKE 'regress server_vs_disk: raw%' AND v.label LIKE 'regress server_vs_disk: server%' AS labels_ok
+  FROM svd s
+  JOIN iobench.runs r ON r.run_id = s.raw_run_id
+  JOIN iobench.runs v ON v.run_id = s.server_run_id
+  JOIN iobench.run_server_reads sr ON sr.run_id = s.server_run_id
+ ORDER BY s.pattern DESC, s.concurrency;
+
+-- tune_tablespace(): the knee and the cost from the runs it names
+CREATE TEMP TABLE tune AS
+SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{1,2}', duration => '1s',
+                                      file_size => '16MB', label => 'regress');
+SELECT setting, statement LIKE 'ALTER %' AS has_statement
+  FROM tune WHERE setting <> 'io_combine_limit' ORDER BY setting;
+SELECT bool_or(setting = 'io_combine_limit') IS NOT DISTINCT FROM
+       EXISTS (SELECT FROM pg_settings WHERE name = 'io_combine_limit') AS combine_row_iff_17
+  FROM tune;
+-- effective_io_concurrency: the smallest step within 5 % of the best IOPS
+-- of its runs; maintenance_io_concurrency: the best step
+SELECT t.setting,
+       t.recommended::int = CASE t.setting
+           WHEN 'maintenance_io_concurrency'
+           THEN (SELECT r.effective_io_concurrency FROM unnest(e.run_ids) u(id)
+                   JOIN iobench.runs r ON r.run_id = u.id
+                  ORDER BY r.iops DESC, 1 LIMIT 1)
+           ELSE (SELECT min(r.effective_io_concurrency) FROM unnest(e.run_ids) u(id)
+                   JOIN iobench.runs r ON r.run_id = u.id
+                  WHERE r.iops >= 0.95 * (SELECT max(r2.iops) FROM iobench.runs r2 WHERE r2.run_id = ANY (e.run_ids)))
+           END AS rule_ok,
+       (SELECT array_agg((x ->> 'run_id')::bigint) FROM jsonb_array_elements(t.steps) x) = t.run_ids AS steps_ok
+  FROM tune t, tune e
+ WHERE t.setting IN ('effective_io_concurrency', 'maintenance_io_concurrency')
+   AND e.setting = 'effective_io_concurrency'
+ ORDER BY t.setting;
+-- random_page_cost = seq_page_cost x (random cost / sequential cost per
+-- page) x 10 %, at least seq_page_cost
+SELECT t.recommended::numeric = round(greatest(1.0, (q.mb_per_s / r.mb_per_s) * 0.1)::numeric, 2) AS cost_ok,
+       t.recommended::numeric >= 1 AS at_least_seq_page_cost,
+       r.rw = 'randread' AND r.block_size = 8192 AND r.effective_io_concurrency = 1
+         AND rs.read_path IS NOT NULL AS random_run_ok,
+       q.rw = 'read' AND q.engine = 'postgres' AS seq_run_ok
+  FROM tune t
+  JOIN iobench.runs r ON r.run_id = t.run_ids[1]
+  JOIN iobench.run_server_reads rs ON rs.run_id = r.run_id
+  JOIN iobench.runs q ON q.run_id = t.run_ids[2]
+ WHERE t.setting = 'random_page_cost';
+-- the statement parses and sets what it says (on the test tablespace, rolled back)
+BEGIN;
+DO $$
+BEGIN
+    EXECUTE (SELECT replace(statement, 'pg_default', 'iob_tune_ts') FROM tune
+              WHERE setting = 'effective_io_concurrency');
+END
+$$;
+SELECT (SELECT array_agg(o.option_name ORDER BY o.option_name) FROM pg_options_to_table(spcoptions) o) AS options,
+       (SELECT o.option_value FROM pg_options_to_table(spcoptions) o WHERE o.option_name = 'effective_io_concurrency')
+         = (SELECT recommended FROM tune WHERE setting = 'effective_io_concurrency') AS eic_ok,
+       (SELECT o.option_value::numeric FROM pg_options_to_table(spcoptions) o WHERE o.option_name = 'random_page_cost')
+         = (SELECT recommended::numeric FROM tune WHERE setting = 'random_page_cost') AS rpc_ok
+  FROM pg_tablespace WHERE spcname = 'iob_tune_ts';
+ROLLBACK;
+SELECT count(*) FILTER (WHERE statement LIKE 'ALTER SYSTEM SET io_combine_limit = %')
+       = count(*) FILTER (WHERE setting = 'io_combine_limit') AS combine_statement_ok
+  FROM tune;
+
+-- export_runs() / import_runs() carry a server run's read path; an
+-- imported one is checked like the other children
+CREATE TEMP TABLE sdoc AS
+SELECT iobench.export_runs(ARRAY[(SELECT server_run_id FROM svd WHERE pattern = 'read')]) AS d;
+SELECT jsonb_typeof(d -> 'runs' -> 0 -> 'server_reads') AS exported,
+       (d -> 'runs' -> 0 -> 'server_reads') ? 'run_id' AS has_run_id
+  FROM sdoc;
+CREATE FUNCTION pg_temp.sdoc(path text[], value jsonb) RETURNS jsonb
+LANGUAGE sql AS $$
+    SELECT CASE WHEN path IS NULL THEN x
+                WHEN value IS NULL THEN x #- path
+                ELSE jsonb_set(x, path, value) END
+      FROM (SELECT jsonb_set(d, '{runs,0,run,run_uuid}', '"00000000-0000-0000-0000-0000000000d1"') AS x
+              FROM sdoc) s
+$$;
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads}', NULL), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,buffer_reads}', '-1'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,shared_buffers}', '0'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,run,effective_io_concurrency}', '-3'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads}',
+    (SELECT d -> 'runs' -> 0 -> 'server_reads' || '{"blocks": 100, "buffer_hits": 101}' FROM sdoc)), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,read_path}', '"mmap"'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,server_reads,relation}', 'null'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.sdoc('{runs,0,run,engine}', '"psync"'), 'elsewhere');
+SELECT imported FROM iobench.import_runs(pg_temp.sdoc(NULL, NULL), 'elsewhere');
+SELECT to_jsonb(a) - 'run_id' = to_jsonb(b) - 'run_id' AS same_read_path
+  FROM iobench.run_server_reads a, iobench.run_server_reads b
+ WHERE a.run_id = (SELECT server_run_id FROM svd WHERE pattern = 'read')
+   AND b.run_id = (SELECT run_id FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000d1');
+DELETE FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000d1';
+
+-- sweep_io_workers(): superusers only; PostgreSQL 18+ with io_method
+-- 'worker' (the temp instance's default there), through dblink
+CREATE ROLE iob_tune_user;
+GRANT iobench_user TO iob_tune_user;
+SET ROLE iob_tune_user;
+-- (a member of iobench_user calls the other two: no USAGE on iobench_internal needed)
+SELECT count(*) AS rows FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '1MB');
+SELECT count(*) >= 3 AS rows FROM iobench.tune_tablespace('pg_default', concurrencies => '{1}', combine_limits => NULL,
+                                                         duration => '100ms', file_size => '1MB');
+SELECT * FROM iobench.sweep_io_workers();
+RESET ROLE;
+DROP ROLE iob_tune_user;
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{0}');
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', tablespace => 'no_such_tablespace');
+-- what postgresql.auto.conf had is restored, after an error too (a run
+-- that fails: engine postgres does not write)
+SELECT EXISTS (SELECT FROM pg_settings WHERE name = 'io_workers') AS has_io_workers \gset
+\if :has_io_workers
+ALTER SYSTEM SET io_workers = 5;
+\endif
+SELECT pg_reload_conf();
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', rw => 'randwrite', duration => '1s',
+                                       file_size => '16MB');
+SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
+       = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored_after_error
+  FROM pg_file_settings WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
+CREATE TEMP TABLE sweep AS
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '16MB');
+SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
+       coalesce(r.io_workers, r.io_max_workers) = s.io_workers_set AND sr.read_path = 'read_stream' AS stored_ok,
+       s.iops = r.iops AND s.mb_per_s = r.mb_per_s AND r.engine = 'postgres' AS figures_ok
+  FROM sweep s JOIN iobench.runs r USING (run_id) JOIN iobench.run_server_reads sr USING (run_id)
+ ORDER BY 1;
+-- restored at the end
+SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
+       = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored
+  FROM pg_file_settings WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
+\if :has_io_workers
+ALTER SYSTEM RESET io_workers;
+\endif
+SELECT pg_reload_conf();
+
+DROP TABLESPACE iob_tune_ts;
