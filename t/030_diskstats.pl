@@ -153,13 +153,18 @@ SKIP:
 			 WHERE run_id = $t AND s.op = 'read' AND NOT d.member AND d.second = 0}),
 		't', 'throttled: second 0 of the device counts the reads of iobench\'s second 0, within 3 %')
 	  or diag($node->safe_psql('postgres', $per_second));
+	# Past second 0 a slice's reads may land on either side of a sample
+	# (seen: 300, 330, 274 on the device against 300 a second of iobench's),
+	# so each later second may differ by one slice, and the seconds together
+	# by 3 %.
 	is( $node->safe_psql('postgres', qq{
 			SELECT count(*) = 3
-			   AND bool_and(abs(d.reads - s.ops) <= 0.03 * s.ops + $cap * abs(d.interval_s - 1))
+			   AND bool_and(abs(d.reads - s.ops) <= 0.03 * s.ops + $cap / 10 + $cap * abs(d.interval_s - 1))
+			   AND abs(sum(d.reads) - sum(s.ops)) <= 0.03 * sum(s.ops)
 			  FROM iobench.run_disk_seconds d
 			  JOIN iobench.run_seconds s USING (run_id, second)
 			 WHERE run_id = $t AND s.op = 'read' AND NOT d.member}),
-		't', 'throttled: every second of the device counts the reads of iobench\'s, within 3 %')
+		't', 'throttled: every second of the device counts the reads of iobench\'s, within a slice, and all within 3 %')
 	  or diag($node->safe_psql('postgres', $per_second));
 }
 
