@@ -292,11 +292,13 @@ iob_server_read_next(IobServerRead *sr, IobServerOp *op)
 	{
 		Buffer		buf;
 		IobServerBlock b;
-		int64		got_ns;
+		int64		got_ns = 0;
 
 		if (!next_buffer(sr, &buf, &b))
 			return false;
-		got_ns = iob_now_ns();
+		/* an op ends with its last buffer: only that one is timed */
+		if (b.last)
+			got_ns = iob_now_ns();
 		ReleaseBuffer(buf);
 #ifdef IOB_HAVE_EVICT_BUFFER
 		(void) iob_evict_unpinned_buffer(buf);
