@@ -231,9 +231,9 @@ fill_blocks(Relation rel, BlockNumber nblocks, pg_prng_state *prng)
 		Datum		datum = PointerGetDatum(value);
 		bool		isnull = false;
 		HeapTuple	tuple;
-		int			i;
+		Size		i;
 
-		for (i = 0; i + (int) sizeof(uint64) <= FILL_ROW_BYTES; i += sizeof(uint64))
+		for (i = 0; i + sizeof(uint64) <= (Size) FILL_ROW_BYTES; i += sizeof(uint64))
 		{
 			uint64		v = pg_prng_uint64(prng);
 
