@@ -98,11 +98,16 @@ SELECT r.label, r.status, r.engine, r.rw, r.block_size, r.read_ops > 0 AS has_re
        -- ahead: a read stream (17+) pins at most 4 x effective_io_concurrency
        -- buffers or io_combine_limit (17), (effective_io_concurrency + 1) x
        -- io_combine_limit (18+); 15/16 read the block asked for only
-       abs(s.blocks - s.buffer_hits - s.buffer_reads)
-           <= r.workers * (r.block_size / 8192
-                           + CASE WHEN s.read_path = 'prefetch' THEN 0
-                                  ELSE (r.effective_io_concurrency + 1)
-                                       * greatest(pg_size_bytes(r.io_combine_limit) / 8192, 4) END)
+       -- (the figures are shown when they are not)
+       CASE WHEN abs(s.blocks - s.buffer_hits - s.buffer_reads)
+                 <= r.workers * (r.block_size / 8192
+                                 + CASE WHEN s.read_path = 'prefetch' THEN 0
+                                        ELSE (r.effective_io_concurrency + 1)
+                                             * greatest(pg_size_bytes(r.io_combine_limit) / 8192, 4) END)
+            THEN 'yes'
+            ELSE format('blocks %s, hits %s, reads %s, eic %s, combine %s',
+                        s.blocks, s.buffer_hits, s.buffer_reads,
+                        r.effective_io_concurrency, r.io_combine_limit) END
            AS blocks_counted,
        s.buffer_reads > 0 AS read_by_server,
        s.read_path = CASE WHEN current_setting('server_version_num')::int >= 170000
