@@ -16,6 +16,13 @@
  * sequential reads are their sequential scans', ReadBufferExtended() alone
  * with the kernel's read-ahead.
  *
+ * A random op whose blocks this worker is still reading is drawn again
+ * (up to MAX_REDRAWS times): its blocks would be shared-buffer hits, not
+ * reads of the disk, and 18 counts such a block of a combined read as
+ * neither a hit nor a read (a forwarded buffer found valid).  Workers of
+ * one run draw from stripes of their own (workload.c), so no worker's read
+ * is another's hit either.
+ *
  * Each buffer is released and evicted at once (17+), or read through a
  * BAS_BULKREAD ring that keeps a few buffers only (15/16); once an op is
  * done its blocks are dropped from the page cache, unless debug_io_direct
@@ -51,6 +58,12 @@
  */
 #define DROP_BEHIND_BYTES	(2 * 1024 * 1024)
 
+/*
+ * How many times a random op still in flight is drawn again before it is
+ * taken anyway (a relation of fewer ops than the read path keeps in flight)
+ */
+#define MAX_REDRAWS			16
+
 /* What the read path carries with each block, back to the worker */
 typedef struct IobServerBlock
 {
@@ -70,6 +83,9 @@ struct IobServerRead
 	bool		sequential;		/* drop DROP_BEHIND_BYTES behind each op */
 	bool		drop_all;		/* drop the whole relation after each op */
 	BlockNumber nblocks;		/* the relation's blocks */
+
+	/* random ops: which ops are in flight (handed out, not done), a bitmap */
+	uint8	   *in_flight;
 
 	/* the op being handed out */
 	BlockNumber next_block;
@@ -94,22 +110,55 @@ struct IobServerRead
 #endif
 };
 
-/* Hand out the next block of the current op, or of the next one */
+/* Whether the op starting at block "first" is in flight */
+static inline bool
+op_in_flight(IobServerRead *sr, BlockNumber first)
+{
+	uint32		op = first / sr->blocks_per_op;
+
+	return (sr->in_flight[op / 8] & (1 << (op % 8))) != 0;
+}
+
+/* Mark the op starting at block "first" in flight, or done */
+static inline void
+set_in_flight(IobServerRead *sr, BlockNumber first, bool on)
+{
+	uint32		op = first / sr->blocks_per_op;
+
+	if (on)
+		sr->in_flight[op / 8] |= (uint8) (1 << (op % 8));
+	else
+		sr->in_flight[op / 8] &= (uint8) ~(1 << (op % 8));
+}
+
+/*
+ * Hand out the next block of the current op, or of the next one (a random
+ * op still in flight is drawn again)
+ */
 static bool
 hand_out_block(IobServerRead *sr, IobServerBlock *b)
 {
 	if (sr->left == 0)
 	{
 		BlockNumber first;
+		int			tries;
 
 		if (sr->ended)
 			return false;
-		first = sr->next_op(sr->next_arg);
-		if (first == InvalidBlockNumber)
+		for (tries = 0;; tries++)
 		{
-			sr->ended = true;
-			return false;
+			first = sr->next_op(sr->next_arg);
+			if (first == InvalidBlockNumber)
+			{
+				sr->ended = true;
+				return false;
+			}
+			if (sr->in_flight == NULL || tries == MAX_REDRAWS ||
+				!op_in_flight(sr, first))
+				break;
 		}
+		if (sr->in_flight != NULL)
+			set_in_flight(sr, first, true);
 		sr->next_block = first;
 		sr->left = sr->blocks_per_op;
 		sr->op_start_ns = iob_now_ns();
@@ -197,6 +246,8 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 	sr->seg_fds = palloc(sizeof(int) * Max(sr->nsegs, 1));
 	for (i = 0; i < sr->nsegs; i++)
 		sr->seg_fds[i] = -1;
+	if (random)
+		sr->in_flight = palloc0(nblocks / sr->blocks_per_op / 8 + 1);
 
 #ifdef IOB_HAVE_READ_STREAM
 	{
@@ -306,6 +357,8 @@ iob_server_read_next(IobServerRead *sr, IobServerOp *op)
 		if (!b.last)
 			continue;
 		op->first_block = b.block - (sr->blocks_per_op - 1);
+		if (sr->in_flight != NULL)
+			set_in_flight(sr, op->first_block, false);
 		op->start_ns = b.op_start_ns;
 		op->end_ns = got_ns;
 		if (sr->drop_page_cache)

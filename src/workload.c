@@ -87,6 +87,18 @@ iob_workload_init(IobWorkload *wl, const IobRunParams *params, int worker_index)
 		wl->region_blocks = 1;
 	}
 	wl->cursor = 0;
+
+	/*
+	 * Random reads through the server (engine postgres): each worker draws
+	 * the blocks of its own stripe, so that one's read is never another's
+	 * shared-buffer hit
+	 */
+	if (wl->random && params->engine == IOB_ENGINE_POSTGRES &&
+		params->workers > 1 && wl->blocks_per_file >= (uint64) params->workers)
+	{
+		wl->stripes = (uint64) params->workers;
+		wl->stripe = (uint64) worker_index;
+	}
 	wl->digest = leading_ops_digest(wl);
 }
 
@@ -117,6 +129,13 @@ iob_workload_next(IobWorkload *wl, IobOpKind *kind, int *file, uint64 *offset)
 			*file = (wl->nfiles == 1) ? 0 :
 				(int) pg_prng_uint64_range(&wl->prng, 0, wl->nfiles - 1);
 			block = pg_prng_uint64_range(&wl->prng, 0, wl->blocks_per_file - 1);
+			if (wl->stripes > 1)
+			{
+				/* the stripe's block of the drawn block's group */
+				block += wl->stripe - block % wl->stripes;
+				if (block >= wl->blocks_per_file)
+					block -= wl->stripes;
+			}
 		}
 		else
 		{

@@ -7,7 +7,9 @@
  * the same seed gives the same sequence of offsets and no state is shared
  * between workers.  Random patterns pick a file and a block uniformly.
  * Sequential patterns treat the files as one stream cut into one region
- * per worker; each worker walks its region and wraps around.
+ * per worker; each worker walks its region and wraps around.  Random reads
+ * through the server (engine postgres) of several workers draw from
+ * stripes: worker i of n only blocks b with b mod n = i.
  *
  *-------------------------------------------------------------------------
  */
@@ -40,6 +42,10 @@ typedef struct IobWorkload
 	uint64		region_first;	/* first block of the region (stream-wide) */
 	uint64		region_blocks;	/* its length */
 	uint64		cursor;			/* next block, relative to region_first */
+
+	/* random, engine postgres: this worker's stripe of "stripes" (0: none) */
+	uint64		stripes;
+	uint64		stripe;
 
 	/* rewrite_pct: a rewrite of the block just read is pending */
 	bool		rewrite_pending;
