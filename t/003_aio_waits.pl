@@ -118,13 +118,14 @@ sub check_common
 		't', "$method: AIO waits sampled, in class IO, not benign, with the server's description");
 }
 
-# Waits of one backend type and wait type, summed
+# Whether a backend type waited in any of the given wait types
 sub waited
 {
-	my ($method, $btype, $wait_type) = @_;
+	my ($method, $btype, @wait_types) = @_;
+	my $list = join(', ', map { "'$_'" } @wait_types);
 	return $node->safe_psql('postgres', qq{
 		SELECT coalesce(sum(w.wait_s) > 0, false) FROM waits_$method, unnest(raw) w
-		WHERE w.backend_type = '$btype' AND w.wait_type = '$wait_type'});
+		WHERE w.backend_type = '$btype' AND w.wait_type IN ($list)});
 }
 
 # io_method = worker: the session waits for the I/O workers, which read
@@ -147,15 +148,20 @@ SKIP:
 	skip 'this server was built without liburing (no io_method = io_uring)', 5
 	  unless $has_uring eq 't';
 
-	# io_method = io_uring: the session submits and waits for the kernel
+	# io_method = io_uring: the session submits and waits for the kernel.
+	# Which of the two holds it depends on the kernel and the disk: with
+	# buffered reads of a fast disk the kernel does most of the work inside
+	# io_uring_enter() (AioIoUringSubmit: about 50 samples a window here,
+	# AioIoUringExecution 0 to 3), so the check takes io_uring's own waits
+	# together.
 	$node->append_conf('postgresql.conf', "io_method = io_uring\n");
 	$node->restart(fail_ok => 1)
 	  or skip 'the server could not start with io_method = io_uring (io_uring refused here?)', 5;
 	is($node->safe_psql('postgres', 'SHOW io_method'), 'io_uring', 'io_method is io_uring');
 	sample_scans('io_uring');
 	check_common('io_uring');
-	is(waited('io_uring', 'client backend', 'IO:AioIoUringExecution'), 't',
-		'io_uring: the scanning session waits in IO:AioIoUringExecution');
+	is(waited('io_uring', 'client backend', 'IO:AioIoUringSubmit', 'IO:AioIoUringExecution'), 't',
+		'io_uring: the scanning session waits in io_uring\'s own waits (AioIoUringSubmit, AioIoUringExecution)');
 }
 
 $node->stop;
