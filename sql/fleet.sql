@@ -284,8 +284,10 @@ SELECT (SELECT go_at FROM f2 WHERE server = 'iob_loop_b') >
        (SELECT r.finished_at FROM f2 JOIN iobench.runs r USING (run_id) WHERE f2.server = 'iob_loop_a') AS after;
 
 -- a cancel (here statement_timeout) stops the runs on every server; their
--- partial runs are gathered and the call is stored as cancelled
-SET statement_timeout = '1500ms';
+-- partial runs are gathered and the call is stored as cancelled (the
+-- timeout leaves the runs time to start and measure on a busy machine: a
+-- run cancelled before it measures stores nothing to gather)
+SET statement_timeout = '2500ms';
 CREATE TEMP TABLE f4 AS
 SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_b'],
                                 '{"duration": "60s", "file_size": "1MB", "engine": "psync", "label": "fleet cancel"}',

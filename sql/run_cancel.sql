@@ -34,8 +34,11 @@ RETURNS void LANGUAGE sql AS $$
             substring(detail from 'stored as run (\d+) ')::bigint)
 $$;
 
--- 1. statement_timeout: 57014, the run is kept
-SET statement_timeout = '700ms';
+-- 1. statement_timeout: 57014, the run is kept.  The timeouts of the
+-- cancels below that expect a stored run leave the run time to write its
+-- files and start measuring (a run cancelled before it measures stores
+-- nothing) on a slow or busy disk
+SET statement_timeout = '2s';
 DO $$
 DECLARE s text; m text; d text;
 BEGIN
@@ -51,7 +54,7 @@ SELECT leftover_files(), running_workers();
 
 -- without a handler the statement fails like any cancelled statement
 \set VERBOSITY terse
-SET statement_timeout = '500ms';
+SET statement_timeout = '2s';
 SELECT run_id FROM iobench.run(duration => '30s', file_size => '8MB', engine => 'psync',
                                label => 'cancel me too');
 RESET statement_timeout;
@@ -131,7 +134,7 @@ BEGIN;
 SELECT status FROM iobench.run(duration => '200ms', file_size => '1MB', engine => 'psync');
 ROLLBACK;
 BEGIN;
-SET LOCAL statement_timeout = '500ms';
+SET LOCAL statement_timeout = '1500ms';
 \set VERBOSITY terse
 SELECT status FROM iobench.run(duration => '30s', file_size => '1MB', engine => 'psync',
                                label => 'cancelled in a transaction');

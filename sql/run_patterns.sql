@@ -90,8 +90,8 @@ SELECT block_size, bytes = ops * 1048576 AS whole_blocks, ops > 0 AS has_ops
 
 -- rate_iops holds its rate (200 IOPS over 2 workers, wide margin)
 SELECT rate_iops, iops BETWEEN 150 AND 210 AS rate_held
-  FROM iobench.run(rate_iops => 200, workers => 2, duration => '1s',
-                   file_size => '8MB', engine => 'psync');
+  FROM public.with_rate($$SELECT * FROM iobench.run(rate_iops => 200, workers => 2, duration => '1s',
+                   file_size => '8MB', engine => 'psync')$$);
 
 -- the same seed gives the same offsets; another seed other offsets; the
 -- digest is of the first 64 ops of each worker's generator, also when a

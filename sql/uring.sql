@@ -62,8 +62,8 @@ SELECT rw, engine, sync_method, direct,
 
 -- rate_iops holds its rate with I/Os in flight (200 IOPS, wide margin)
 SELECT engine, rate_iops, iops BETWEEN 150 AND 210 AS rate_held
-  FROM iobench.run(rate_iops => 200, iodepth => 8, engine => 'io_uring',
-                   duration => '1s', file_size => '8MB');
+  FROM public.with_rate($$SELECT * FROM iobench.run(rate_iops => 200, iodepth => 8, engine => 'io_uring',
+                   duration => '1s', file_size => '8MB')$$);
 
 -- The largest queue depth
 SELECT engine, iodepth, ops > 0 AS has_ops

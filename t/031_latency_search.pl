@@ -3,8 +3,10 @@
 # cgroup-v1 blkio limit (tools/run-tests.sh makes both as root).  Past the
 # cap every I/O in flight waits its turn, so by Little's law the mean
 # latency at N outstanding I/Os is N / 400 s: 2.5, 5, 10, 20 ms for queue
-# depths 1, 2, 4, 8.  A 12 ms target on the mean is met up to depth 4 and
-# missed at 8, where the search stops; the best step gives the cap's IOPS
+# depths 1, 2, 4, 8.  A 14 ms target on the mean is met up to depth 4 and
+# missed at 8, where the search stops (about 30 % of margin either side:
+# depth 4 meets it unless a loaded machine keeps the run 29 % under the
+# cap, depth 8 misses it unless the throttle lets 30 % more through); the best step gives the cap's IOPS
 # (which of depths 1, 2 and 4 is best is measurement noise: all run at the
 # cap).  Steady-state detection ends runs on the same disk within seconds.
 use strict;
@@ -39,11 +41,11 @@ $node->safe_psql('postgres', "CREATE TABLESPACE throttled LOCATION '$loop_dir/ts
 
 my $steps = $node->safe_psql('postgres', q{
 	SELECT string_agg(format('%s:%s', iodepth, met_target), ' ' ORDER BY step)
-	  FROM iobench.latency_search(tablespace => 'throttled', latency_target => '12ms',
+	  FROM iobench.latency_search(tablespace => 'throttled', latency_target => '14ms',
 	                              latency_percentile => NULL, max_iodepth => 64,
 	                              step_duration => '2s', file_size => '16MB')});
 is($steps, '1:t 2:t 4:t 8:f',
-	'depths 1, 2, 4 meet the 12 ms mean, 8 misses it and ends the search');
+	'depths 1, 2, 4 meet the 14 ms mean, 8 misses it and ends the search');
 # Each step's worker keeps its depth in flight but for the moments between
 # reaping an I/O and submitting the next, when it is on a CPU or waiting
 # for one (schedstat's run_delay, the signal time of its waits): with
