@@ -64,7 +64,9 @@ like($c->{stderr}, qr/terminating connection due to administrator command/,
 ok($node->poll_query_until('postgres',
 		"SELECT count(*) = 1 FROM iobench.runs WHERE label = 'caller terminated' AND status = 'cancelled' AND ops > 0"),
 	'the run of the terminated caller is stored');
-ok($node->log_contains(qr/benchmark run of a terminated session stored as run \d+/),
+# (the line is written once the storer has committed, so it may follow
+# the row that the poll above saw)
+ok($node->wait_for_log(qr/benchmark run of a terminated session stored as run \d+/),
 	'the server log names it');
 $id = iob_sql_value($node, "SELECT run_id FROM iobench.runs WHERE label = 'caller terminated'");
 is(iob_sql_value($node, IobFault::iob_adds_up_sql($id)), 't', 'caller terminated: the run adds up');

@@ -48,23 +48,31 @@ $node->safe_psql('postgres', q{
 
 # pg_test_fsync (the server's bin directory is first in PATH) in the
 # group, on the same file system: "one 8kB write" ops/s per method
-my $ptf_file = "$loop_dir/ts_wal/pg_test_fsync.out";
-my ($ptf_out, $ptf_err) = run_command(
-	[ 'sh', '-c', 'echo $$ > "$1/cgroup.procs" && exec pg_test_fsync -f "$2" -s "$3"',
-	  'sh', $cgroup, $ptf_file, $secs ]);
-unlink $ptf_file;
-note("pg_test_fsync:\n$ptf_out$ptf_err");
-my %ptf;
-if ($ptf_out =~ /^Compare file sync methods using one 8kB write:\n(.*?)\n\n/ms)
+sub pg_test_fsync_rates
 {
-	my $section = $1;
-	$ptf{$1} = $2 while $section =~ /^\s+(\w+)\s+([\d.]+) ops\/sec/mg;
+	my $ptf_file = "$loop_dir/ts_wal/pg_test_fsync.out";
+	my ($ptf_out, $ptf_err) = run_command(
+		[ 'sh', '-c', 'echo $$ > "$1/cgroup.procs" && exec pg_test_fsync -f "$2" -s "$3"',
+		  'sh', $cgroup, $ptf_file, $secs ]);
+	unlink $ptf_file;
+	note("pg_test_fsync:\n$ptf_out$ptf_err");
+	my %rates;
+	if ($ptf_out =~ /^Compare file sync methods using one 8kB write:\n(.*?)\n\n/ms)
+	{
+		my $section = $1;
+		$rates{$1} = $2 while $section =~ /^\s+(\w+)\s+([\d.]+) ops\/sec/mg;
+	}
+	return %rates;
 }
+my %ptf = pg_test_fsync_rates();
 is(join(' ', map { defined $ptf{$_} ? $_ : () } @methods), join(' ', @methods),
 	'pg_test_fsync timed every method');
 
-foreach my $m (@methods)
+# The oltp suite's WAL test of one method: its engine, commits/s and the
+# device's writes/s
+sub iobench_wal
 {
+	my ($m) = @_;
 	my $row = $node->safe_psql('postgres', qq{
 		SET client_min_messages = warning;
 		CREATE TEMP TABLE s AS
@@ -73,18 +81,36 @@ foreach my $m (@methods)
 		SELECT r.engine, r.write_ops / r.measured_s, coalesce(r.disk_w_s, -1)
 		  FROM s JOIN iobench.suite_runs sr USING (suite_id, test_no)
 		  JOIN iobench.runs r ON r.run_id = sr.run_id});
-	my ($engine, $iob, $dev_w) = split /\|/, $row;
-	my $ptf = $ptf{$m} // 0;
-	note(sprintf('%-14s pg_test_fsync %8.1f/s  iobench %8.1f/s (%s)  ratio %.3f  device %.1f writes/s',
-			$m, $ptf, $iob, $engine, $ptf > 0 ? $iob / $ptf : 0, $dev_w));
-	is($engine, 'psync', "$m: the WAL test writes with pwrite(), as the server does");
+	return split /\|/, $row;
+}
+
+foreach my $m (@methods)
+{
 	# For open_datasync and fdatasync the kernel sets the rate (a write and
 	# a flush per commit, both in the group): within 0.8-1.25.  For fsync
 	# and open_sync part of each commit is the journal thread's, outside
 	# the group, so the rate follows that thread too (146 against 110 seen
 	# on a loaded machine, each alone 1.02-1.04): within 0.67-1.5, which
-	# still catches the 2x of flushes escaping the cap.
+	# still catches the 2x of flushes escaping the cap.  The two tools run
+	# one after the other, and a flush of the loop device is an fsync of its
+	# backing file on the machine's own disk, which other work slows: a
+	# ratio out of range is measured again, both tools, up to three times.
+	# A rate over the cap is never measured again: nothing but a broken
+	# throttle or an escaping flush makes it.
 	my ($lo, $hi) = ($m eq 'open_datasync' || $m eq 'fdatasync') ? (0.8, 1.25) : (0.67, 1.5);
+	my ($engine, $iob, $dev_w, $ptf);
+	foreach my $try (1 .. 3)
+	{
+		($engine, $iob, $dev_w) = iobench_wal($m);
+		$ptf = $ptf{$m} // 0;
+		note(sprintf('%-14s pg_test_fsync %8.1f/s  iobench %8.1f/s (%s)  ratio %.3f  device %.1f writes/s',
+				$m, $ptf, $iob, $engine, $ptf > 0 ? $iob / $ptf : 0, $dev_w));
+		last if $ptf > 0 && $iob / $ptf >= $lo && $iob / $ptf <= $hi;
+		last if $try == 3 || $iob > $cap || $ptf > $cap;
+		note("$m: ratio out of $lo-$hi, both measured again");
+		%ptf = pg_test_fsync_rates();
+	}
+	is($engine, 'psync', "$m: the WAL test writes with pwrite(), as the server does");
 	ok($ptf > 0 && $iob / $ptf >= $lo && $iob / $ptf <= $hi,
 		"$m: iobench's WAL test agrees with pg_test_fsync (ratio within $lo-$hi)")
 	  or diag("iobench $iob/s, pg_test_fsync $ptf/s");
