@@ -7,6 +7,7 @@
 #   tools/run-tests.sh run_patterns    only these tests: names of sql/<name>.sql
 #                                      (preceded by "setup" when REGRESS has it),
 #                                      specs/<name>.spec or t/<name>.pl
+#   tools/run-tests.sh pg_regress      the whole pg_regress suite (REGRESS) only
 #
 # It tests on the PostgreSQL installation that PG_CONFIG names (environment
 # or `make test PG_CONFIG=...`; default: Debian's PostgreSQL 15, see
@@ -441,7 +442,9 @@ main() {
 		tap=("${all_tap[@]}")
 	else
 		for t in "${args[@]}"; do
-			if [ -f "$SRC/sql/$t.sql" ]; then
+			if [ "$t" = pg_regress ]; then
+				regress+=("${all_regress[@]}")
+			elif [ -f "$SRC/sql/$t.sql" ]; then
 				regress+=("$t")
 			elif [ -f "$SRC/specs/$t.spec" ]; then
 				isolation+=("$t")

@@ -219,19 +219,18 @@ BEGIN
         ratio := srv.iops OPERATOR(pg_catalog./) NULLIF(raw.iops, 0);
         SELECT s.buffer_hits INTO server_buffer_hits
           FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) srv.run_id;
-        IF raw_missing IS NULL THEN
-            summary := format('PostgreSQL gets %s of this disk''s %s IOPS at effective_io_concurrency %s (reads of %s)',
-                              coalesce(pg_catalog.round(ratio::numeric, 2)::text, 'an unknown share'),
-                              CASE pat WHEN 'randread' THEN 'random-read'
-                                       ELSE 'sequential-read' END,
-                              c, pg_catalog.pg_size_pretty(block_size::bigint));
-        ELSE
-            summary := format('PostgreSQL gets %s %s IOPS at effective_io_concurrency %s (reads of %s); no raw run: %s',
-                              coalesce(pg_catalog.round(srv.iops::numeric)::text, 'unknown'),
-                              CASE pat WHEN 'randread' THEN 'random-read'
-                                       ELSE 'sequential-read' END,
-                              c, pg_catalog.pg_size_pretty(block_size::bigint), raw_missing);
-        END IF;
+        -- "PostgreSQL gets 0.62 of this disk's random-read IOPS at ...", or
+        -- without a raw run "PostgreSQL gets 5120 random-read IOPS at ...;
+        -- no raw run: <why>"
+        summary := format('PostgreSQL gets %s %s IOPS at effective_io_concurrency %s (reads of %s)%s',
+                          CASE WHEN raw_missing IS NULL
+                               THEN coalesce(pg_catalog.round(ratio::numeric, 2)::text, 'an unknown share')
+                                    OPERATOR(pg_catalog.||) ' of this disk''s'
+                               ELSE coalesce(pg_catalog.round(srv.iops::numeric)::text, 'unknown') END,
+                          CASE pat WHEN 'randread' THEN 'random-read'
+                                   ELSE 'sequential-read' END,
+                          c, pg_catalog.pg_size_pretty(block_size::bigint),
+                          coalesce('; no raw run: ' OPERATOR(pg_catalog.||) raw_missing, ''));
         RETURN NEXT;
     END LOOP;
 END
