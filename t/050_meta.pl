@@ -46,6 +46,20 @@ for my $key (qw(file docfile))
 	my $file = $meta->{provides}{iobench}{$key};
 	ok(defined $file && -f "$top/$file", "provides.iobench.$key names a file of the checkout");
 }
+# The licence: the PostgreSQL License, said the same way in LICENSE,
+# META.json and the machine-readable debian/copyright (DEP-5).
+is($meta->{license}, 'postgresql', 'META.json says the PostgreSQL License (PGXN\'s "postgresql")');
+like(slurp('LICENSE'), qr/PostgreSQL License.*Copyright \(c\) \d{4}, the iobench developers.*Permission to use, copy, modify, and distribute/s,
+	'LICENSE holds the PostgreSQL License text naming the iobench developers');
+my $copyright = slurp('debian/copyright');
+like($copyright, qr{^Format: https://www\.debian\.org/doc/packaging-manuals/copyright-format/1\.0/}m,
+	'debian/copyright is machine-readable (DEP-5)');
+like($copyright, qr/^Files: \*\nCopyright: .*the iobench developers\nLicense: PostgreSQL$/m,
+	'debian/copyright puts every file under the PostgreSQL License');
+my @sources = map { s{^\Q$top/\E}{}r } glob("$top/src/*.[ch] $top/sql/install/*/*.sql");
+ok(@sources > 40, 'the sources are found (' . scalar(@sources) . ' files)');
+is(join(', ', grep { slurp($_) =~ /\b(GPL|General Public License|Apache License|MIT License)\b/ } @sources),
+	'', 'no source file claims another licence');
 like($meta->{release_status}, qr/^(stable|testing|unstable)$/, 'release_status is one PGXN knows');
 is($meta->{prereqs}{runtime}{requires}{PostgreSQL}, '15.0.0',
 	'it requires PostgreSQL 15 or later, the oldest release iobench builds on');

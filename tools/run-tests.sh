@@ -252,8 +252,13 @@ copy_tap_inputs() {
 	# what t/050_meta.pl and t/060_reference.pl compare (t/.. is the
 	# checkout's top)
 	mkdir -p "$WORK/tap/doc"
-	cp "$SRC/META.json" "$SRC/iobench.control" "$WORK/tap/"
+	cp "$SRC/META.json" "$SRC/iobench.control" "$SRC/LICENSE" "$WORK/tap/"
 	cp "$SRC/doc/iobench.md" "$SRC/doc/reference.md" "$WORK/tap/doc/"
+	# and the licence each source file and the Debian package state
+	mkdir -p "$WORK/tap/debian" "$WORK/tap/sql"
+	cp "$SRC/debian/copyright" "$WORK/tap/debian/"
+	cp -r "$SRC/src" "$WORK/tap/"
+	cp -r "$SRC/sql/install" "$WORK/tap/sql/"
 }
 
 # Copy an output directory's diffs, results and logs into the checkout and
