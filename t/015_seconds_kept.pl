@@ -87,15 +87,16 @@ foreach my $how ('pg_cancel_backend', 'pg_terminate_backend')
 }
 
 # another session holds an ACCESS EXCLUSIVE lock on live_seconds from 2 s
-# into the run until long after its end (the issue's 45 s): the recorder
-# cannot store, the launcher stores every second once the lock goes
+# into the run until 10 s after its end (the issue's lock lasted 45 s; any
+# lock that outlasts the run shows the same): the recorder cannot store, the
+# launcher stores every second once the lock goes
 {
 	my $h = start_run('locked', '12s', 2);
 	my $l = $node->background_psql('postgres', on_error_stop => 0);
 	$l->query_until(qr/locked/, q{BEGIN;
 LOCK TABLE iobench.live_seconds IN ACCESS EXCLUSIVE MODE;
 \echo locked
-SELECT pg_sleep(45);
+SELECT pg_sleep(20);
 COMMIT;
 });
 	ok($node->poll_query_until('postgres',
@@ -109,7 +110,9 @@ COMMIT;
 # seconds are stored meanwhile, and the stopped worker's second, added
 # after the recorder closed it, goes to its late ring and is stored too
 {
-	my $h = start_run('stopped worker', '30s', 2);
+	# (20 s: the recorder gives up on the worker 10 s after the stop, 2 s
+	# in, and three seconds of the others are seen stored after that)
+	my $h = start_run('stopped worker', '20s', 2);
 	my @pids = iob_worker_pids($node);
 	kill 'STOP', $pids[0];
 	my $at = iob_sql_value($node, "SELECT max(second) FROM iobench.live_seconds");
