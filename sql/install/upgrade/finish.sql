@@ -67,13 +67,18 @@ $$;
 -- grants.  A DBA's GRANT EXECUTE ON FUNCTION iobench.run() would then read
 -- as the extension's own and be left out of a dump ("permission denied for
 -- function run" after a restore); the upgrade from 0.1 to 0.2 did so.
--- PostgreSQL offers no statement that grants without recording, and
--- revoking after the upgrade cannot be done from the script; so the
--- initial privileges of the extension's objects are cut back here to the
--- grants the extension makes itself (90_privileges.sql: the owner's own
--- rights, and the owner's grants to PUBLIC, iobench_user and pg_monitor).
--- Every other item is a DBA's grant and is taken out of pg_init_privs; it
--- stays in the object's ACL, so pg_dump dumps it.  (A grant a DBA makes to
+-- PostgreSQL offers an extension script no way to grant without recording
+-- (pg_upgrade's switch, binary_upgrade_set_record_init_privs(), works in
+-- binary-upgrade mode only), so the initial privileges of the extension's
+-- objects are cut back here, in pg_init_privs itself (the superuser
+-- running the update may change a catalog's rows), to the grants the
+-- extension makes itself (90_privileges.sql: the owner's own rights, and
+-- the owner's grants to PUBLIC, iobench_user and pg_monitor), which stay
+-- initial: a restore makes them with CREATE EXTENSION.  Every other item
+-- is a DBA's grant and is taken out of pg_init_privs; it stays in the
+-- object's ACL, so pg_dump dumps it.  Doing this for every object, rather
+-- than for the grants carried over above only, also repairs the grants
+-- the update to 0.2 recorded.  (A grant a DBA makes to
 -- PUBLIC, iobench_user or pg_monitor themselves reads as the extension's
 -- after an upgrade: grant to a role of your own.)  Where PostgreSQL tracks
 -- the roles of initial privileges (pg_shdepend, type 'i', 17 and later),
