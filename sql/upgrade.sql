@@ -7,10 +7,12 @@
 -- view definition, comment), column (type, NOT NULL, default, generated,
 -- identity, collation, grants, comment), constraint, index, trigger,
 -- policy, rule, sequence, type (enum labels, domain base), the schema, the
--- extension's pg_dump settings (extconfig) and built-in rows.  Columns are
--- compared by name: an upgrade adds new columns at the end.  The releases
--- are those the server offers (pg_available_extension_versions: every
--- frozen sql/iobench--X.sql), so a new release joins the check by itself.
+-- extension's pg_dump settings (extconfig), its initial privileges
+-- (pg_init_privs, from which pg_dump dumps grants) and built-in rows.
+-- Columns are compared by name: an upgrade adds new columns at the end.
+-- The releases are those the server offers
+-- (pg_available_extension_versions: every frozen sql/iobench--X.sql), so a
+-- new release joins the check by itself.
 -- Runs and waits stored under each release (copied from a real run and a
 -- wait snapshot of a fresh install into that release's tables) read the
 -- same after the upgrade, table by table, in the columns that release had.
@@ -118,6 +120,10 @@ LANGUAGE sql AS $$
     UNION ALL
     SELECT 'dumped', c.relname, x.extcondition[array_position(x.extconfig, c.oid)]
       FROM ext x JOIN pg_class c ON c.oid = ANY (x.extconfig)
+    UNION ALL
+    SELECT 'initial privileges', pg_describe_object(i.classoid, i.objoid, i.objsubid),
+           concat_ws(' | ', i.privtype, public.iobench_acl(i.initprivs))
+      FROM pg_init_privs i JOIN members m ON m.classid = i.classoid AND m.objid = i.objoid
     UNION ALL
     SELECT 'benign_waits', b.wait_type, b.reason FROM iobench.benign_waits b WHERE b.builtin
     UNION ALL
@@ -324,6 +330,11 @@ SELECT * FROM dblink((SELECT s FROM conn), $$
      WHERE p.pronamespace = 'iobench'::regnamespace AND p.proname LIKE 'run%'
        AND a.grantee::regrole::text LIKE 'iob_upgrade_%'
      ORDER BY 3 $$) AS t(function text, new_signature boolean, grantee text, grantable boolean);
+-- and they stay the DBA's: not the extension's initial privileges, which
+-- pg_dump leaves out of a dump
+SELECT * FROM dblink((SELECT s FROM conn), $$
+    SELECT count(*) FROM pg_init_privs i, aclexplode(i.initprivs) a
+     WHERE a.grantee::regrole::text LIKE 'iob_upgrade_%' $$) AS t(dba_grants_in_initial_privileges bigint);
 SELECT dblink_exec((SELECT s FROM conn), 'REVOKE ALL ON FUNCTION iobench.run FROM iob_upgrade_user, iob_upgrade_admin CASCADE');
 
 DROP DATABASE iobench_upgrade;

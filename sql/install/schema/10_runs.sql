@@ -167,3 +167,14 @@ CREATE TABLE iobench.run_stalls (
 );
 CREATE INDEX ON iobench.run_stalls (run_id, at_s);
 COMMENT ON TABLE iobench.run_stalls IS 'write stalls of each run (write + its sync over the run''s stall_threshold)';
+
+-- pg_dump keeps the stored results (an extension's tables are left out of
+-- a dump unless registered), and the sequence behind run_id: a registered
+-- table's serial sequence is not dumped with it, and runs stored after a
+-- restore must not collide with the restored ones.  pg_dump writes the
+-- registered tables' rows in the order of their foreign keys.
+SELECT pg_catalog.pg_extension_config_dump('iobench.runs', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.runs_run_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_seconds', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_latency', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_stalls', '');

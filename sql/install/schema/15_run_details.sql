@@ -52,6 +52,7 @@ CREATE TABLE iobench.run_disk_seconds (
     PRIMARY KEY (run_id, device, second)
 );
 COMMENT ON TABLE iobench.run_disk_seconds IS 'per-second /proc/diskstats of the block device under each run''s tablespace, with iostat''s figures';
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_disk_seconds', '');
 
 
 -- Each tablespace of a tablespace group (run(tablespaces => ...)): where
@@ -109,3 +110,4 @@ CREATE TABLE iobench.run_tablespaces (
     PRIMARY KEY (run_id, tablespace)
 );
 COMMENT ON TABLE iobench.run_tablespaces IS 'per-tablespace figures of runs on a tablespace group';
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_tablespaces', '');

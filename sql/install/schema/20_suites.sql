@@ -72,6 +72,11 @@ VALUES
     ('oltp', 2, '8 kB random read, QD32',              'randread',  '8kB', 1, 32, 2,  0, 'fsync',     true,  'many backends, or prefetching, reading at once'),
     ('oltp', 3, '8 kB random write, fsync every 16',   'randwrite', '8kB', 1,  1, 2, 16, 'fsync',     false, 'checkpointer writing and syncing data files'),
     ('oltp', 4, 'WAL: 8 kB sequential write + sync, as the server', 'write', '8kB', 1, 1, 1, 1, 'wal', false, 'commits: each WAL page written and made durable as wal_sync_method says');
+-- pg_dump keeps the suites and tests users add, not the built-in tests
+-- above (CREATE EXTENSION makes those; a built-in test changed by hand
+-- comes back as built).
+SELECT pg_catalog.pg_extension_config_dump('iobench.suite_tests',
+    $$WHERE NOT (suite = 'sqlio' AND test_no BETWEEN 1 AND 11 OR suite = 'oltp' AND test_no BETWEEN 1 AND 4)$$);
 
 -- One row per suite run by iobench.suite().
 CREATE TABLE iobench.suites (
@@ -91,6 +96,8 @@ CREATE TABLE iobench.suites (
     seed         bigint                      -- NULL: a random seed per run
 );
 COMMENT ON TABLE iobench.suites IS 'one row per suite run by iobench.suite()';
+SELECT pg_catalog.pg_extension_config_dump('iobench.suites', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.suites_suite_id_seq', '');
 
 -- The runs of each suite; a test skipped on this server has no run.
 CREATE TABLE iobench.suite_runs (
@@ -104,3 +111,4 @@ CREATE TABLE iobench.suite_runs (
     PRIMARY KEY (suite_id, test_no, tablespace, repeat_no)
 );
 COMMENT ON TABLE iobench.suite_runs IS 'which runs belong to which suite, test, tablespace and repeat';
+SELECT pg_catalog.pg_extension_config_dump('iobench.suite_runs', '');

@@ -118,6 +118,7 @@ CREATE TABLE iobench.run_waits (
     PRIMARY KEY (run_id, wait_type)
 );
 COMMENT ON TABLE iobench.run_waits IS 'wait statistics sampled during each run, with the workers'' exact I/O figures beside them';
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_waits', '');
 
 CREATE TABLE iobench.run_wait_sampling (
     run_id       bigint PRIMARY KEY REFERENCES iobench.runs ON DELETE CASCADE,
@@ -128,3 +129,4 @@ CREATE TABLE iobench.run_wait_sampling (
     sampled_s    double precision NOT NULL
 );
 COMMENT ON TABLE iobench.run_wait_sampling IS 'how the wait statistics of each run were sampled';
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_wait_sampling', '');

@@ -14,6 +14,8 @@ CREATE TABLE iobench.fleets (
     finished_at  timestamptz NOT NULL
 );
 COMMENT ON TABLE iobench.fleets IS 'one row per run of a workload or suite on many servers';
+SELECT pg_catalog.pg_extension_config_dump('iobench.fleets', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.fleets_fleet_id_seq', '');
 
 -- What each server did for each test of a fleet call: the run gathered
 -- from it, or the error it gave.
@@ -32,6 +34,7 @@ CREATE TABLE iobench.fleet_runs (
     PRIMARY KEY (fleet_id, server, test_no)
 );
 COMMENT ON TABLE iobench.fleet_runs IS 'per fleet call, server and test: the gathered run or the error';
+SELECT pg_catalog.pg_extension_config_dump('iobench.fleet_runs', '');
 
 -- A row of what iobench.fleet_run() and fleet_suite() return: per server
 -- and test, the gathered run's headline figures or the error.

@@ -20,6 +20,8 @@ CREATE TABLE iobench.searches (
     best_step          integer                -- most IOPS within the target; NULL: none
 );
 COMMENT ON TABLE iobench.searches IS 'latency-target searches: the most load a disk carries within a latency target';
+SELECT pg_catalog.pg_extension_config_dump('iobench.searches', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.searches_search_id_seq', '');
 
 -- One row per step taken: a run at one workers x iodepth.
 CREATE TABLE iobench.search_steps (
@@ -34,3 +36,4 @@ CREATE TABLE iobench.search_steps (
     PRIMARY KEY (search_id, step)
 );
 COMMENT ON TABLE iobench.search_steps IS 'the steps of each latency-target search, each a stored run';
+SELECT pg_catalog.pg_extension_config_dump('iobench.search_steps', '');

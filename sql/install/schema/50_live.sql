@@ -23,6 +23,10 @@ CREATE TABLE iobench.live_runs (
     late_stored     bigint[] NOT NULL DEFAULT '{}'
 );
 COMMENT ON TABLE iobench.live_runs IS 'runs going on (or interrupted), as their recorder stored them';
+-- pg_dump keeps them: what a run cut off by a crash measured is in these
+-- tables only (it restores as 'interrupted' in iobench.running_runs: no
+-- recorder there has the pid and start time of its row).
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_runs', '');
 
 -- The rows that move to iobench.run_seconds: its columns, keyed to the
 -- live run.
@@ -33,6 +37,7 @@ CREATE TABLE iobench.live_seconds (
     FOREIGN KEY (run_id) REFERENCES iobench.live_runs ON DELETE CASCADE
 );
 COMMENT ON TABLE iobench.live_seconds IS 'the seconds of runs going on, stored as they end';
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_seconds', '');
 
 CREATE TABLE iobench.live_stalls (
     run_id       bigint NOT NULL REFERENCES iobench.live_runs ON DELETE CASCADE,
@@ -45,6 +50,7 @@ CREATE TABLE iobench.live_stalls (
 );
 CREATE INDEX ON iobench.live_stalls (run_id, at_s);
 COMMENT ON TABLE iobench.live_stalls IS 'the write stalls of runs going on, stored as they happen';
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_stalls', '');
 
 -- The block device's seconds of runs going on: iobench.run_disk_seconds'
 -- columns, iostat's generated ones included, keyed to the live run.
@@ -55,3 +61,4 @@ CREATE TABLE iobench.live_disk_seconds (
     FOREIGN KEY (run_id) REFERENCES iobench.live_runs ON DELETE CASCADE
 );
 COMMENT ON TABLE iobench.live_disk_seconds IS 'the block device''s seconds of runs going on';
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_disk_seconds', '');

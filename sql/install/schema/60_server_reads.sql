@@ -24,3 +24,4 @@ CREATE TABLE iobench.run_server_reads (
     page_cache_dropped boolean NOT NULL
 );
 COMMENT ON TABLE iobench.run_server_reads IS 'the server''s read path of each run of engine postgres: its I/O settings and what shared buffers saw';
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_server_reads', '');

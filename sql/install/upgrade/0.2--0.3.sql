@@ -22,3 +22,33 @@ ALTER FUNCTION iobench.run(name, text, text, integer, integer, interval, interva
 -- its body in iobench_internal (finish.sql drops the old one).
 ALTER FUNCTION iobench.compare_runs(bigint[], bigint) RENAME TO compare_runs__replaced;
 ALTER FUNCTION iobench_internal.compare_runs(bigint[], bigint) RENAME TO compare_runs__replaced;
+
+-- pg_dump keeps the stored results (issue 35): every table of user data is
+-- registered, as the schema files do for a fresh install, with the
+-- sequences behind its serial columns (run_server_reads is new in 0.3: its
+-- schema file registers it).  0.2 registered only benign_waits and the
+-- wait snapshots.
+SELECT pg_catalog.pg_extension_config_dump('iobench.runs', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.runs_run_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_seconds', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_latency', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_stalls', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_disk_seconds', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_tablespaces', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.suite_tests',
+    $$WHERE NOT (suite = 'sqlio' AND test_no BETWEEN 1 AND 11 OR suite = 'oltp' AND test_no BETWEEN 1 AND 4)$$);
+SELECT pg_catalog.pg_extension_config_dump('iobench.suites', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.suites_suite_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.suite_runs', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_waits', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.run_wait_sampling', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.fleets', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.fleets_fleet_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.fleet_runs', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.searches', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.searches_search_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.search_steps', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_runs', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_seconds', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_stalls', '');
+SELECT pg_catalog.pg_extension_config_dump('iobench.live_disk_seconds', '');
