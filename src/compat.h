@@ -30,6 +30,7 @@
 #include "storage/fd.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "storage/smgr.h"
 #include "utils/acl.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -213,6 +214,72 @@ iob_evict_unpinned_buffer(Buffer buf)
 #elif PG_VERSION_NUM >= 170000
 #define iob_evict_unpinned_buffer(buf)	EvictUnpinnedBuffer(buf)
 #endif
+/*
+ * The most buffers a read stream pins at once for max_ios I/Os of up to
+ * "combine" blocks each, within this backend's share of shared buffers: 17
+ * pins 4 per I/O (at least one full combined read) and limits it with
+ * LimitAdditionalPins(); 18 pins one combined read per I/O and one more,
+ * and limits it with GetPinLimit().  The ring of engine "postgres"'s
+ * random reads is sized from it (server_read.c).
+ */
+#if PG_VERSION_NUM >= 180000
+static inline int
+iob_read_stream_max_pins(int max_ios, int combine)
+{
+	uint32		pins = (uint32) (max_ios + 1) * (uint32) combine;
+
+	return (int) Min(pins, GetPinLimit());
+}
+#elif PG_VERSION_NUM >= 170000
+static inline int
+iob_read_stream_max_pins(int max_ios, int combine)
+{
+	uint32		pins = Max((uint32) max_ios * 4, (uint32) combine);
+
+	LimitAdditionalPins(&pins);
+	return (int) pins;
+}
+#endif
+
+/*
+ * The buffer ring of the fill of engine "postgres"'s relation (an unlogged
+ * table: its pages carry no LSN, so reusing a dirty buffer of the ring
+ * never waits for a WAL flush, which is what BAS_BULKWRITE's 16 MB ring
+ * spreads out): 16 and later size a BAS_BULKWRITE ring to IOB_FILL_RING_KB;
+ * 15 cannot size a ring and has BAS_VACUUM's, of the same 256 kB, which
+ * takes dirty buffers as BAS_BULKWRITE's does.
+ */
+#define IOB_FILL_RING_KB			256
+#if PG_VERSION_NUM >= 160000
+#define iob_fill_strategy()	GetAccessStrategyWithSize(BAS_BULKWRITE, IOB_FILL_RING_KB)
+#else
+#define iob_fill_strategy()	GetAccessStrategy(BAS_VACUUM)
+#endif
+
+/*
+ * Extend a relation's main fork by "nblocks" zeroed blocks from block
+ * "first" (its current size), with the file system's blocks allocated,
+ * not as a hole, so the space is taken: 16 and later have
+ * smgrzeroextend() (posix_fallocate() where the file system has it,
+ * writes of zeros otherwise); 15 extends block by block with writes of
+ * zeros, as its own relation extension does.  Not through shared buffers:
+ * the blocks are zeros, and a read of one finds a new page.
+ */
+static inline void
+iob_zero_extend(SMgrRelation smgr, BlockNumber first, int nblocks)
+{
+#if PG_VERSION_NUM >= 160000
+	smgrzeroextend(smgr, MAIN_FORKNUM, first, nblocks, false);
+#else
+	PGAlignedBlock zeros;
+	int			i;
+
+	memset(zeros.data, 0, BLCKSZ);
+	for (i = 0; i < nblocks; i++)
+		smgrextend(smgr, MAIN_FORKNUM, first + i, zeros.data, false);
+#endif
+}
+
 /*
  * The path of the first segment of a relation's main fork, into buf
  * (MAXPGPATH): 18 returns the path by value (RelPathStr), before it is

@@ -70,6 +70,25 @@ tablespace_location(Oid spcoid)
 }
 
 /*
+ * The free space of the file system under "dir" into *avail, and the
+ * safety margin kept on it into *margin
+ */
+static void
+free_space(const char *dir, uint64 *avail, uint64 *margin)
+{
+	struct statvfs vfs;
+	uint64		total;
+
+	if (statvfs(dir, &vfs) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat file system of directory \"%s\": %m", dir)));
+	*avail = (uint64) vfs.f_bavail * vfs.f_frsize;
+	total = (uint64) vfs.f_blocks * vfs.f_frsize;
+	*margin = Max(SAFETY_MARGIN_MIN, total / 100 * SAFETY_MARGIN_PCT);
+}
+
+/*
  * Refuse to start, before writing a byte, when the file system under "dir"
  * (the temporary directory of the run's tablespace) lacks room for the
  * run's files plus the safety margin.  The message names the tablespace and
@@ -79,19 +98,11 @@ tablespace_location(Oid spcoid)
 void
 iob_check_free_space(const IobRunParams *params, const char *dir)
 {
-	struct statvfs vfs;
 	uint64		needed = params->file_size * (uint64) params->files;
 	uint64		avail;
-	uint64		total;
 	uint64		margin;
 
-	if (statvfs(dir, &vfs) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not stat file system of directory \"%s\": %m", dir)));
-	avail = (uint64) vfs.f_bavail * vfs.f_frsize;
-	total = (uint64) vfs.f_blocks * vfs.f_frsize;
-	margin = Max(SAFETY_MARGIN_MIN, total / 100 * SAFETY_MARGIN_PCT);
+	free_space(dir, &avail, &margin);
 	if (needed + margin > avail)
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
@@ -106,6 +117,32 @@ iob_check_free_space(const IobRunParams *params, const char *dir)
 								  iob_size_pretty((int64) avail),
 								  tablespace_location(params->tablespace_oid)),
 				 errhint("Use smaller or fewer files (arguments \"file_size\" and \"files\").")));
+}
+
+/*
+ * The same for the relation of engine "postgres" in "dir" (its database
+ * directory), about to grow by "added" bytes to "size" bytes
+ */
+void
+iob_check_relation_space(const IobRunParams *params, const char *dir,
+						 const char *relation, uint64 added, uint64 size)
+{
+	uint64		avail;
+	uint64		margin;
+
+	free_space(dir, &avail, &margin);
+	if (added + margin > avail)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("not enough free space in tablespace \"%s\" for the relation of engine \"postgres\"",
+						NameStr(params->tablespace)),
+				 errdetail("Relation %s needs %s more to reach %s, and %s are kept free as a safety margin, but only %s are available at %s.",
+						   relation, iob_size_pretty((int64) added),
+						   iob_size_pretty((int64) size),
+						   iob_size_pretty((int64) margin),
+						   iob_size_pretty((int64) avail),
+						   tablespace_location(params->tablespace_oid)),
+				 errhint("Use a smaller \"file_size\", or free space in the tablespace; iobench.drop_read_targets() removes the relations that runs of engine \"postgres\" keep.")));
 }
 
 /* Path of file "index" of the run */
@@ -156,6 +193,28 @@ iob_check_group_free_space(const IobRunParams *params, const char *dir)
  */
 #define IOB_SPACE_LOCK_FIELD4	0x10BE
 
+/* See files.h */
+void
+iob_space_lock(const char *dir, LOCKTAG *tag)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat directory \"%s\": %m", dir)));
+	SET_LOCKTAG_ADVISORY(*tag, InvalidOid, (uint32) ((uint64) st.st_dev >> 32),
+						 (uint32) st.st_dev, IOB_SPACE_LOCK_FIELD4);
+	(void) LockAcquire(tag, ExclusiveLock, false, false);
+}
+
+/* See files.h */
+void
+iob_space_unlock(const LOCKTAG *tag)
+{
+	LockRelease(tag, ExclusiveLock, false);
+}
+
 /*
  * iob_allocate_files() for the files of member g of n of the run's
  * tablespaces (all of them for a run on one tablespace), under the lock of
@@ -164,19 +223,12 @@ iob_check_group_free_space(const IobRunParams *params, const char *dir)
 static void
 allocate_member_files(IobRunShared *run, int g, int n)
 {
-	struct stat st;
 	LOCKTAG		tag;
 	IobRunParams member = run->params;
 	const char *dir = run->params.ngroup > 0 ? run->group_dirs[g] : run->dir;
 	int			i;
 
-	if (stat(dir, &st) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not stat directory \"%s\": %m", dir)));
-	SET_LOCKTAG_ADVISORY(tag, InvalidOid, (uint32) ((uint64) st.st_dev >> 32),
-						 (uint32) st.st_dev, IOB_SPACE_LOCK_FIELD4);
-	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	iob_space_lock(dir, &tag);
 
 	if (run->params.ngroup > 0)
 	{
@@ -209,7 +261,7 @@ allocate_member_files(IobRunShared *run, int g, int n)
 		}
 		CloseTransientFile(fd);
 	}
-	LockRelease(&tag, ExclusiveLock, false);
+	iob_space_unlock(&tag);
 }
 
 /*

@@ -23,11 +23,19 @@
  * one run draw from stripes of their own (workload.c), so no worker's read
  * is another's hit either.
  *
- * Each buffer is released and evicted at once (17+), or read through a
- * BAS_BULKREAD ring that keeps a few buffers only (15/16); once an op is
- * done its blocks are dropped from the page cache, unless debug_io_direct
- * keeps data files out of it.  The next read of a block then goes to the
- * device, or shows as a hit in the counts (pgBufferUsage).
+ * Every read goes through a buffer ring (BAS_BULKREAD), as a large
+ * sequential scan's does, so a run takes no more of shared buffers than its
+ * workers' rings, whatever it reads: without one, each buffer a read needs
+ * would be taken from the clock sweep, another relation's, and a run of a
+ * few seconds would empty the cache of every database.  On 15/16 and for
+ * sequential reads it is the server's own 256 kB ring (or 18's, sized for
+ * effective_io_concurrency); for random reads on 17+ it holds as many
+ * buffers as the read stream pins at most and a margin, so the ring never
+ * limits what the stream has in flight (random_read_ring).  Each buffer is
+ * also released and evicted at once (17+), back into the ring; once an op
+ * is done its blocks are dropped from the page cache, unless
+ * debug_io_direct keeps data files out of it.  The next read of a block
+ * then goes to the device, or shows as a hit in the counts (pgBufferUsage).
  *
  *-------------------------------------------------------------------------
  */
@@ -187,6 +195,32 @@ hand_out_block(IobServerRead *sr, IobServerBlock *b)
 }
 
 #ifdef IOB_HAVE_READ_STREAM
+/*
+ * Buffers of the ring of random reads beyond the most the read stream pins:
+ * BAS_BULKREAD's own 256 kB, so the next buffer of the ring is never one
+ * the stream still holds (a pinned one makes the ring take a buffer from
+ * the clock sweep, outside it)
+ */
+#define RING_MARGIN_KB		256
+
+/*
+ * The buffer ring of random reads (17+): the most buffers the read stream
+ * pins at once (compat.h), for the effective_io_concurrency and
+ * io_combine_limit the worker set, and the margin.  A bitmap heap scan,
+ * which these reads stand for, reads without a ring; a ring that the
+ * stream never fills reads the same blocks the same way, and bounds what a
+ * run takes of shared buffers (GetAccessStrategyWithSize keeps it below an
+ * eighth of them).
+ */
+static BufferAccessStrategy
+random_read_ring(const IobServerShared *shared)
+{
+	int			pins = iob_read_stream_max_pins(shared->io_concurrency, io_combine_limit);
+
+	return GetAccessStrategyWithSize(BAS_BULKREAD,
+									 pins * (BLCKSZ / 1024) + RING_MARGIN_KB);
+}
+
 /* The read stream's callback: the next block, its data for the worker */
 static BlockNumber
 stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
@@ -284,15 +318,18 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 		int			flags = READ_STREAM_DEFAULT;
 
 		/*
-		 * As the server reads: a sequential scan's stream, through a bulk
-		 * read ring; a bitmap heap scan's for random blocks, without one
-		 * (each buffer is evicted after use instead)
+		 * As the server reads: a sequential scan's stream, through its bulk
+		 * read ring; a bitmap heap scan's for random blocks, through a ring
+		 * that holds all the stream pins (each buffer is also evicted after
+		 * use)
 		 */
 		if (!random)
 		{
 			flags = READ_STREAM_SEQUENTIAL;
 			sr->strategy = GetAccessStrategy(BAS_BULKREAD);
 		}
+		else
+			sr->strategy = random_read_ring(shared);
 #ifdef IOB_HAVE_AIO
 		/* the callback does no I/O of its own: submissions may be batched */
 		flags |= READ_STREAM_USE_BATCHING;

@@ -51,6 +51,7 @@ typedef struct IobServerShared
 	int			prep_error_code;	/* SQLSTATE of the preparer's error, or 0 */
 	char		prep_error[256];
 	char		prep_error_detail[256];
+	char		prep_error_hint[256];
 
 	/* written by the launcher before the workers start (server_settings.c) */
 	bool		read_stream;	/* a read stream (17+), else prefetch */

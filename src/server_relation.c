@@ -16,12 +16,20 @@
  *
  * The launcher's transaction cannot make it: the workers could not see it
  * before the caller commits.  A preparer worker, connected to the same
- * database, makes it and fills it in transactions of its own, each
- * committed (the relation is never an uncommitted file that a crash would
- * leave orphaned, only a shorter relation that the next run extends), and
- * then makes it cold: dirty buffers written, the files synced, every
- * buffer of it evicted and its pages dropped from the page cache.  A lock
- * on the tablespace serializes the preparers of one tablespace.
+ * database, makes it in a transaction of its own, committed (the relation
+ * is never an uncommitted file that a crash would leave orphaned).  It
+ * then takes the space of the blocks to add before writing any, as the
+ * raw files do (files.c): under the file system's space lock, the
+ * free-space check with the safety margin and the relation extended with
+ * zeroed, allocated blocks (compat.h: iob_zero_extend).  It fills those new
+ * pages in transactions of its own, one per FILL_CHUNK_BYTES, through one
+ * small buffer ring for the whole fill (compat.h: iob_fill_strategy), so
+ * the fill evicts no more of other relations' buffers than the ring holds;
+ * a fill cut short leaves new pages after the filled ones, which the next
+ * run fills.  Then it makes the relation cold: dirty buffers written, the
+ * files synced, every buffer of it evicted and its pages dropped from the
+ * page cache.  A lock on the tablespace serializes the preparers of one
+ * tablespace.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,6 +39,7 @@
 #include <unistd.h>
 
 #include "access/heapam.h"
+#include "access/hio.h"
 #include "access/tableam.h"
 #include "access/heaptoast.h"
 #include "access/table.h"
@@ -137,7 +146,9 @@ iob_server_relation_prepare(dsm_segment *seg, IobServerShared *shared)
 				 errmsg("could not prepare the relation of engine \"postgres\": %s",
 						shared->prep_error),
 				 shared->prep_error_detail[0] ?
-				 errdetail_internal("%s", shared->prep_error_detail) : 0));
+				 errdetail_internal("%s", shared->prep_error_detail) : 0,
+				 shared->prep_error_hint[0] ?
+				 errhint("%s", shared->prep_error_hint) : 0));
 	if (!OidIsValid(shared->relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
@@ -213,82 +224,176 @@ find_or_create(Oid spcoid, const char *relname)
 	return relid;
 }
 
-/* Append "nblocks" pages of random rows to the relation */
-static void
-fill_blocks(Relation rel, BlockNumber nblocks, pg_prng_state *prng)
+/*
+ * Whether block "blkno" of the relation is a new page: zeros, as the
+ * reservation (reserve_blocks) left it, not filled yet
+ */
+static bool
+block_is_new(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
 {
-	TupleDesc	desc = RelationGetDescr(rel);
-	BulkInsertState bistate = GetBulkInsertState();
-	CommandId	cid = GetCurrentCommandId(true);
-	bytea	   *value = palloc(VARHDRSZ + FILL_ROW_BYTES);
-	uint64		rows = (uint64) nblocks * TOAST_TUPLES_PER_PAGE;
-	uint64		r;
+	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	bool		is_new;
 
-	SET_VARSIZE(value, VARHDRSZ + FILL_ROW_BYTES);
-	for (r = 0; r < rows; r++)
-	{
-		char	   *p = VARDATA(value);
-		Datum		datum = PointerGetDatum(value);
-		bool		isnull = false;
-		HeapTuple	tuple;
-		Size		i;
-
-		for (i = 0; i + sizeof(uint64) <= (Size) FILL_ROW_BYTES; i += sizeof(uint64))
-		{
-			uint64		v = pg_prng_uint64(prng);
-
-			memcpy(p + i, &v, sizeof(v));
-		}
-		tuple = heap_form_tuple(desc, &datum, &isnull);
-		heap_insert(rel, tuple, cid, 0, bistate);
-		heap_freetuple(tuple);
-		if ((r & 1023) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	FreeBulkInsertState(bistate);
-	pfree(value);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	is_new = PageIsNew(BufferGetPage(buf));
+	UnlockReleaseBuffer(buf);
+	return is_new;
 }
 
 /*
- * Refuse to extend the relation by "nblocks" blocks when the file system
- * under it lacks room for them plus the safety margin that the raw files
- * keep (files.c); only what is added counts, a relation reused as it is
- * needs nothing
+ * How many blocks of the relation are filled: the fill goes block by block
+ * from the first new page on, so the filled blocks come first and the new
+ * ones (reserved, not filled: a fill cut short) after them; a binary
+ * search finds where, in a few page reads.  A relation filled to its end
+ * costs one.
+ */
+static BlockNumber
+filled_blocks(Relation rel, BlockNumber nblocks, BufferAccessStrategy strategy)
+{
+	BlockNumber lo = 0;
+	BlockNumber hi;
+
+	if (nblocks == 0 || !block_is_new(rel, nblocks - 1, strategy))
+		return nblocks;
+	/* block hi is new; the first new one is in [lo, hi] */
+	hi = nblocks - 1;
+	while (lo < hi)
+	{
+		BlockNumber mid = lo + (hi - lo) / 2;
+
+		if (block_is_new(rel, mid, strategy))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * Fill blocks [first, first + nblocks), new pages, with random rows,
+ * TOAST_TUPLES_PER_PAGE per page: each page is the target of its rows
+ * (never the free space map, never an extension), through the buffer
+ * ring of "bistate"
  */
 static void
-check_free_space(const IobRunParams *params, Relation rel, BlockNumber nblocks)
+fill_blocks(Relation rel, BlockNumber first, BlockNumber nblocks,
+			BulkInsertState bistate, pg_prng_state *prng)
 {
-	IobRunParams added = *params;
+	TupleDesc	desc = RelationGetDescr(rel);
+	CommandId	cid = GetCurrentCommandId(true);
+	bytea	   *value = palloc(VARHDRSZ + FILL_ROW_BYTES);
+	BlockNumber b;
+
+	SET_VARSIZE(value, VARHDRSZ + FILL_ROW_BYTES);
+	for (b = first; b < first + nblocks; b++)
+	{
+		int			r;
+
+		/* the page of the rows: hio.c takes the target block when it holds no pin */
+		ReleaseBulkInsertStatePin(bistate);
+		RelationSetTargetBlock(rel, b);
+		for (r = 0; r < TOAST_TUPLES_PER_PAGE; r++)
+		{
+			char	   *p = VARDATA(value);
+			Datum		datum = PointerGetDatum(value);
+			bool		isnull = false;
+			HeapTuple	tuple;
+			Size		i;
+
+			for (i = 0; i + sizeof(uint64) <= (Size) FILL_ROW_BYTES; i += sizeof(uint64))
+			{
+				uint64		v = pg_prng_uint64(prng);
+
+				memcpy(p + i, &v, sizeof(v));
+			}
+			tuple = heap_form_tuple(desc, &datum, &isnull);
+			heap_insert(rel, tuple, cid, HEAP_INSERT_SKIP_FSM, bistate);
+			if (ItemPointerGetBlockNumber(&tuple->t_self) != b)
+				elog(ERROR, "row for block %u of relation \"%s\" went to block %u",
+					 b, RelationGetRelationName(rel),
+					 ItemPointerGetBlockNumber(&tuple->t_self));
+			heap_freetuple(tuple);
+		}
+		if ((b & 255) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	ReleaseBulkInsertStatePin(bistate);
+	pfree(value);
+}
+
+/* Blocks zero-extended per step of a reservation, between interrupt checks */
+#define RESERVE_STEP_BLOCKS	(FILL_CHUNK_BYTES / BLCKSZ)
+
+/*
+ * Take the space of blocks [nblocks, need) of the relation before a byte of
+ * them is filled: under the lock of its file system's space (files.h), the
+ * free-space check with the raw files' safety margin, then the relation
+ * extended with zeroed blocks that the file system allocates.  A run on
+ * the same file system that checks afterwards, of any engine, sees the
+ * space taken and is refused up front instead of filling the disk with
+ * this one.
+ */
+static void
+reserve_blocks(const IobRunParams *params, Relation rel, BlockNumber nblocks,
+			   BlockNumber need)
+{
 	char		dir[MAXPGPATH];
 	char	   *slash;
+	LOCKTAG		tag;
+	BlockNumber b;
 
 	iob_relation_main_path(rel, dir);
 	slash = strrchr(dir, '/');
 	if (slash != NULL)
 		*slash = '\0';
-	added.files = 1;
-	added.file_size = (uint64) nblocks * BLCKSZ;
-	iob_check_free_space(&added, dir);
+	pgstat_report_activity(STATE_RUNNING,
+						   psprintf("reserving %u blocks for %s", need - nblocks,
+									RelationGetRelationName(rel)));
+	iob_space_lock(dir, &tag);
+	iob_check_relation_space(params, dir,
+							 quote_qualified_identifier(READ_TARGET_SCHEMA,
+														RelationGetRelationName(rel)),
+							 (uint64) (need - nblocks) * BLCKSZ, (uint64) need * BLCKSZ);
+	LockRelationForExtension(rel, ExclusiveLock);
+	for (b = nblocks; b < need; b += RESERVE_STEP_BLOCKS)
+	{
+		CHECK_FOR_INTERRUPTS();
+		iob_zero_extend(RelationGetSmgr(rel), b, (int) Min(need - b, RESERVE_STEP_BLOCKS));
+	}
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	iob_space_unlock(&tag);
 }
 
 /*
- * Extend the relation to "need" blocks at least, one committed
- * transaction per FILL_CHUNK_BYTES; returns its number of blocks, in the
- * open transaction of the last step, with the relation locked and open in
- * *relp.
+ * Make the relation "need" blocks long at least, its space reserved first
+ * (reserve_blocks), and fill its new pages among the first "need" (the
+ * blocks a run reads), one committed transaction per FILL_CHUNK_BYTES,
+ * through one buffer ring for the whole fill (compat.h: iob_fill_strategy),
+ * so the fill takes no more of shared buffers than the ring; returns its
+ * number of blocks, in the open transaction of the last step, with the
+ * relation locked and open in *relp.  A fill cut short leaves new pages
+ * after the filled ones, which the next run that reads them fills.
  */
 static BlockNumber
 fill_to(const IobRunParams *params, Oid relid, BlockNumber need, Relation *relp)
 {
 	Oid			spcoid = params->tablespace_oid;
 	pg_prng_state prng;
-	bool		space_checked = false;
+	BulkInsertState bistate;
+	MemoryContext old;
 
 	pg_prng_seed(&prng, params->seed ^ (uint64) relid);
+	/* the ring lasts the fill, across its transactions */
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	bistate = GetBulkInsertState();
+	FreeAccessStrategy(bistate->strategy);
+	bistate->strategy = iob_fill_strategy();
+	MemoryContextSwitchTo(old);
 	for (;;)
 	{
 		Relation	rel;
 		BlockNumber nblocks;
+		BlockNumber filled;
 
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
@@ -296,19 +401,22 @@ fill_to(const IobRunParams *params, Oid relid, BlockNumber need, Relation *relp)
 		LockSharedObject(TableSpaceRelationId, spcoid, 0, ExclusiveLock);
 		rel = table_open(relid, ExclusiveLock);
 		nblocks = RelationGetNumberOfBlocks(rel);
-		if (nblocks >= need)
+		if (nblocks < need)
 		{
+			reserve_blocks(params, rel, nblocks, need);
+			nblocks = RelationGetNumberOfBlocks(rel);
+		}
+		filled = filled_blocks(rel, nblocks, bistate->strategy);
+		if (filled >= need)
+		{
+			FreeBulkInsertState(bistate);
 			*relp = rel;
 			return nblocks;
 		}
-		if (!space_checked)
-		{
-			check_free_space(params, rel, need - nblocks);
-			space_checked = true;
-		}
 		pgstat_report_activity(STATE_RUNNING,
 							   psprintf("filling %s to %u blocks", RelationGetRelationName(rel), need));
-		fill_blocks(rel, Min(need - nblocks, FILL_CHUNK_BYTES / BLCKSZ), &prng);
+		fill_blocks(rel, filled, Min(need - filled, FILL_CHUNK_BYTES / BLCKSZ),
+					bistate, &prng);
 		table_close(rel, NoLock);
 		PopActiveSnapshot();
 		CommitTransactionCommand();
@@ -448,6 +556,8 @@ iobench_relation_main(Datum main_arg)
 				sizeof(run->server.prep_error));
 		strlcpy(run->server.prep_error_detail, edata->detail ? edata->detail : "",
 				sizeof(run->server.prep_error_detail));
+		strlcpy(run->server.prep_error_hint, edata->hint ? edata->hint : "",
+				sizeof(run->server.prep_error_hint));
 		pg_write_barrier();
 		run->server.prep_error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
 		PG_RE_THROW();

@@ -4,8 +4,9 @@
 # them reaches the device (the device's reads are the server's reads, the
 # shared-buffer hits are the few a buffer still held can give), and a
 # sequential read of 128 kB ops reads at least its bytes from the device.
-# A cancel while the relation is being filled leaves its committed part,
-# listed, and no file that no relation owns, and no process.
+# A cancel while the relation is being filled leaves it at the size it
+# reserved before the fill, listed, and no file that no relation owns, and
+# no process.
 use strict;
 use warnings;
 
@@ -196,8 +197,8 @@ SKIP:
 iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin 0");
 
 # A cancel while the preparer fills the relation: on a tablespace of its
-# own (its directory holds that relation's files only), 1 GB to fill in
-# 64 MB transactions, cancelled once the first one is committed.
+# own (its directory holds that relation's files only), 1 GB reserved at
+# once, then filled in 64 MB transactions, cancelled during the fill.
 my $fill_dir = $node->basedir . '/fillts';
 mkdir $fill_dir or die "mkdir $fill_dir: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE fillts LOCATION '$fill_dir'");
@@ -208,15 +209,14 @@ $bg->query_until(qr/started/, q{
 	                   file_size => '1GB');
 	\echo finished
 });
-# (the relation is committed empty first, then grows: past 64 MB, the
-# first part is committed and the second is being written)
+# (the relation is committed empty first, then takes its full size at
+# once, then is filled)
 ok( $node->poll_query_until('postgres', q{
-		SELECT count(*) = 1 AND min(bytes) > 64 * 1024 * 1024
-		  FROM iobench.read_targets WHERE tablespace = 'fillts'}),
-	'the first part of the relation is committed');
+		SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE 'filling %'}),
+	'the preparer is filling the relation');
 is( $node->safe_psql('postgres', q{
-		SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'filling %'}),
-	'1', 'the preparer is still filling it');
+		SELECT bytes FROM iobench.read_targets WHERE tablespace = 'fillts'}),
+	1024 * 1024 * 1024, 'which has its full size, reserved before the fill');
 $node->safe_psql('postgres', q{
 	SELECT pg_cancel_backend(pid) FROM pg_stat_activity
 	 WHERE query LIKE '%tablespace => ''fillts''%' AND backend_type = 'client backend'
@@ -230,10 +230,8 @@ ok( $node->poll_query_until('postgres', q{
 $node->safe_psql('postgres', 'CHECKPOINT');
 my $bytes = $node->safe_psql('postgres', q{
 	SELECT bytes FROM iobench.read_targets WHERE tablespace = 'fillts'});
-# (the pages of the transaction that was cancelled stay in the file too:
-# PostgreSQL does not shrink a relation whose extension aborted)
-ok($bytes > 64 * 1024 * 1024 && $bytes < 1024 * 1024 * 1024,
-	"the committed part stays, listed by read_targets ($bytes bytes)");
+# (the pages not filled yet stay as new pages, which the next run fills)
+is($bytes, 1024 * 1024 * 1024, 'the relation stays at its reserved size, listed by read_targets');
 # every file is one of a relation of pg_class (the relation, its TOAST
 # table and index): its filenode, with a fork or segment suffix
 my %filenodes = map { $_ => 1 } split /\n/, $node->safe_psql('postgres', q{
