@@ -107,7 +107,10 @@ iob_check_sql_entry(FunctionCallInfo fcinfo, int nargs)
 	if (version != NULL && strcmp(version, IOB_LIBRARY_VERSION) == 0)
 	{
 		if (PG_NARGS() == nargs)
+		{
+			pfree(version);
 			return;
+		}
 		/* the library's own version passing other arguments: a hand-made definition */
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
