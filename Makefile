@@ -40,6 +40,7 @@ OBJS = \
 	src/tablespace_group.o \
 	src/run_options.o \
 	src/sql_args.o \
+	src/sql_entry.o \
 	src/run_args.o \
 	src/run_store.o \
 	src/owner_spi.o \
@@ -148,6 +149,9 @@ TAP_TESTS = 1
 
 SHLIB_LINK += -luring
 PG_CPPFLAGS += -I$(srcdir)/src
+# The library's version, which every entry point compares with the database's
+# (src/sql_entry.c)
+PG_CPPFLAGS += -DIOB_LIBRARY_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS += -Wall -Wmissing-prototypes
 
 # make WERROR=1: every warning is an error (CI builds this way).
@@ -175,6 +179,10 @@ endif
 
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
+
+# a new default_version rebuilds the file that compares it (src/sql_entry.c)
+src/sql_entry.o src/sql_entry.bc: iobench.control
+
 # The tests' database is iobench_regression (privileges and benchmark_user
 # name it), also under installcheck, where PGXS adds --dbname=$(CONTRIB_TESTDB)
 CONTRIB_TESTDB = iobench_regression

@@ -26,6 +26,7 @@
 #include "run_launcher.h"
 #include "run_limits.h"
 #include "run_options.h"
+#include "sql_entry.h"
 
 PG_FUNCTION_INFO_V1(iobench_pgiosim);
 
@@ -87,6 +88,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	bool		fsync;
 	char	   *label;
 
+	IOB_SQL_ENTRY(13);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	memset(&params, 0, sizeof(params));
 	iob_tablespace_arg(fcinfo, PG_ARG_TABLESPACE, &params);

@@ -27,6 +27,7 @@
 
 #include "iobench.h"
 #include "privileges.h"
+#include "sql_entry.h"
 
 PG_FUNCTION_INFO_V1(iobench_require_grant);
 
@@ -146,6 +147,7 @@ iob_require_grant(Oid fnoid)
 Datum
 iobench_require_grant(PG_FUNCTION_ARGS)
 {
+	IOB_SQL_ENTRY(1);
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),

@@ -67,6 +67,7 @@
 #include "run_storer.h"
 #include "run_summary.h"
 #include "server_read.h"
+#include "sql_entry.h"
 #include "steady_state.h"
 #include "subxact.h"
 #include "tablespace_group.h"
@@ -123,6 +124,7 @@ iobench_run(PG_FUNCTION_ARGS)
 	char	   *label;
 	IobRunResult result;
 
+	IOB_SQL_ENTRY(28);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_parse_run_args(fcinfo, &params, &label);
 	iob_execute_run(&params, label, IOB_PROGRESS_RATES, &result);

@@ -42,6 +42,7 @@
 #include "run_options.h"
 #include "run_store.h"
 #include "run_storer.h"
+#include "sql_entry.h"
 #include "subxact.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
@@ -434,6 +435,7 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
 
+	IOB_SQL_ENTRY(15);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_check_run_waits_scope();
 	memset(&s, 0, sizeof(s));

@@ -75,6 +75,7 @@
 #include "privileges.h"
 #include "run_shared.h"
 #include "server_read.h"
+#include "sql_entry.h"
 #include "tablespace_group.h"
 
 /* Blocks filled per committed transaction: 64 MB of 8 kB blocks */
@@ -588,6 +589,7 @@ iobench_drop_read_targets(PG_FUNCTION_ARGS)
 	IobOwnerScope scope;
 	int			dropped = 0;
 
+	IOB_SQL_ENTRY(1);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	if (!PG_ARGISNULL(0))
 		only = iob_check_tablespace(NameStr(*PG_GETARG_NAME(0)));

@@ -55,6 +55,7 @@
 #include "run_options.h"
 #include "run_store.h"
 #include "run_storer.h"
+#include "sql_entry.h"
 #include "subxact.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
@@ -712,6 +713,7 @@ iobench_suite(PG_FUNCTION_ARGS)
 	IobSubxact	sx;
 	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 
+	IOB_SQL_ENTRY(11);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	iob_check_run_waits_scope();
 	/* a suite is its stored rows: unlike run(), it needs a writable server */

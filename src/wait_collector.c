@@ -36,6 +36,7 @@
 #include "utils/timestamp.h"
 
 #include "iobench.h"
+#include "sql_entry.h"
 #include "wait_collector.h"
 #include "wait_output.h"
 #include "wait_sampler.h"
@@ -333,6 +334,7 @@ iobench_waits_raw(PG_FUNCTION_ARGS)
 	IobWaitCollector *c;
 	IobWaitTable *copy;
 
+	IOB_SQL_ENTRY(0);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	c = iob_wait_collector_required();
 	InitMaterializedSRF(fcinfo, 0);
@@ -346,8 +348,10 @@ iobench_waits_raw(PG_FUNCTION_ARGS)
 Datum
 iobench_reset_waits(PG_FUNCTION_ARGS)
 {
-	IobWaitCollector *c = iob_wait_collector_required();
+	IobWaitCollector *c;
 
+	IOB_SQL_ENTRY(0);
+	c = iob_wait_collector_required();
 	LWLockAcquire(c->lock, LW_EXCLUSIVE);
 	iob_wait_table_clear(iob_wait_collector_table(c));
 	c->ticks = 0;
@@ -377,6 +381,7 @@ iobench_wait_collector_status(PG_FUNCTION_ARGS)
 	int			nentries;
 	uint64		overflow;
 
+	IOB_SQL_ENTRY(0);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	c = iob_wait_collector_required();
 	t = iob_wait_collector_table(c);
@@ -424,6 +429,7 @@ iobench_wait_collector_status(PG_FUNCTION_ARGS)
 Datum
 iobench_plant_waits(PG_FUNCTION_ARGS)
 {
+	IOB_SQL_ENTRY(2);
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("iobench.plant_waits() was removed in iobench 0.2"),

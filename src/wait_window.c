@@ -26,6 +26,7 @@
 
 #include "iobench.h"
 #include "sql_args.h"
+#include "sql_entry.h"
 #include "wait_exact.h"
 #include "wait_output.h"
 #include "wait_sampler.h"
@@ -117,6 +118,7 @@ iobench_sample_waits_raw(PG_FUNCTION_ARGS)
 	int		   *pids = NULL;
 	int			npids = 0;
 
+	IOB_SQL_ENTRY(3);
 	iob_require_grant(fcinfo->flinfo->fn_oid);
 	/* duration: required, at least a millisecond, at most a day */
 	iob_require_arg(fcinfo, 0, "duration");
