@@ -114,7 +114,7 @@ INSERT INTO counts VALUES
     (23, $$iobench.latency_search(max_iodepth => 0)$$),
     (24, $$iobench.latency_search(max_workers => 2147483647)$$),
     (25, $$iobench.latency_search(files => -1)$$),
-    (26, $$iobench.latency_search(max_iodepth => 1024, block_size => '16MB', engine => 'psync')$$),
+    (26, $$iobench.latency_search(max_iodepth => 1024, block_size => '16MB', engine => 'auto')$$),
     (27, $$iobench.server_vs_disk(workers => 0)$$),
     (28, $$iobench.server_vs_disk(concurrencies => '{-1}')$$),
     (29, $$iobench.server_vs_disk(concurrencies => '{}')$$),
