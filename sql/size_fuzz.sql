@@ -124,6 +124,16 @@ INSERT INTO counts VALUES
     (33, $$iobench.sweep_io_workers(io_workers => '{0}')$$);
 SELECT n, call, pg_temp.outcome('SELECT ' || call) AS outcome FROM counts ORDER BY n;
 
+-- The size helpers: fio's notation (NULL for what is not a plain size),
+-- and a size for reading, at the bigint extremes
+SELECT s.n, s.size, pg_temp.outcome(format('SELECT iobench.fio_size(%L)', s.size)) AS fio_size_call,
+       CASE WHEN pg_temp.outcome(format('SELECT iobench.fio_size(%L)', s.size)) = 'ok'
+            THEN iobench.fio_size(s.size) END AS fio_size
+  FROM sizes s ORDER BY s.n;
+SELECT v, iobench.format_bytes(v)
+  FROM unnest(ARRAY[-9223372036854775808, -1, 0, 1, 8192, 35184372080640,
+                    9223372036854775807]::bigint[]) AS v;
+
 -- The calls of issue 35 that killed a worker with signal 11 (a block count
 -- that wrapped to 0): an ERROR naming file_size and its range
 SELECT pg_temp.outcome($$SELECT run_id FROM iobench.run(engine => 'postgres', file_size => '32TB', duration => '1s')$$);
@@ -147,9 +157,11 @@ SELECT count(*) = 1 AS searched
                               file_size => '8kB', engine => 'psync');
 RESET ROLE;
 
--- the calls made: sizes (and NULL) x calls, counts, issue 35's three and
--- its one in full, five runs
-SELECT (SELECT count(*) FROM outcomes) + (SELECT count(*) FROM counts) + 3 + 1 + 5 AS calls;
+-- the calls made: sizes (and NULL) x calls, counts, the helpers (fio_size
+-- on each size, format_bytes on 7 values), issue 35's three and its one in
+-- full, five runs
+SELECT (SELECT count(*) FROM outcomes) + (SELECT count(*) FROM counts)
+       + (SELECT count(*) FROM sizes) + 7 + 3 + 1 + 5 AS calls;
 -- every one was refused or completed; nothing is left behind
 SELECT leftover_files(), running_workers();
 SELECT iobench.drop_read_targets('pg_default');
