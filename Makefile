@@ -130,7 +130,7 @@ EXTRA_CLEAN = iobench--$(EXTVERSION).sql
 endif
 PGFILEDESC = "iobench - storage benchmarks and wait statistics"
 
-REGRESS = setup upgrade run_patterns run_errors run_sizes run_cancel run_results run_readonly server_read privileges benchmark_user uring \
+REGRESS = setup upgrade run_patterns run_errors run_sizes size_fuzz run_cancel run_results run_readonly server_read privileges benchmark_user uring \
 	pgiosim suite search reports fleet import_validation search_path suite_privileges \
 	waits_table waits_sample waits_collector waits_run waits_privileges server_tuning
 REGRESS_OPTS = --dbname=iobench_regression

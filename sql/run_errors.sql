@@ -8,6 +8,16 @@ SELECT run_id FROM iobench.run(rw => 'bogus');
 -- (rw NULL is randread, or the WAL writer's pattern with sync_method 'wal')
 SELECT run_id FROM iobench.run(rw => 'randread', sync_method => 'wal');
 SELECT run_id FROM iobench.run(rw => 'randrw', sync_method => 'wal', duration => '1s');
+-- (issue 35) nor any other setting it sets, nor the engine: refused,
+-- naming both, never overridden in silence (the server's wal_sync_method
+-- is fdatasync here: a sync after each write)
+SELECT run_id FROM iobench.run(sync_method => 'wal', engine => 'io_uring', duration => '200ms');
+SELECT run_id FROM iobench.run(sync_method => 'wal', workers => 4, duration => '200ms');
+SELECT run_id FROM iobench.run(sync_method => 'wal', iodepth => 8, duration => '200ms');
+SELECT run_id FROM iobench.run(sync_method => 'wal', block_size => '4kB', duration => '200ms');
+SELECT run_id FROM iobench.run(sync_method => 'wal', file_size => '64MB', duration => '200ms');
+SELECT run_id FROM iobench.run(sync_method => 'wal', files => 3, duration => '200ms');
+SELECT run_id FROM iobench.run(sync_method => 'wal', fsync_every => 8, duration => '200ms');
 SELECT run_id FROM iobench.run(block_size => '256');
 SELECT run_id FROM iobench.run(block_size => '32MB');
 SELECT run_id FROM iobench.run(block_size => '1000');

@@ -63,6 +63,10 @@ SELECT * FROM iobench.latency_search(max_workers => 40);  -- more than iobench.m
 SELECT * FROM iobench.latency_search(rw => 'trim');
 SELECT * FROM iobench.latency_search(step_duration => '0s');
 SELECT * FROM iobench.latency_search(max_iodepth => 1024, block_size => '16MB');
+-- (issue 35) a queue depth that engine psync would drop is refused, naming both
+SELECT count(*) FROM iobench.latency_search(max_iodepth => 16, engine => 'psync',
+                                            step_duration => '100ms', file_size => '1MB',
+                                            latency_target => '10s');
 SELECT * FROM iobench.latency_search(tablespace => 'no_such_tablespace');
 SELECT count(*) FROM iobench.searches;
 

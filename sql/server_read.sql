@@ -43,6 +43,25 @@ SELECT iobench.run(engine => 'postgres', cold_reads => true, direct => false,
                    duration => '1s', file_size => '1MB');
 SELECT iobench.run(engine => 'postgres', tablespaces => ARRAY['iob_sr_ts'],
                    duration => '1s', file_size => '1MB');
+-- (issue 35) a group can never work with it, nor with sync_method 'wal':
+-- one error, whatever the files, never a hint to add files and then one
+-- to remove them
+\set VERBOSITY default
+SELECT iobench.run(engine => 'postgres', tablespaces => ARRAY['iob_sr_ts', 'iob_sr_ts2'],
+                   duration => '1s', file_size => '1MB');
+SELECT iobench.run(engine => 'postgres', tablespaces => ARRAY['iob_sr_ts', 'iob_sr_ts2'],
+                   files => 2, duration => '1s', file_size => '1MB');
+SELECT iobench.run(sync_method => 'wal', tablespaces => ARRAY['iob_sr_ts', 'iob_sr_ts2'],
+                   duration => '200ms');
+SELECT iobench.run(sync_method => 'wal', tablespaces => ARRAY['iob_sr_ts', 'iob_sr_ts2'],
+                   files => 2, duration => '200ms');
+-- an argument it would ignore is refused, naming both, never overridden:
+-- sync_method 'wal' (the WAL writer's writes), direct => false
+SELECT engine, rw, status FROM iobench.run(engine => 'postgres', sync_method => 'wal',
+                                           duration => '200ms');
+SELECT engine, direct, status FROM iobench.run(engine => 'postgres', direct => false,
+                                               duration => '200ms', file_size => '1MB');
+\set VERBOSITY terse
 -- effective_io_concurrency: in range, and for engine 'postgres' only
 SELECT iobench.run(engine => 'postgres', effective_io_concurrency => -1,
                    duration => '1s', file_size => '1MB');

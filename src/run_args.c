@@ -283,6 +283,94 @@ iob_tablespace_arg(FunctionCallInfo fcinfo, int argno, IobRunParams *params)
 }
 
 /*
+ * The defaults iobench.run() declares (sql/install/code/10_run.sql) of the
+ * settings sync_method 'wal' sets: a value other than these was given by
+ * the caller (check_wal_args())
+ */
+#define RUN_DEFAULT_BLOCK_SIZE	8192
+#define RUN_DEFAULT_WORKERS		1
+#define RUN_DEFAULT_IODEPTH		1
+#define RUN_DEFAULT_FILE_SIZE	(UINT64CONST(1) << 30)
+#define RUN_DEFAULT_FILES		1
+#define RUN_DEFAULT_FSYNC_EVERY	0
+#define RUN_DEFAULT_DIRECT		true
+
+/*
+ * check_wal_args(): refuse argument "name" of the value "given" that
+ * sync_method 'wal' would replace by "sets"
+ */
+static void
+refuse_wal_override(const char *name, const char *given, const char *sets)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("argument \"%s\" value %s cannot be used with sync_method \"wal\"",
+					name, given),
+			 errdetail("sync_method \"wal\" writes as this server's WAL writer does, which sets %s to %s.",
+					   name, sets),
+			 errhint("Leave %s out with sync_method \"wal\".", name)));
+}
+
+/*
+ * sync_method 'wal': the WAL writer's pattern (iob_wal_pattern()) replaces
+ * block_size, workers, iodepth, file_size, files, fsync_every, direct and
+ * the engine.  An argument given with another value than the one it sets
+ * (and than run()'s default, which cannot be told from a value left out)
+ * would be overridden in silence: it is refused instead, naming both.
+ */
+static void
+check_wal_args(FunctionCallInfo fcinfo, IobRunParams *params)
+{
+	IobRunParams wal = *params;
+
+	(void) iob_wal_pattern(NULL, &wal);
+	if (params->engine != IOB_ENGINE_AUTO && params->engine != wal.engine)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"sync_method\" value \"wal\" cannot be used with engine \"%s\"",
+						iob_engine_kind_name(params->engine)),
+				 errdetail("sync_method \"wal\" writes as this server's WAL writer does: pwrite() and a sync call, engine \"%s\".",
+						   iob_engine_kind_name(wal.engine)),
+				 errhint("Leave engine out, or use engine => '%s', with sync_method \"wal\".",
+						 iob_engine_kind_name(wal.engine))));
+	/* one file: a group of several tablespaces would need one in each */
+	if (params->ngroup > wal.files)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"tablespaces\" cannot be used with sync_method \"wal\""),
+				 errdetail("sync_method \"wal\" writes one file, as the WAL writer writes one segment at a time; a group of %d tablespaces needs a file in each.",
+						   params->ngroup),
+				 errhint("Name the one tablespace to write in with tablespace => ..., and run once per tablespace.")));
+	if (params->block_size != wal.block_size &&
+		params->block_size != RUN_DEFAULT_BLOCK_SIZE)
+		refuse_wal_override("block_size",
+							quote_literal_cstr(text_to_cstring(PG_GETARG_TEXT_PP(ARG_BLOCK_SIZE))),
+							psprintf("%u bytes", wal.block_size));
+	if (params->workers != wal.workers && params->workers != RUN_DEFAULT_WORKERS)
+		refuse_wal_override("workers", psprintf("%d", params->workers),
+							psprintf("%d", wal.workers));
+	if (params->iodepth != wal.iodepth && params->iodepth != RUN_DEFAULT_IODEPTH)
+		refuse_wal_override("iodepth", psprintf("%d", params->iodepth),
+							psprintf("%d", wal.iodepth));
+	if (params->file_size != wal.file_size &&
+		params->file_size != RUN_DEFAULT_FILE_SIZE)
+		refuse_wal_override("file_size",
+							quote_literal_cstr(text_to_cstring(PG_GETARG_TEXT_PP(ARG_FILE_SIZE))),
+							psprintf(UINT64_FORMAT " bytes (wal_segment_size)", wal.file_size));
+	if (params->files != wal.files && params->files != RUN_DEFAULT_FILES)
+		refuse_wal_override("files", psprintf("%d", params->files),
+							psprintf("%d", wal.files));
+	if (params->fsync_every != wal.fsync_every &&
+		params->fsync_every != RUN_DEFAULT_FSYNC_EVERY)
+		refuse_wal_override("fsync_every", psprintf("%d", params->fsync_every),
+							psprintf("%d", wal.fsync_every));
+	if (params->direct != wal.direct && params->direct != RUN_DEFAULT_DIRECT)
+		refuse_wal_override("direct", params->direct ? "true" : "false",
+							wal.direct ? "true" : "false");
+	*params = wal;
+}
+
+/*
  * iob_parse_run_args(): what the load is: where, which pattern, how big,
  * how many, for how long
  */
@@ -401,7 +489,7 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		params->io_combine_blocks = PG_GETARG_INT32(ARG_IO_COMBINE_LIMIT);
 	}
 	if (wal)
-		(void) iob_wal_pattern(NULL, params);
+		check_wal_args(fcinfo, params);
 
 	iob_validate_params(params);
 	/* engine "postgres", which only run() offers: its own rules */

@@ -156,10 +156,16 @@ iob_check_steady_band(double band)
 				 errdetail("Valid values are greater than 0 and at most 100 (per cent of the window's mean).")));
 }
 
-/* A group needs a file in each of its tablespaces at least */
+/*
+ * A group needs a file in each of its tablespaces at least.  Engine
+ * "postgres" takes no group at all: iob_check_server_read_params() says
+ * so, alone, rather than a hint here to add files that it would refuse.
+ */
 static void
 check_group(const IobRunParams *params)
 {
+	if (params->engine == IOB_ENGINE_POSTGRES)
+		return;
 	if (params->ngroup > 0 && params->files < params->ngroup)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

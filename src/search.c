@@ -72,6 +72,8 @@ enum
 
 /* Most steps a search can take: 1024 = 2^10 depths, then 2^6 workers */
 #define SEARCH_MAX_STEPS		32
+/* max_iodepth's default in iobench.latency_search() (50_search.sql) */
+#define SEARCH_DEFAULT_MAX_IODEPTH	256
 
 /* One search: its settings and the steps to take */
 typedef struct Search
@@ -165,6 +167,18 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 				 errmsg("latency_search() does not support engine \"postgres\""),
 				 errdetail("The search steps iodepth and workers; the server's read path takes no iodepth, its concurrency is effective_io_concurrency."),
 				 errhint("Use iobench.run(engine => 'postgres', effective_io_concurrency => ...) at the concurrencies to compare.")));
+	/*
+	 * engine "psync" keeps the depth at 1: a deeper max_iodepth than the
+	 * default (which cannot be told from one left out) would be dropped
+	 */
+	if (p->engine == IOB_ENGINE_PSYNC && s->max_iodepth > 1 &&
+		s->max_iodepth != SEARCH_DEFAULT_MAX_IODEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"max_iodepth\" value %d cannot be used with engine \"psync\"",
+						s->max_iodepth),
+				 errdetail("Engine \"psync\" issues one I/O at a time per worker: the search steps the workers only, at iodepth 1."),
+				 errhint("Leave max_iodepth out with engine \"psync\", or use engine => 'auto' or 'io_uring' to step the queue depth.")));
 	s->seed_given = !PG_ARGISNULL(LS_ARG_SEED);
 	p->seed = iob_seed_arg(fcinfo, LS_ARG_SEED);
 	s->label = PG_ARGISNULL(LS_ARG_LABEL) ? NULL :

@@ -296,6 +296,10 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 	bool		random = iob_pattern_is_random(params->rw);
 	int			i;
 
+	/* the ops are drawn over file_size: all must lie in the relation */
+	if (params->file_size / BLCKSZ > nblocks)
+		elog(ERROR, "relation of " UINT64_FORMAT " bytes is smaller than file_size " UINT64_FORMAT,
+			 shared->relation_bytes, params->file_size);
 	sr->rel = rel;
 	sr->blocks_per_op = params->block_size / BLCKSZ;
 	sr->next_op = next_op;
@@ -304,7 +308,7 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 	sr->sequential = !random;
 	sr->nblocks = nblocks;
 	iob_relation_main_path(rel, sr->path);
-	sr->nsegs = (int) ((nblocks + RELSEG_SIZE - 1) / RELSEG_SIZE);
+	sr->nsegs = (int) (((uint64) nblocks + RELSEG_SIZE - 1) / RELSEG_SIZE);
 	sr->seg_fds = palloc(sizeof(int) * Max(sr->nsegs, 1));
 	for (i = 0; i < sr->nsegs; i++)
 		sr->seg_fds[i] = -1;

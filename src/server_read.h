@@ -41,6 +41,15 @@
 
 #include "run_options.h"
 
+/*
+ * The most blocks a relation holds: block numbers run from 0 to
+ * MaxBlockNumber (0xFFFFFFFE), so with 8 kB blocks a relation is at most
+ * 32 TB less one block.  file_size of engine "postgres" sizes the relation
+ * in blocks of this server (iob_check_server_read_params() checks it, in
+ * 64 bits, before anything is created).
+ */
+#define IOB_MAX_RELATION_BLOCKS	((uint64) MaxBlockNumber + 1)
+
 /* The relation a run reads, and the settings it ran with (run_shared.h) */
 typedef struct IobServerShared
 {

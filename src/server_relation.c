@@ -472,7 +472,7 @@ sync_and_drop_files(Relation rel, BlockNumber nblocks, bool drop)
 	BlockNumber seg;
 
 	iob_relation_main_path(rel, base);
-	for (seg = 0; seg * (BlockNumber) RELSEG_SIZE < nblocks || seg == 0; seg++)
+	for (seg = 0; (uint64) seg * RELSEG_SIZE < nblocks || seg == 0; seg++)
 	{
 		char		path[MAXPGPATH + 16];
 		int			fd;
@@ -505,11 +505,17 @@ prepare_relation(IobRunShared *run)
 	const IobRunParams *params = &run->params;
 	Oid			spcoid = params->tablespace_oid;
 	char		relname[NAMEDATALEN];
-	BlockNumber need = (BlockNumber) (params->file_size / BLCKSZ);
+	uint64		need_blocks = params->file_size / BLCKSZ;
+	BlockNumber need;
 	BlockNumber nblocks;
 	Relation	rel;
 	Oid			relid;
 
+	/* counted in 64 bits: iob_check_server_read_params() refused more */
+	if (need_blocks > IOB_MAX_RELATION_BLOCKS)
+		elog(ERROR, "file_size " UINT64_FORMAT " exceeds the largest relation",
+			 params->file_size);
+	need = (BlockNumber) need_blocks;
 	snprintf(relname, sizeof(relname), READ_TARGET_PREFIX "%u", spcoid);
 	relid = find_or_create(spcoid, relname);
 	nblocks = fill_to(params, relid, need, &rel);

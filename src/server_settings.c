@@ -22,6 +22,7 @@
 #include "utils/syscache.h"
 
 #include "compat.h"
+#include "iobench.h"
 #include "owner_spi.h"
 #include "server_read.h"
 
@@ -65,11 +66,37 @@ max_io_combine_blocks(void)
 }
 
 /*
+ * file_size of engine "postgres": the relation's blocks, counted in 64
+ * bits, must fit in a relation (IOB_MAX_RELATION_BLOCKS); a count that
+ * wrapped in a BlockNumber would leave the relation unfilled and the
+ * workers drawing blocks past it
+ */
+static void
+check_relation_size(const IobRunParams *params)
+{
+	uint64		max_bytes = IOB_MAX_RELATION_BLOCKS * BLCKSZ;
+
+	/* the largest relation size that is a whole number of ops */
+	max_bytes -= max_bytes % params->block_size;
+	if (params->file_size / BLCKSZ > IOB_MAX_RELATION_BLOCKS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("file_size " UINT64_FORMAT " is out of range for engine \"postgres\"",
+						params->file_size),
+				 errdetail("Engine \"postgres\" reads a relation of file_size bytes, and a relation holds at most " UINT64_FORMAT " blocks of %d bytes: valid values are between %u and " UINT64_FORMAT " bytes (%s less %s).",
+						   IOB_MAX_RELATION_BLOCKS, BLCKSZ, params->block_size, max_bytes,
+						   iob_size_pretty((int64) (IOB_MAX_RELATION_BLOCKS + 1) * BLCKSZ),
+						   iob_size_pretty((int64) ((IOB_MAX_RELATION_BLOCKS + 1) * BLCKSZ - max_bytes))),
+				 errhint("Use a smaller file_size.")));
+}
+
+/*
  * The rules of a run of engine "postgres", checked after iob_validate_params()
  * by run(), the one entry point that offers the engine:
  * it reads one relation, with the server's own concurrency, in whole
  * server blocks; what only the raw files have (writes, several files, a
  * queue of the run's own, a rate, groups) is refused, naming the argument.
+ * An argument it would ignore is refused too, never overridden.
  */
 void
 iob_check_server_read_params(const IobRunParams *params)
@@ -88,6 +115,16 @@ iob_check_server_read_params(const IobRunParams *params)
 		return;
 	}
 
+	/*
+	 * A group first, as the one error: its other rules (files at least as
+	 * many as tablespaces) contradict this engine's (files 1)
+	 */
+	if (params->ngroup > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("argument \"tablespaces\" cannot be used with engine \"postgres\""),
+				 errdetail("Engine \"postgres\" reads one relation, in the one tablespace that argument \"tablespace\" names; a group spreads files over several tablespaces."),
+				 errhint("Run engine \"postgres\" once per tablespace with tablespace => ..., or measure the group together with engine => 'auto'.")));
 	if (params->rw != IOB_RW_RANDREAD && params->rw != IOB_RW_READ)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -101,6 +138,7 @@ iob_check_server_read_params(const IobRunParams *params)
 				 errmsg("block_size %u is not a multiple of the server's block size %d",
 						params->block_size, BLCKSZ),
 				 errdetail("Engine \"postgres\" reads whole blocks of a relation; a larger block_size reads that many consecutive blocks as one op, which the read stream may combine.")));
+	check_relation_size(params);
 	if (params->files != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -113,16 +151,21 @@ iob_check_server_read_params(const IobRunParams *params)
 				 errmsg("engine \"postgres\" does not take iodepth %d", params->iodepth),
 				 errdetail("The server decides how many reads are in flight, from effective_io_concurrency."),
 				 errhint("Use effective_io_concurrency => %d instead.", params->iodepth)));
-	if (params->rate_iops > 0 || params->rewrite_pct > 0 || params->cold_reads ||
-		params->ngroup > 0)
+	if (params->rate_iops > 0 || params->rewrite_pct > 0 || params->cold_reads)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("engine \"postgres\" does not support argument \"%s\"",
 						params->rate_iops > 0 ? "rate_iops" :
-						params->rewrite_pct > 0 ? "rewrite_pct" :
-						params->cold_reads ? "cold_reads" : "tablespaces"),
+						params->rewrite_pct > 0 ? "rewrite_pct" : "cold_reads"),
 				 params->cold_reads ?
 				 errdetail("Its reads are always cold: each buffer is evicted and each block dropped from the page cache once read.") : 0));
+	/* direct (default true) is not this engine's to choose */
+	if (!params->direct)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"direct\" value false cannot be used with engine \"postgres\""),
+				 errdetail("The server's read path decides how data files are read (debug_io_direct); engine \"postgres\" drops each block from the page cache once read, so its reads are cold either way."),
+				 errhint("Leave direct out with engine \"postgres\".")));
 
 	if (params->io_concurrency_given)
 	{

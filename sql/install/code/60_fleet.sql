@@ -654,13 +654,21 @@ BEGIN
         'tablespace', fleet_suite.tablespace, 'duration', fleet_suite.duration,
         'warmup', fleet_suite.warmup, 'file_size', fleet_suite.file_size,
         'direct', fleet_suite.direct, 'engine', fleet_suite.engine, 'seed', fleet_suite.seed));
+    -- the WAL test (sync_method 'wal') takes the WAL writer's settings, as
+    -- suite() runs it: run() refuses a size, count, engine or direct that
+    -- they would replace, so only its pattern and the common times go
     SELECT jsonb_agg(jsonb_build_object(
                'test_no', t.test_no, 'test', t.test,
-               'settings', common || jsonb_build_object(
-                   'rw', t.rw, 'block_size', t.block_size, 'workers', t.workers,
-                   'iodepth', t.iodepth, 'files', t.files, 'fsync_every', t.fsync_every,
-                   'sync_method', t.sync_method,
-                   'label', concat_ws(': ', coalesce(fleet_suite.label, fleet_suite.name), t.test)))
+               'settings', CASE WHEN t.sync_method = 'wal'
+                   THEN (common - ARRAY['file_size', 'direct', 'engine']) || jsonb_build_object(
+                       'rw', t.rw, 'sync_method', t.sync_method,
+                       'label', concat_ws(': ', coalesce(fleet_suite.label, fleet_suite.name), t.test))
+                   ELSE common || jsonb_build_object(
+                       'rw', t.rw, 'block_size', t.block_size, 'workers', t.workers,
+                       'iodepth', t.iodepth, 'files', t.files, 'fsync_every', t.fsync_every,
+                       'sync_method', t.sync_method,
+                       'label', concat_ws(': ', coalesce(fleet_suite.label, fleet_suite.name), t.test))
+                   END)
            ORDER BY t.test_no)
       INTO tests
       FROM iobench.suite_tests t

@@ -52,16 +52,19 @@ BEGIN
     END IF;
     BEGIN
         bytes := pg_catalog.pg_size_bytes(server_tuning_check.file_size);
-    EXCEPTION WHEN invalid_parameter_value THEN
+    EXCEPTION WHEN invalid_parameter_value OR numeric_value_out_of_range THEN
         bytes := NULL;
     END;
+    -- the runs of engine 'postgres' read a relation of file_size bytes: at
+    -- most 4294967295 blocks (MaxBlockNumber + 1), 32 TB less one block
     IF bytes IS NULL OR bytes OPERATOR(pg_catalog.<) pg_catalog.current_setting('block_size')::bigint
-       OR bytes OPERATOR(pg_catalog.>) @IOB_MAX_FILE_SIZE@ THEN
-        RAISE EXCEPTION 'argument "file_size" must be a size between % and %, not %',
+       OR bytes OPERATOR(pg_catalog.>) (4294967295 OPERATOR(pg_catalog.*) pg_catalog.current_setting('block_size')::bigint) THEN
+        RAISE EXCEPTION 'argument "file_size" must be a size between % and % bytes, not %',
                         pg_catalog.pg_size_pretty(pg_catalog.current_setting('block_size')::bigint),
-                        pg_catalog.pg_size_pretty(@IOB_MAX_FILE_SIZE@::bigint),
+                        4294967295 OPERATOR(pg_catalog.*) pg_catalog.current_setting('block_size')::bigint,
                         coalesce(pg_catalog.quote_literal(server_tuning_check.file_size), 'null')
-            USING ERRCODE = 'invalid_parameter_value';
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'The runs of engine "postgres" read a relation of file_size bytes, and a relation holds at most 4294967295 blocks.';
     END IF;
     IF server_tuning_check.workers IS NULL
        OR server_tuning_check.workers NOT BETWEEN 1 AND @IOB_MAX_WORKERS_PER_RUN@ THEN
