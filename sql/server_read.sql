@@ -202,6 +202,7 @@ SELECT * FROM dblink('sr', $$SELECT count(*) FROM pg_class WHERE relname LIKE 'r
 SELECT dblink_disconnect('sr');
 DROP DATABASE iob_sr_db;
 
+SELECT r.run_id, r.rw, r.block_size, r.file_size, r.workers, r.effective_io_concurrency eic, s.blocks, s.buffer_hits, s.buffer_reads, r.disk, r.disk_r_s, r.disk_rmb_s, r.measured_s FROM iobench.runs r JOIN iobench.run_server_reads s USING(run_id) ORDER BY 1;
 DELETE FROM iobench.runs WHERE engine = 'postgres';
 SELECT count(*) AS rows_left FROM iobench.run_server_reads;
 DROP TABLESPACE iob_sr_ts;
