@@ -72,7 +72,7 @@ SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', effective_io
                    duration => '1s', file_size => '1MB');
 SELECT status, engine FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts',
                                        effective_io_concurrency => 4,
-                                       duration => '200ms', file_size => '1MB');
+                                       duration => '200ms', file_size => '2MB');
 SELECT r.effective_io_concurrency FROM iobench.runs r
  WHERE r.engine = 'postgres' ORDER BY r.run_id DESC LIMIT 1;
 ALTER TABLESPACE iob_sr_ts RESET (effective_io_concurrency);
@@ -80,6 +80,41 @@ SELECT iobench.drop_read_targets('iob_sr_ts');
 -- the refused calls ran nothing: one run, of the relation now removed
 SELECT count(*) AS runs FROM iobench.run_server_reads;
 SELECT count(*) AS relations FROM iobench.read_targets;
+
+-- A relation too small to be read cold is refused before anything is
+-- made, with the minimum for the run's workers, op size and read-ahead
+-- (server_read.c; the read-ahead differs by release): one block, three
+-- workers, sequential reads of 16 kB
+SELECT pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                              file_size => '8kB', duration => '1s')$$)
+       ~ '^22023: argument "file_size" must be at least \d+kB for this run of engine "postgres", not 8kB$'
+       AS one_block_refused;
+SELECT pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                              file_size => '8kB', workers => 3, duration => '1s')$$)
+       ~ '^22023: argument "file_size" must be at least \d+kB for this run of engine "postgres", not 8kB$'
+       AS three_workers_refused;
+SELECT pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2', rw => 'read',
+                                              block_size => '16kB', file_size => '16kB', duration => '1s')$$)
+       ~ '^22023: argument "file_size" must be at least \d+kB for this run of engine "postgres", not 16kB$'
+       AS sequential_refused;
+-- the minimum grows with the workers; a relation of the minimum is read
+-- cold, one block less is refused
+SELECT substring(pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                   file_size => '8kB', duration => '1s')$$) FROM 'at least (\d+)kB')::bigint
+       AS min_kb \gset
+SELECT substring(pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                   file_size => '8kB', workers => 3, duration => '1s')$$) FROM 'at least (\d+)kB')::bigint
+       = 3 * :min_kb AS three_times_the_minimum;
+SELECT pg_temp.run_error(format($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                  file_size => '%skB', duration => '1s')$$, :min_kb - 8))
+       ~ ('^22023: argument "file_size" must be at least ' || :min_kb || 'kB') AS one_block_less_refused;
+SELECT count(*) AS relations_made FROM iobench.read_targets WHERE tablespace = 'iob_sr_ts2';
+CREATE TEMP TABLE sr_min AS
+SELECT * FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2', file_size => :min_kb || 'kB',
+                          duration => '200ms');
+SELECT r.status, s.buffer_hits <= 0.01 * (s.buffer_hits + s.buffer_reads) AS cold
+  FROM sr_min r JOIN iobench.run_server_reads s USING (run_id);
+SELECT iobench.drop_read_targets('iob_sr_ts2');
 
 -- Runs: random and sequential reads of 64 kB (8 blocks each)
 CREATE TEMP TABLE sr_runs AS
@@ -162,12 +197,41 @@ SELECT replace(relation::text, (SELECT oid::text FROM pg_tablespace WHERE spcnam
   FROM iobench.read_targets WHERE tablespace = 'iob_sr_ts2';
 SELECT count(*) AS relations FROM iobench.read_targets;
 
+-- A run whose blocks are found in shared buffers is stored "invalid",
+-- with a WARNING: another session reads its relation all through the
+-- run, each scan in a transaction of its own (a scan of less than a
+-- quarter of shared buffers keeps its blocks there)
+SELECT status FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', file_size => '1MB',
+                               effective_io_concurrency => 1, duration => '200ms');
+SELECT dblink_connect('warm', 'dbname=' || current_database());
+SELECT dblink_send_query('warm', format($q$DO $d$
+DECLARE
+    deadline timestamptz := clock_timestamp() + interval '60 s';
+BEGIN
+    WHILE clock_timestamp() < deadline LOOP
+        PERFORM count(*) FROM %s;
+        COMMIT;
+    END LOOP;
+END $d$$q$, (SELECT relation FROM iobench.read_targets WHERE tablespace = 'iob_sr_ts')));
+CREATE TEMP TABLE sr_warm AS
+SELECT * FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', file_size => '1MB',
+                          effective_io_concurrency => 1, duration => '2s', label => 'sr warm');
+SELECT dblink_cancel_query('warm');
+SELECT dblink_disconnect('warm');
+SELECT r.status, s.buffer_hits > 0.01 * (s.buffer_hits + s.buffer_reads) AS hits_over_1_pct
+  FROM sr_warm r JOIN iobench.run_server_reads s USING (run_id);
+SELECT status FROM iobench.runs WHERE label = 'sr warm';
+-- report() says why
+SELECT count(*) AS invalid_lines FROM sr_warm r, iobench.report(r.run_id) AS l(line)
+ WHERE l.line ~ '^  INVALID: [0-9.]+ % of the blocks were not read from the disk';
+SELECT iobench.drop_read_targets('iob_sr_ts');
+
 -- Privileges: without CREATE on the tablespace, neither a run there nor the
 -- removal of its relation
 CREATE ROLE iob_sr_user IN ROLE iobench_user;
 SET ROLE iob_sr_user;
 SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2', duration => '200ms',
-                   file_size => '1MB');
+                   file_size => '8MB');
 SELECT iobench.drop_read_targets('iob_sr_ts2');
 SELECT iobench.drop_read_targets();
 RESET ROLE;
@@ -194,7 +258,7 @@ CREATE DATABASE iob_sr_db;
 SELECT dblink_connect('sr', 'dbname=iob_sr_db');
 SELECT * FROM dblink('sr', $$CREATE EXTENSION iobench$$) AS t(r text);
 SELECT * FROM dblink('sr', $$SELECT status FROM iobench.run(engine => 'postgres',
-                             duration => '200ms', file_size => '1MB')$$) AS t(status text);
+                             duration => '200ms', file_size => '8MB')$$) AS t(status text);
 SELECT * FROM dblink('sr', $$SELECT count(*) FROM iobench.read_targets$$) AS t(relations bigint);
 SELECT * FROM dblink('sr', $$DROP EXTENSION iobench$$) AS t(r text);
 SELECT * FROM dblink('sr', $$SELECT count(*) FROM pg_class WHERE relname LIKE 'read\_target\_%'$$)
@@ -202,7 +266,6 @@ SELECT * FROM dblink('sr', $$SELECT count(*) FROM pg_class WHERE relname LIKE 'r
 SELECT dblink_disconnect('sr');
 DROP DATABASE iob_sr_db;
 
-SELECT r.run_id, r.rw, r.block_size, r.file_size, r.workers, r.effective_io_concurrency eic, s.blocks, s.buffer_hits, s.buffer_reads, r.disk, r.disk_r_s, r.disk_rmb_s, r.measured_s FROM iobench.runs r JOIN iobench.run_server_reads s USING(run_id) ORDER BY 1;
 DELETE FROM iobench.runs WHERE engine = 'postgres';
 SELECT count(*) AS rows_left FROM iobench.run_server_reads;
 DROP TABLESPACE iob_sr_ts;
