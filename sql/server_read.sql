@@ -224,6 +224,29 @@ SELECT status FROM iobench.runs WHERE label = 'sr warm';
 -- report() says why
 SELECT count(*) AS invalid_lines FROM sr_warm r, iobench.report(r.run_id) AS l(line)
  WHERE l.line ~ '^  INVALID: [0-9.]+ % of the blocks were not read from the disk';
+-- an import keeps the rule: such a run as "completed" is refused, as
+-- "invalid" it is imported
+CREATE FUNCTION pg_temp.import_detail(doc jsonb) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    detail text;
+BEGIN
+    PERFORM iobench.import_runs(doc, 'elsewhere');
+    RETURN 'imported';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+    RETURN SQLSTATE || ': ' || regexp_replace(detail, '\d+', 'N', 'g');
+END
+$$;
+CREATE TEMP TABLE sr_warm_doc AS
+SELECT jsonb_set(jsonb_set(x.d, '{runs,0,run,run_uuid}', '"00000000-0000-0000-0000-0000000000e1"'),
+                 '{runs,0,server_reads}',
+                 x.d -> 'runs' -> 0 -> 'server_reads' || '{"blocks": 1000, "buffer_hits": 500, "buffer_reads": 500}') AS d
+  FROM (SELECT iobench.export_runs(ARRAY[r.run_id]) AS d FROM sr_warm r) x;
+SELECT pg_temp.import_detail(jsonb_set(d, '{runs,0,run,status}', '"completed"')) AS as_completed,
+       pg_temp.import_detail(d) AS as_invalid
+  FROM sr_warm_doc;
+DELETE FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000e1';
 SELECT iobench.drop_read_targets('iob_sr_ts');
 
 -- Privileges: without CREATE on the tablespace, neither a run there nor the
