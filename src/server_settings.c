@@ -81,6 +81,11 @@ check_relation_size(const IobRunParams *params)
 	int			io_combine = 0;
 	uint32		span;
 	uint64		min_bytes;
+#ifdef IOB_HAVE_READ_STREAM
+	const char *held = "read ahead by the server's read stream";
+#else
+	const char *held = "read ahead, or left in the buffer ring of its reads";
+#endif
 
 	io_concurrency = params->io_concurrency_given ?
 		params->io_concurrency : get_tablespace_io_concurrency(params->tablespace_oid);
@@ -95,13 +100,7 @@ check_relation_size(const IobRunParams *params)
 				 errmsg("argument \"file_size\" must be at least " UINT64_FORMAT "kB for this run of engine \"postgres\", not " UINT64_FORMAT "kB",
 						min_bytes / 1024, params->file_size / 1024),
 				 errdetail("Each of its %d workers holds up to %u ops of %u bytes at once (%s, with effective_io_concurrency %d), and needs twice as many of its own in the relation, or its reads would be hits in shared buffers, not reads of the disk.",
-						   params->workers, span, params->block_size,
-#ifdef IOB_HAVE_READ_STREAM
-						   "read ahead by the server's read stream",
-#else
-						   "read ahead, or left in the buffer ring of its reads",
-#endif
-						   io_concurrency),
+						   params->workers, span, params->block_size, held, io_concurrency),
 				 errhint("Use a larger file_size, fewer workers, or a lower effective_io_concurrency.")));
 }
 
@@ -348,13 +347,13 @@ iob_store_server_reads(int64 run_id, const IobServerShared *shared,
 		row = PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc));
 		ereport(WARNING,
 				(errmsg("iobench: run of engine \"postgres\" stored with status \"invalid\": more than 1%% of its blocks were not read from the disk"),
-				 errdetail("Run " INT64_FORMAT ": %.1f%% of its " UINT64_FORMAT " blocks were hits: " UINT64_FORMAT " in shared buffers, " UINT64_FORMAT " in the page cache (%s).",
+				 device_known ?
+				 errdetail("Run " INT64_FORMAT ": %.1f%% of its " UINT64_FORMAT " blocks were hits, " UINT64_FORMAT " in shared buffers and " UINT64_FORMAT " in the page cache (the server read " UINT64_FORMAT " blocks, the device " UINT64_FORMAT ").",
 						   run_id, 100.0 * (double) not_cold / (double) obtained, obtained,
 						   counts->buffer_hits, not_cold - counts->buffer_hits,
-						   device_known ?
-						   psprintf("the server read " UINT64_FORMAT " blocks, the device " UINT64_FORMAT,
-									counts->buffer_reads, device_blocks) :
-						   "not known: no device count for this tablespace"),
+						   counts->buffer_reads, device_blocks) :
+				 errdetail("Run " INT64_FORMAT ": %.1f%% of its " UINT64_FORMAT " blocks were hits in shared buffers; hits in the page cache are not known here (no device figures for this tablespace).",
+						   run_id, 100.0 * (double) not_cold / (double) obtained, obtained),
 				 errhint("Its figures are those of memory, not of the disk. Look for another session reading relation %s during the run, or run it again with a larger file_size.",
 						 shared->relation)));
 	}
