@@ -91,7 +91,7 @@ SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', effective_io
                    duration => '1s', file_size => '1MB');
 SELECT status, engine FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts',
                                        effective_io_concurrency => 4,
-                                       duration => '200ms', file_size => '1MB');
+                                       duration => '200ms', file_size => '2MB');
 SELECT r.effective_io_concurrency FROM iobench.runs r
  WHERE r.engine = 'postgres' ORDER BY r.run_id DESC LIMIT 1;
 ALTER TABLESPACE iob_sr_ts RESET (effective_io_concurrency);
@@ -99,6 +99,46 @@ SELECT iobench.drop_read_targets('iob_sr_ts');
 -- the refused calls ran nothing: one run, of the relation now removed
 SELECT count(*) AS runs FROM iobench.run_server_reads;
 SELECT count(*) AS relations FROM iobench.read_targets;
+
+-- A relation too small to be read cold is refused before anything is
+-- made, with the minimum for the run's workers, op size and read-ahead
+-- (server_read.c; the read-ahead differs by release): one block, three
+-- workers, sequential reads of 16 kB
+SELECT pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                              file_size => '8kB', duration => '1s')$$)
+       ~ '^22023: argument "file_size" must be at least \d+kB for this run of engine "postgres", not 8kB$'
+       AS one_block_refused;
+SELECT pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                              file_size => '8kB', workers => 3, duration => '1s')$$)
+       ~ '^22023: argument "file_size" must be at least \d+kB for this run of engine "postgres", not 8kB$'
+       AS three_workers_refused;
+SELECT pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2', rw => 'read',
+                                              block_size => '16kB', file_size => '16kB', duration => '1s')$$)
+       ~ '^22023: argument "file_size" must be at least \d+kB for this run of engine "postgres", not 16kB$'
+       AS sequential_refused;
+-- the minimum grows with the workers; one block less than the minimum is
+-- refused, a relation of the minimum is read without shared-buffer hits
+-- (what the minimum is for; the page cache is the kernel's: the run's
+-- status is not shown, nor a WARNING about it)
+SELECT substring(pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                   file_size => '8kB', duration => '1s')$$) FROM 'at least (\d+)kB')::bigint
+       AS min_kb \gset
+SELECT substring(pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                   file_size => '8kB', workers => 3, duration => '1s')$$) FROM 'at least (\d+)kB')::bigint
+       = 3 * :min_kb AS three_times_the_minimum;
+SELECT pg_temp.run_error(format($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
+                                  file_size => '%skB', duration => '1s')$$, :min_kb - 8))
+       ~ ('^22023: argument "file_size" must be at least ' || :min_kb || 'kB') AS one_block_less_refused;
+SELECT count(*) AS relations_made FROM iobench.read_targets WHERE tablespace = 'iob_sr_ts2';
+SET client_min_messages = error;
+CREATE TEMP TABLE sr_min AS
+SELECT * FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2', file_size => :min_kb || 'kB',
+                          duration => '200ms');
+SET client_min_messages = warning;
+SELECT r.status IN ('completed', 'incomplete', 'invalid') AS ran,
+       s.buffer_hits <= 0.01 * (s.buffer_hits + s.buffer_reads) AS no_buffer_hits
+  FROM sr_min r JOIN iobench.run_server_reads s USING (run_id);
+SELECT iobench.drop_read_targets('iob_sr_ts2');
 
 -- Runs: random and sequential reads of 64 kB (8 blocks each)
 CREATE TEMP TABLE sr_runs AS
@@ -181,12 +221,64 @@ SELECT replace(relation::text, (SELECT oid::text FROM pg_tablespace WHERE spcnam
   FROM iobench.read_targets WHERE tablespace = 'iob_sr_ts2';
 SELECT count(*) AS relations FROM iobench.read_targets;
 
+-- A run whose blocks are found in shared buffers is stored "invalid",
+-- with a WARNING: another session reads its relation all through the
+-- run, each scan in a transaction of its own (a scan of less than a
+-- quarter of shared buffers keeps its blocks there)
+SELECT status FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', file_size => '1MB',
+                               effective_io_concurrency => 1, duration => '200ms');
+SELECT dblink_connect('warm', 'dbname=' || current_database());
+SELECT dblink_send_query('warm', format($q$DO $d$
+DECLARE
+    deadline timestamptz := clock_timestamp() + interval '60 s';
+BEGIN
+    WHILE clock_timestamp() < deadline LOOP
+        PERFORM count(*) FROM %s;
+        COMMIT;
+    END LOOP;
+END $d$$q$, (SELECT relation FROM iobench.read_targets WHERE tablespace = 'iob_sr_ts')));
+CREATE TEMP TABLE sr_warm AS
+SELECT * FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', file_size => '1MB',
+                          effective_io_concurrency => 1, duration => '2s', label => 'sr warm');
+SELECT dblink_cancel_query('warm');
+SELECT dblink_disconnect('warm');
+SELECT r.status, s.buffer_hits > 0.01 * (s.buffer_hits + s.buffer_reads) AS hits_over_1_pct
+  FROM sr_warm r JOIN iobench.run_server_reads s USING (run_id);
+SELECT status FROM iobench.runs WHERE label = 'sr warm';
+-- report() says why
+SELECT count(*) AS invalid_lines FROM sr_warm r, iobench.report(r.run_id) AS l(line)
+ WHERE l.line ~ '^  INVALID: [0-9.]+ % of the blocks were not read from the disk';
+-- an import keeps the rule: such a run as "completed" is refused, as
+-- "invalid" it is imported
+CREATE FUNCTION pg_temp.import_detail(doc jsonb) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    detail text;
+BEGIN
+    PERFORM iobench.import_runs(doc, 'elsewhere');
+    RETURN 'imported';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+    RETURN SQLSTATE || ': ' || regexp_replace(detail, '\d+', 'N', 'g');
+END
+$$;
+CREATE TEMP TABLE sr_warm_doc AS
+SELECT jsonb_set(jsonb_set(x.d, '{runs,0,run,run_uuid}', '"00000000-0000-0000-0000-0000000000e1"'),
+                 '{runs,0,server_reads}',
+                 x.d -> 'runs' -> 0 -> 'server_reads' || '{"blocks": 1000, "buffer_hits": 500, "buffer_reads": 500}') AS d
+  FROM (SELECT iobench.export_runs(ARRAY[r.run_id]) AS d FROM sr_warm r) x;
+SELECT pg_temp.import_detail(jsonb_set(d, '{runs,0,run,status}', '"completed"')) AS as_completed,
+       pg_temp.import_detail(d) AS as_invalid
+  FROM sr_warm_doc;
+DELETE FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000e1';
+SELECT iobench.drop_read_targets('iob_sr_ts');
+
 -- Privileges: without CREATE on the tablespace, neither a run there nor the
 -- removal of its relation
 CREATE ROLE iob_sr_user IN ROLE iobench_user;
 SET ROLE iob_sr_user;
 SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2', duration => '200ms',
-                   file_size => '1MB');
+                   file_size => '8MB');
 SELECT iobench.drop_read_targets('iob_sr_ts2');
 SELECT iobench.drop_read_targets();
 RESET ROLE;
@@ -213,7 +305,7 @@ CREATE DATABASE iob_sr_db;
 SELECT dblink_connect('sr', 'dbname=iob_sr_db');
 SELECT * FROM dblink('sr', $$CREATE EXTENSION iobench$$) AS t(r text);
 SELECT * FROM dblink('sr', $$SELECT status FROM iobench.run(engine => 'postgres',
-                             duration => '200ms', file_size => '1MB')$$) AS t(status text);
+                             duration => '200ms', file_size => '8MB')$$) AS t(status text);
 SELECT * FROM dblink('sr', $$SELECT count(*) FROM iobench.read_targets$$) AS t(relations bigint);
 SELECT * FROM dblink('sr', $$DROP EXTENSION iobench$$) AS t(r text);
 SELECT * FROM dblink('sr', $$SELECT count(*) FROM pg_class WHERE relname LIKE 'read\_target\_%'$$)

@@ -206,9 +206,9 @@ CREATE ROLE iob_tune_user;
 GRANT iobench_user TO iob_tune_user;
 SET ROLE iob_tune_user;
 -- (a member of iobench_user calls the other two: no USAGE on iobench_internal needed)
-SELECT count(*) AS rows FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '1MB');
+SELECT count(*) AS rows FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '16MB');
 SELECT count(*) >= 3 AS rows FROM iobench.tune_tablespace('pg_default', concurrencies => '{1}', combine_limits => NULL,
-                                                         duration => '100ms', file_size => '1MB');
+                                                         duration => '100ms', file_size => '16MB');
 SELECT * FROM iobench.sweep_io_workers();
 RESET ROLE;
 DROP ROLE iob_tune_user;
@@ -241,5 +241,51 @@ SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
 ALTER SYSTEM RESET io_workers;
 \endif
 SELECT pg_reload_conf();
+
+-- Steps that read from memory: another session reads the relation all
+-- through the calls (a TID range scan, which keeps its blocks in shared
+-- buffers, each in a transaction of its own), so the server's runs find
+-- their blocks there and are stored "invalid" (run() warns; its figures
+-- vary, hence client_min_messages).  tune_tablespace() refuses to
+-- recommend from them; server_vs_disk() gives no ratio for them.
+SET client_min_messages = error;
+SELECT status FROM iobench.run(engine => 'postgres', tablespace => 'iob_tune_ts', file_size => '8MB',
+                               duration => '100ms');
+SELECT dblink_connect('warm', 'dbname=' || current_database());
+SELECT dblink_send_query('warm', format($q$DO $d$
+DECLARE
+    deadline timestamptz := clock_timestamp() + interval '120 s';
+BEGIN
+    WHILE clock_timestamp() < deadline LOOP
+        PERFORM count(*) FROM %s WHERE ctid < '(1024,0)'::tid;
+        COMMIT;
+    END LOOP;
+END $d$$q$, (SELECT relation FROM iobench.read_targets WHERE tablespace = 'iob_tune_ts')));
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    msg text;
+BEGIN
+    EXECUTE q;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+    RETURN SQLSTATE || ': ' || regexp_replace(msg, 'run \d+', 'run N');
+END
+$$;
+SELECT pg_temp.error_of($$SELECT * FROM iobench.tune_tablespace('iob_tune_ts', concurrencies => '{1}',
+                                        combine_limits => NULL, duration => '2s', file_size => '8MB')$$)
+       AS tune_refused;
+CREATE TEMP TABLE svd_warm AS
+SELECT * FROM iobench.server_vs_disk('iob_tune_ts', concurrencies => '{1}', duration => '2s',
+                                     file_size => '8MB');
+SELECT dblink_cancel_query('warm');
+SELECT dblink_disconnect('warm');
+SET client_min_messages = warning;
+SELECT bool_or(v.pattern = 'randread' AND r.status = 'invalid') AS random_step_invalid,
+       bool_and(CASE WHEN r.status = 'invalid'
+                     THEN v.ratio IS NULL AND v.summary LIKE 'not measured: the server''s run % read more than 1 % of its blocks from memory%'
+                     ELSE v.summary NOT LIKE 'not measured%' END) AS invalid_steps_marked
+  FROM svd_warm v JOIN iobench.runs r ON r.run_id = v.server_run_id;
+SELECT iobench.drop_read_targets('iob_tune_ts');
 
 DROP TABLESPACE iob_tune_ts;

@@ -214,6 +214,29 @@ iob_evict_unpinned_buffer(Buffer buf)
 #elif PG_VERSION_NUM >= 170000
 #define iob_evict_unpinned_buffer(buf)	EvictUnpinnedBuffer(buf)
 #endif
+
+/*
+ * How far ahead a read stream reads, in buffers pinned before its consumer
+ * asks for them, from effective_io_concurrency and io_combine_limit
+ * (read_stream_begin_impl(), before the caps by the strategy and the pin
+ * limit, which only lower it): 17 pins 4 x the concurrency, at least
+ * io_combine_limit; 18 one combined read per I/O in flight, plus one.
+ */
+#if PG_VERSION_NUM >= 180000
+#define IOB_READ_STREAM_MAX_PINNED(ios, combine)	(((ios) + 1) * (combine))
+#elif PG_VERSION_NUM >= 170000
+#define IOB_READ_STREAM_MAX_PINNED(ios, combine)	Max((ios) * 4, (combine))
+#endif
+
+/*
+ * 15 and 16 cannot evict one buffer: a read through a BAS_BULKREAD ring
+ * leaves the ring's last buffers in shared buffers, 256 kB on both
+ * (GetAccessStrategy())
+ */
+#ifndef IOB_HAVE_EVICT_BUFFER
+#define IOB_BULKREAD_RING_BLOCKS	(256 * 1024 / BLCKSZ)
+#endif
+
 /*
  * The most buffers a read stream pins at once for max_ios I/Os of up to
  * "combine" blocks each, within this backend's share of shared buffers: 17

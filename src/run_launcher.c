@@ -746,8 +746,9 @@ iob_execute_run(const IobRunParams *params, const char *label,
 		{
 			bool		completed;
 
-			iob_store_server_reads(iob_run_row_id(result->row, &completed),
-								   &summary.server, &summary.server_counts);
+			result->row = iob_store_server_reads(iob_run_row_id(result->row, &completed),
+												 &summary.server, &summary.server_counts,
+												 result->row);
 		}
 	}
 	result->run_id = iob_run_row_id(result->row, &result->completed);

@@ -28,8 +28,8 @@ typedef struct IobRunResult
 								 * when nothing was stored */
 	bool		failed;			/* it ended in an error, re-thrown: run_id is
 								 * the partial run its storer committed */
-	bool		completed;		/* it ran to its end (status "completed" or
-								 * "incomplete") */
+	bool		completed;		/* it ran to its end (status "completed",
+								 * "incomplete" or "invalid") */
 	Datum		row;			/* that row as a composite Datum (run_id NULL
 								 * when not stored); 0 after an error */
 } IobRunResult;

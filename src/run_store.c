@@ -733,10 +733,14 @@ iob_run_row_id(Datum row, bool *completed)
 	{
 		Datum		status = GetAttributeByName(tup, "status", completed);
 
-		/* "incomplete" ran to its end too (its seconds miss I/Os) */
+		/*
+		 * "incomplete" ran to its end too (its seconds miss I/Os), and
+		 * "invalid" (engine "postgres": it read from memory)
+		 */
 		*completed = !*completed &&
 			(strcmp(TextDatumGetCString(status), "completed") == 0 ||
-			 strcmp(TextDatumGetCString(status), "incomplete") == 0);
+			 strcmp(TextDatumGetCString(status), "incomplete") == 0 ||
+			 strcmp(TextDatumGetCString(status), "invalid") == 0);
 	}
 	return isnull ? 0 : DatumGetInt64(id);
 }

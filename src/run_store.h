@@ -51,7 +51,8 @@ extern int64 iob_reserve_run_id(void);
  * The run_id of an iobench.runs row as iob_store_run() and
  * iob_unstored_run() return it, 0 for a run not stored; and when
  * "completed" is not NULL, whether the run ran to its end (status
- * "completed", or "incomplete").
+ * "completed", "incomplete", or "invalid": engine "postgres" read from
+ * memory, server_settings.c).
  */
 extern int64 iob_run_row_id(Datum row, bool *completed);
 

@@ -19,9 +19,12 @@
  * A random op whose blocks this worker is still reading is drawn again
  * (up to MAX_REDRAWS times): its blocks would be shared-buffer hits, not
  * reads of the disk, and 18 counts such a block of a combined read as
- * neither a hit nor a read (a forwarded buffer found valid).  Workers of
- * one run draw from stripes of their own (workload.c), so no worker's read
- * is another's hit either.
+ * neither a hit nor a read (a forwarded buffer found valid).  On 15 and 16
+ * the ops whose blocks are still in the bulk read ring count as in flight
+ * too.  Workers of one run draw from stripes of their own (workload.c), so
+ * no worker's read is another's hit either.  The relation must hold enough
+ * ops for that (iob_server_read_span(): a run of a smaller one is refused
+ * before it starts).
  *
  * Every read goes through a buffer ring (BAS_BULKREAD), as a large
  * sequential scan's does, so a run takes no more of shared buffers than its
@@ -112,6 +115,14 @@ struct IobServerRead
 	/* random ops: which ops are in flight (handed out, not done), a bitmap */
 	uint8	   *in_flight;
 
+	/*
+	 * 15/16, random ops: the last ops done, still in flight for the draw
+	 * while their blocks are in the ring (a FIFO of their first blocks)
+	 */
+	BlockNumber *in_ring;
+	int			ring_ops;		/* its size */
+	int			ring_next;		/* the oldest entry, replaced next */
+
 	/* the op being handed out */
 	BlockNumber next_block;
 	uint32		left;			/* its blocks still to hand out */
@@ -154,6 +165,60 @@ set_in_flight(IobServerRead *sr, BlockNumber first, bool on)
 		sr->in_flight[op / 8] |= (uint8) (1 << (op % 8));
 	else
 		sr->in_flight[op / 8] &= (uint8) ~(1 << (op % 8));
+}
+
+/*
+ * A random op is done: it leaves the set of ops in flight, at once where
+ * its buffers are evicted (17+), else (15/16) once the ring has reused
+ * them, when as many ops as the ring holds are done after it
+ */
+static void
+op_done(IobServerRead *sr, BlockNumber first)
+{
+	if (sr->in_ring != NULL)
+	{
+		BlockNumber oldest = sr->in_ring[sr->ring_next];
+
+		sr->in_ring[sr->ring_next] = first;
+		sr->ring_next = (sr->ring_next + 1) % sr->ring_ops;
+		if (oldest == InvalidBlockNumber)
+			return;
+		first = oldest;
+	}
+	set_in_flight(sr, first, false);
+}
+
+/*
+ * The most blocks one worker's read path holds, in flight or left in shared
+ * buffers, for ops of blocks_per_op blocks, as ops: ops handed out and not
+ * done (the blocks read ahead: prefetched on 15/16, pinned or in a pending
+ * combined read on 17+, and the op being handed out), and on 15/16 the ops
+ * whose blocks the bulk read ring still holds.  A relation of fewer ops
+ * than twice this per worker is refused (server_settings.c): a draw would
+ * often find its op in flight, a sequential reader would wrap onto blocks
+ * it still holds.
+ */
+uint32
+iob_server_read_span(bool random, uint32 blocks_per_op, int io_concurrency,
+					 int io_combine_blocks)
+{
+	uint64		ahead;
+	uint64		ops;
+
+#ifdef IOB_HAVE_READ_STREAM
+	ahead = (uint64) IOB_READ_STREAM_MAX_PINNED((uint64) io_concurrency,
+												(uint64) Max(io_combine_blocks, 1)) +
+		(uint64) Max(io_combine_blocks, 1);
+#else
+	/* the prefetch distance and the block read; sequential: the block */
+	ahead = random ? (uint64) io_concurrency + 1 : 1;
+#endif
+	/* a partial op at either end */
+	ops = (ahead + blocks_per_op - 1) / blocks_per_op + 1;
+#ifndef IOB_HAVE_EVICT_BUFFER
+	ops += (IOB_BULKREAD_RING_BLOCKS + blocks_per_op - 1) / blocks_per_op + 1;
+#endif
+	return (uint32) Min(ops, (uint64) PG_UINT32_MAX);
 }
 
 /*
@@ -314,6 +379,15 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 		sr->seg_fds[i] = -1;
 	if (random)
 		sr->in_flight = palloc0(nblocks / sr->blocks_per_op / 8 + 1);
+#ifndef IOB_HAVE_EVICT_BUFFER
+	if (random)
+	{
+		sr->ring_ops = (IOB_BULKREAD_RING_BLOCKS + sr->blocks_per_op - 1) / sr->blocks_per_op + 1;
+		sr->in_ring = palloc(sizeof(BlockNumber) * sr->ring_ops);
+		for (i = 0; i < sr->ring_ops; i++)
+			sr->in_ring[i] = InvalidBlockNumber;
+	}
+#endif
 	sr->drop_span = random && sr->blocks_per_op > 1 &&
 		(shared->io_concurrency == 0 || read_path_is_async());
 
@@ -429,7 +503,7 @@ iob_server_read_next(IobServerRead *sr, IobServerOp *op)
 			continue;
 		op->first_block = b.block - (sr->blocks_per_op - 1);
 		if (sr->in_flight != NULL)
-			set_in_flight(sr, op->first_block, false);
+			op_done(sr, op->first_block);
 		op->start_ns = b.op_start_ns;
 		op->end_ns = got_ns;
 		if (sr->drop_page_cache)

@@ -82,8 +82,8 @@ extern void iob_check_server_read_params(const IobRunParams *params);
 extern void iob_check_server_read_allowed(void);
 extern void iob_server_settings_resolve(const IobRunParams *params,
 										IobServerShared *shared);
-extern void iob_store_server_reads(int64 run_id, const IobServerShared *shared,
-								   const IobServerCounts *counts);
+extern Datum iob_store_server_reads(int64 run_id, const IobServerShared *shared,
+									const IobServerCounts *counts, Datum row);
 
 /* server_relation.c: in the launcher, before its workers start */
 extern void iob_server_relation_prepare(dsm_segment *seg, IobServerShared *shared);
@@ -115,5 +115,7 @@ extern IobServerRead *iob_server_read_begin(Relation rel, const IobRunParams *pa
 extern bool iob_server_read_next(IobServerRead *sr, IobServerOp *op);
 extern void iob_server_read_end(IobServerRead *sr);
 extern void iob_server_read_counts(IobServerCounts *counts);
+extern uint32 iob_server_read_span(bool random, uint32 blocks_per_op,
+								   int io_concurrency, int io_combine_blocks);
 
 #endif							/* IOBENCH_SERVER_READ_H */

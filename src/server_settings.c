@@ -72,7 +72,7 @@ max_io_combine_blocks(void)
  * workers drawing blocks past it
  */
 static void
-check_relation_size(const IobRunParams *params)
+check_relation_max_size(const IobRunParams *params)
 {
 	uint64		max_bytes = IOB_MAX_RELATION_BLOCKS * BLCKSZ;
 
@@ -88,6 +88,46 @@ check_relation_size(const IobRunParams *params)
 						   iob_size_pretty((int64) (IOB_MAX_RELATION_BLOCKS + 1) * BLCKSZ),
 						   iob_size_pretty((int64) ((IOB_MAX_RELATION_BLOCKS + 1) * BLCKSZ - max_bytes))),
 				 errhint("Use a smaller file_size.")));
+}
+
+/*
+ * Refuse a relation too small to be read cold: each worker holds up to
+ * iob_server_read_span() ops at once (read ahead, or left in shared
+ * buffers on 15/16), and its ops, its stripe of random ops or its region
+ * of sequential ones (workload.c), must be twice as many, so that a random
+ * draw finds an op it does not hold within a few draws (server_read.c) and
+ * a sequential reader never wraps onto blocks it still holds.  Otherwise
+ * the run would count shared-buffer hits as reads of the disk.
+ */
+static void
+check_relation_min_size(const IobRunParams *params)
+{
+	bool		random = iob_pattern_is_random(params->rw);
+	int			io_concurrency;
+	int			io_combine = 0;
+	uint32		span;
+	uint64		min_bytes;
+#ifdef IOB_HAVE_READ_STREAM
+	const char *held = "read ahead by the server's read stream";
+#else
+	const char *held = "read ahead, or left in the buffer ring of its reads";
+#endif
+
+	io_concurrency = params->io_concurrency_given ?
+		params->io_concurrency : get_tablespace_io_concurrency(params->tablespace_oid);
+#ifdef IOB_HAVE_READ_STREAM
+	io_combine = params->io_combine_given ? params->io_combine_blocks : io_combine_limit;
+#endif
+	span = iob_server_read_span(random, params->block_size / BLCKSZ, io_concurrency, io_combine);
+	min_bytes = (uint64) params->workers * 2 * span * params->block_size;
+	if (params->file_size < min_bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"file_size\" must be at least " UINT64_FORMAT "kB for this run of engine \"postgres\", not " UINT64_FORMAT "kB",
+						min_bytes / 1024, params->file_size / 1024),
+				 errdetail("Each of its %d workers holds up to %u ops of %u bytes at once (%s, with effective_io_concurrency %d), and needs twice as many of its own in the relation, or its reads would be hits in shared buffers, not reads of the disk.",
+						   params->workers, span, params->block_size, held, io_concurrency),
+				 errhint("Use a larger file_size, fewer workers, or a lower effective_io_concurrency.")));
 }
 
 /*
@@ -138,7 +178,7 @@ iob_check_server_read_params(const IobRunParams *params)
 				 errmsg("block_size %u is not a multiple of the server's block size %d",
 						params->block_size, BLCKSZ),
 				 errdetail("Engine \"postgres\" reads whole blocks of a relation; a larger block_size reads that many consecutive blocks as one op, which the read stream may combine.")));
-	check_relation_size(params);
+	check_relation_max_size(params);
 	if (params->files != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -201,6 +241,7 @@ iob_check_server_read_params(const IobRunParams *params)
 					 errdetail("Valid values are between 1 and %d blocks of %d bytes (io_max_combine_limit on 18 and later).",
 							   max, BLCKSZ)));
 	}
+	check_relation_min_size(params);
 }
 
 /*
@@ -260,18 +301,63 @@ text_setting(const char *name, Datum *value, char *null)
 }
 
 /*
+ * Above this share of its blocks not read from the disk (hits in shared
+ * buffers or in the page cache), a run measured memory, not the disk
+ */
+#define NOT_COLD_MAX_SHARE	0.01
+
+/*
+ * The reads of a run that the disk did not serve: its shared-buffer hits,
+ * and the blocks the server read that the device did not (page-cache hits),
+ * known where the run has device seconds (none on tmpfs, or when the
+ * device is unknown: *device_known false).  The device's count covers its
+ * samples, which hold the measured period (diskstats.c): it can only
+ * overstate what the device read for the run, so the page-cache hits are
+ * never overstated.
+ */
+static uint64
+blocks_not_from_disk(int64 run_id, const IobServerCounts *counts,
+					 bool *device_known, uint64 *device_blocks)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	Datum		bytes;
+	bool		isnull;
+	uint64		missed = 0;
+
+	values[0] = Int64GetDatum(run_id);
+	bytes = iob_owner_value("SELECT (pg_catalog.sum(d.read_sectors) OPERATOR(pg_catalog.*) 512)::bigint "
+							"FROM iobench.run_disk_seconds d "
+							"WHERE d.run_id OPERATOR(pg_catalog.=) $1 AND NOT d.member",
+							1, types, values, NULL, SPI_OK_SELECT, &isnull);
+	*device_known = !isnull;
+	*device_blocks = isnull ? 0 : (uint64) Max(DatumGetInt64(bytes), 0) / BLCKSZ;
+	if (*device_known && counts->buffer_reads > *device_blocks)
+		missed = counts->buffer_reads - *device_blocks;
+	return counts->buffer_hits + missed;
+}
+
+/*
  * Store the row of iobench.run_server_reads of run "run_id": the read path,
  * the settings the run's row does not hold, the relation, and the
- * workers' counts
+ * workers' counts.  A run that ran to its end with more than
+ * NOT_COLD_MAX_SHARE of its blocks not read from the disk is then stored
+ * with status "invalid", with a WARNING that says why: returns its row
+ * (iobench.runs) as updated, or "row" unchanged.
  */
-void
+Datum
 iob_store_server_reads(int64 run_id, const IobServerShared *shared,
-					   const IobServerCounts *counts)
+					   const IobServerCounts *counts, Datum row)
 {
 	Oid			types[10] = {INT8OID, TEXTOID, INT8OID, TEXTOID, TEXTOID, INT8OID,
 	INT8OID, INT8OID, INT8OID, BOOLOID};
 	Datum		values[10];
 	char		nulls[11] = "          ";
+	IobOwnerScope scope;
+	uint64		obtained = counts->buffer_hits + counts->buffer_reads;
+	uint64		not_cold;
+	uint64		device_blocks;
+	bool		device_known;
 
 	values[0] = Int64GetDatum(run_id);
 	values[1] = CStringGetTextDatum(shared->read_stream ? "read_stream" : "prefetch");
@@ -288,4 +374,32 @@ iob_store_server_reads(int64 run_id, const IobServerShared *shared,
 				  "buffer_reads, page_cache_dropped) "
 				  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
 				  10, types, values, nulls, SPI_OK_INSERT);
+
+	not_cold = blocks_not_from_disk(run_id, counts, &device_known, &device_blocks);
+	if (obtained == 0 || (double) not_cold <= NOT_COLD_MAX_SHARE * (double) obtained)
+		return row;
+
+	iob_owner_begin(&scope);
+	iob_owner_exec("UPDATE iobench.runs r SET status = 'invalid' "
+				   "WHERE r.run_id OPERATOR(pg_catalog.=) $1 "
+				   "AND r.status OPERATOR(pg_catalog.=) ANY ('{completed,incomplete}'::text[]) "
+				   "RETURNING r.*",
+				   1, types, values, NULL, SPI_OK_UPDATE_RETURNING);
+	if (SPI_processed == 1)
+	{
+		row = PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc));
+		ereport(WARNING,
+				(errmsg("iobench: run of engine \"postgres\" stored with status \"invalid\": more than 1%% of its blocks were not read from the disk"),
+				 device_known ?
+				 errdetail("Run " INT64_FORMAT ": %.1f%% of its " UINT64_FORMAT " blocks were hits, " UINT64_FORMAT " in shared buffers and " UINT64_FORMAT " in the page cache (the server read " UINT64_FORMAT " blocks, the device " UINT64_FORMAT ").",
+						   run_id, 100.0 * (double) not_cold / (double) obtained, obtained,
+						   counts->buffer_hits, not_cold - counts->buffer_hits,
+						   counts->buffer_reads, device_blocks) :
+				 errdetail("Run " INT64_FORMAT ": %.1f%% of its " UINT64_FORMAT " blocks were hits in shared buffers; hits in the page cache are not known here (no device figures for this tablespace).",
+						   run_id, 100.0 * (double) not_cold / (double) obtained, obtained),
+				 errhint("Its figures are those of memory, not of the disk. Look for another session reading relation %s during the run, or run it again with a larger file_size.",
+						 shared->relation)));
+	}
+	iob_owner_end(&scope);
+	return row;
 }

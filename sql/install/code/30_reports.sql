@@ -386,6 +386,7 @@ DECLARE
     nstall integer := 0;
     w record;
     has_waits boolean := false;
+    missed bigint;              -- engine postgres: page-cache hits
     fmt constant text := '  %-8s %10s %10s %9s %9s %9s %9s %9s %9s %9s %9s';
 BEGIN
     SELECT * INTO r FROM iobench.runs x WHERE x.run_id = report.run_id;
@@ -460,6 +461,18 @@ BEGIN
                                 THEN format('; the device read %s in the measured period',
                                             iobench.format_bytes(w.device_bytes))
                                 ELSE '' END);
+        -- "invalid": more than 1 % of the blocks were hits in shared
+        -- buffers, or in the page cache (read by the server, not by the
+        -- device, where its count is known), as the run found (C,
+        -- server_settings.c)
+        IF r.status = 'invalid' THEN
+            missed := CASE WHEN w.device_bytes IS NOT NULL
+                      THEN greatest(w.buffer_reads - w.device_bytes / current_setting('block_size')::bigint, 0) END;
+            RETURN NEXT format('  INVALID: %s %% of the blocks were not read from the disk (%s hits in shared buffers, %s in the page cache): these figures are memory''s, not the disk''s',
+                               round(100.0 * (w.buffer_hits + coalesce(missed, 0))
+                                     / nullif(w.buffer_hits + w.buffer_reads, 0), 1),
+                               w.buffer_hits, coalesce(missed::text, 'unknown'));
+        END IF;
     END LOOP;
     IF r.imported_at IS NOT NULL THEN
         RETURN NEXT format('  server "%s": its run %s there, imported %s%s',

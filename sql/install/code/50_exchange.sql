@@ -302,6 +302,14 @@ BEGIN
     SELECT '"server_reads"."buffer_hits"', format('is %s, more than the %s "blocks" the run obtained', sr.buffer_hits, sr.blocks)
       FROM iobench.run_server_reads sr
      WHERE sr.run_id = imported_run_problems.run_id AND sr.buffer_hits > sr.blocks;
+    -- a run that read more than 1 % of its blocks from shared buffers is
+    -- stored "invalid" (server_settings.c), never as a measure of the disk
+    RETURN QUERY
+    SELECT '"run"."status"', format('is "%s", but %s of the run''s %s blocks were hits in shared buffers (more than 1 %%): its status is "invalid"',
+                                    r.status, sr.buffer_hits, sr.buffer_hits + sr.buffer_reads)
+      FROM iobench.runs r JOIN iobench.run_server_reads sr ON sr.run_id = r.run_id
+     WHERE r.run_id = imported_run_problems.run_id AND r.status IN ('completed', 'incomplete')
+       AND sr.buffer_hits > 0.01 * (sr.buffer_hits + sr.buffer_reads);
     RETURN QUERY
     SELECT '"run"."finished_at"', format('is %s, before "started_at" %s', r.finished_at, r.started_at)
       FROM iobench.runs r

@@ -222,6 +222,16 @@ BEGIN
         ratio := srv.iops OPERATOR(pg_catalog./) NULLIF(raw.iops, 0);
         SELECT s.buffer_hits INTO server_buffer_hits
           FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) srv.run_id;
+        -- a server run that read from memory (status "invalid", run()
+        -- warned why) is no measure of the disk: no ratio, and the summary
+        -- says so
+        IF srv.status OPERATOR(pg_catalog.=) 'invalid' THEN
+            ratio := NULL;
+            summary := format('not measured: the server''s run %s at effective_io_concurrency %s (reads of %s) read more than 1 %% of its blocks from memory, not from the disk (status "invalid"); no ratio',
+                              srv.run_id, c, pg_catalog.pg_size_pretty(block_size::bigint));
+            RETURN NEXT;
+            CONTINUE;
+        END IF;
         -- "PostgreSQL gets 0.62 of this disk's random-read IOPS at ...", or
         -- without a raw run "PostgreSQL gets 5120 random-read IOPS at ...;
         -- no raw run: <why>"
@@ -352,6 +362,14 @@ BEGIN
                          duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                          engine => 'postgres', effective_io_concurrency => c,
                          label => format('%stune_tablespace: randread at effective_io_concurrency %s', tag, c));
+        IF r.status OPERATOR(pg_catalog.=) 'invalid' THEN
+            RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', r.run_id
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      DETAIL = format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
+                                      r.label, (SELECT s.buffer_hits FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id),
+                                      (SELECT s.buffer_reads FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id)),
+                      HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
+        END IF;
         IF c OPERATOR(pg_catalog.=) 1 THEN
             rnd := r;           -- a plain index scan's: the cost of a random read
         END IF;
@@ -386,6 +404,14 @@ BEGIN
                              duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                              engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => c,
                              label => format('%stune_tablespace: read at io_combine_limit %s', tag, c));
+            IF r.status OPERATOR(pg_catalog.=) 'invalid' THEN
+                RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', r.run_id
+                    USING ERRCODE = 'object_not_in_prerequisite_state',
+                          DETAIL = format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
+                                          r.label, (SELECT s.buffer_hits FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id),
+                                          (SELECT s.buffer_reads FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id)),
+                          HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
+            END IF;
             comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
             comb_steps := comb_steps OPERATOR(pg_catalog.||)
                           jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
@@ -417,6 +443,16 @@ BEGIN
                        duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                        engine => 'postgres', effective_io_concurrency => eic,
                        label => format('%stune_tablespace: read for random_page_cost', tag));
+    FOREACH r IN ARRAY ARRAY[rnd, seq] LOOP
+        IF r.status OPERATOR(pg_catalog.=) 'invalid' THEN
+            RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', r.run_id
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      DETAIL = format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
+                                      r.label, (SELECT s.buffer_hits FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id),
+                                      (SELECT s.buffer_reads FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id)),
+                      HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
+        END IF;
+    END LOOP;
     seq_cost := coalesce((SELECT o.option_value::double precision
                             FROM pg_catalog.pg_tablespace t,
                                  pg_catalog.pg_options_to_table(t.spcoptions) o

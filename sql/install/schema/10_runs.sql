@@ -7,7 +7,7 @@
 -- second, *_mb_per_s MB (10^6 bytes) per second (see the column comments).
 CREATE TABLE iobench.runs (
     run_id            bigserial PRIMARY KEY,
-    status            text NOT NULL CHECK (status IN ('completed', 'incomplete', 'cancelled', 'failed')),
+    status            text NOT NULL CHECK (status IN ('completed', 'incomplete', 'cancelled', 'failed', 'invalid')),
     label             text,
     started_at        timestamptz NOT NULL,
     finished_at       timestamptz NOT NULL,
