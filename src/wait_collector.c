@@ -346,8 +346,10 @@ iobench_waits_raw(PG_FUNCTION_ARGS)
 Datum
 iobench_reset_waits(PG_FUNCTION_ARGS)
 {
-	IobWaitCollector *c = iob_wait_collector_required();
+	IobWaitCollector *c;
 
+	iob_require_grant(fcinfo->flinfo->fn_oid);
+	c = iob_wait_collector_required();
 	LWLockAcquire(c->lock, LW_EXCLUSIVE);
 	iob_wait_table_clear(iob_wait_collector_table(c));
 	c->ticks = 0;

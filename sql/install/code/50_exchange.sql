@@ -53,6 +53,7 @@ RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.export_run_row(iobench.runs)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.runs_document(iobench_internal.export_run_row(export_run_row.r));
 END;
 COMMENT ON FUNCTION iobench.export_run_row(iobench.runs) IS 'a row iobench.run() returned without storing it, as a document for iobench.import_runs()';
@@ -118,6 +119,7 @@ RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.export_runs(bigint[], timestamptz)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.check_run_ids(export_runs.run_ids, false);
     SELECT iobench_internal.runs_document(iobench_internal.export_runs(export_runs.run_ids, export_runs.since));
 END;
@@ -550,6 +552,9 @@ DECLARE
     name text;
     deep text;
 BEGIN
+    -- executable by PUBLIC only for this check, which names the grant; of
+    -- the caller, not the owner this function runs as
+    PERFORM iobench_internal.require_caller_grant('iobench.import_runs(jsonb, text)'::regprocedure);
     IF import_runs.doc IS NULL THEN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -733,6 +738,7 @@ RETURNS TABLE (runs integer, ops bigint, lat_avg_us double precision,
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.merged_latency(bigint[], text)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.check_run_ids(merged_latency.run_ids, true);
     SELECT * FROM iobench_internal.merged_latency(merged_latency.run_ids, merged_latency.op);
 END;

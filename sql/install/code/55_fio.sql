@@ -252,6 +252,9 @@ DECLARE
     lat_key text;
     deep text;
 BEGIN
+    -- executable by PUBLIC only for this check, which names the grant; of
+    -- the caller, not the owner this function runs as
+    PERFORM iobench_internal.require_caller_grant('iobench.import_fio(jsonb, text, text)'::regprocedure);
     IF import_fio.doc IS NULL THEN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
