@@ -292,8 +292,13 @@ store_in_own_transaction(shm_toc *toc)
 			summary.run_id = info->fixed_run_id;
 		row = iob_store_run(&summary);
 		run_id = iob_run_row_id(row, NULL);
-		/* the read path of engine postgres, counted as far as the run got */
-		if (summary.engine == IOB_ENGINE_POSTGRES)
+		/*
+		 * the read path of engine postgres, counted as far as the run got;
+		 * its relation is made before any worker starts, so a run stored
+		 * here has one (checked all the same: the run matters more)
+		 */
+		if (summary.engine == IOB_ENGINE_POSTGRES &&
+			summary.server.relation[0] != '\0' && summary.server.relation_bytes > 0)
 			iob_store_server_reads(run_id, &summary.server, &summary.server_counts);
 	}
 	else
