@@ -123,6 +123,46 @@ SELECT i.* FROM doc, iobench.import_runs(jsonb_set(doc.d, '{runs,0,run}',
 SELECT r.tool, r.cold_reads, r.go_at IS NULL AS no_go_at, r.server, o.imported
   FROM other o JOIN iobench.runs r USING (run_id);
 SELECT count(*) AS copies FROM iobench.runs WHERE run_uuid = (SELECT run_uuid FROM a);
+-- a run of engine postgres cancelled while it measures (statement_timeout,
+-- as run_cancel does) keeps its read path as far as it got, so it exports
+-- and imports with the other runs like a completed one.  A run cancelled
+-- before it measures stores nothing: a busy machine gets a second, longer try
+CREATE FUNCTION pg_temp.cancelled_postgres_run() RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM iobench.runs WHERE label = 'fleet cancelled postgres') THEN
+        PERFORM iobench.run(engine => 'postgres', duration => '60s', file_size => '8MB',
+                            label => 'fleet cancelled postgres');
+    END IF;
+EXCEPTION WHEN query_canceled THEN
+    NULL;
+END
+$$;
+SET statement_timeout = '4s';
+SELECT pg_temp.cancelled_postgres_run();
+SET statement_timeout = '20s';
+SELECT pg_temp.cancelled_postgres_run();
+RESET statement_timeout;
+SELECT iobench.drop_read_targets() >= 0 AS dropped;
+CREATE TEMP TABLE cancelled AS
+SELECT r.run_id, r.run_uuid, r.status, r.ops, to_jsonb(sr) - 'run_id' AS server_reads
+  FROM iobench.runs r LEFT JOIN iobench.run_server_reads sr USING (run_id)
+ WHERE r.label = 'fleet cancelled postgres';
+SELECT status, ops > 0 AS measured, server_reads IS NOT NULL AS has_server_reads,
+       (server_reads ->> 'blocks')::bigint > 0 AS counted
+  FROM cancelled;
+CREATE TEMP TABLE cancelled_doc AS
+SELECT iobench.export_runs(ARRAY[(SELECT run_id FROM imp), (SELECT run_id FROM b),
+                                 (SELECT run_id FROM cancelled)]) AS d;
+DELETE FROM iobench.runs WHERE run_id = (SELECT run_id FROM cancelled);
+CREATE TEMP TABLE imp_cancelled AS
+SELECT i.* FROM cancelled_doc, iobench.import_runs(cancelled_doc.d, 'elsewhere') i;
+SELECT i.imported, r.status, (SELECT to_jsonb(sr) - 'run_id' FROM iobench.run_server_reads sr
+                               WHERE sr.run_id = i.run_id) = c.server_reads AS same_server_reads
+  FROM imp_cancelled i JOIN iobench.runs r USING (run_id)
+  LEFT JOIN cancelled c ON c.run_uuid = i.run_uuid
+ ORDER BY r.status, i.imported;
+DELETE FROM iobench.runs WHERE run_id IN (SELECT run_id FROM imp_cancelled WHERE imported);
 -- the block device's seconds and a tablespace group's tablespaces travel
 -- too: a run on a group of two, exported, gone here, then imported
 \getenv abs_builddir PG_ABS_BUILDDIR

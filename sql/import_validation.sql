@@ -16,7 +16,16 @@ SELECT * FROM iobench.run(rw => 'randrw', duration => '300ms', file_size => '1MB
 CREATE TEMP TABLE doc AS
 SELECT jsonb_set(jsonb_set(jsonb_set(jsonb_set(d, '{runs,0,run}', d -> 'runs' -> 0 -> 'run' || '{
            "started_at": "2026-01-01 00:00:00+00", "finished_at": "2026-01-01 00:00:01+00",
-           "ops": 15, "read_ops": 10, "write_ops": 5, "fsync_ops": 1}'),
+           "ops": 15, "read_ops": 10, "write_ops": 5, "fsync_ops": 1,
+           "block_size": 8192, "measured_s": 1, "bytes": 122880, "read_bytes": 81920, "write_bytes": 40960,
+           "iops": 15, "read_iops": 10, "write_iops": 5, "fsync_iops": 1,
+           "lat_p50_us": 10.5, "lat_p90_us": 20.5, "lat_p99_us": 20.5, "lat_p999_us": 20.5, "lat_max_us": 21,
+           "read_lat_p50_us": 10.5, "read_lat_p90_us": 10.5, "read_lat_p99_us": 10.5,
+           "read_lat_p999_us": 10.5, "read_lat_max_us": 11,
+           "write_lat_p50_us": 20.5, "write_lat_p90_us": 20.5, "write_lat_p99_us": 20.5,
+           "write_lat_p999_us": 20.5, "write_lat_max_us": 21,
+           "fsync_lat_p50_us": 30.5, "fsync_lat_p90_us": 30.5, "fsync_lat_p99_us": 30.5,
+           "fsync_lat_p999_us": 30.5, "fsync_lat_max_us": 31}'),
            '{runs,0,latency}', '[{"op": "read", "lower_us": 10, "upper_us": 11, "count": 10},
                                  {"op": "write", "lower_us": 20, "upper_us": 21, "count": 5},
                                  {"op": "fsync", "lower_us": 30, "upper_us": 31, "count": 1}]'),
@@ -54,6 +63,26 @@ SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,latency,0,count}', '-1'),
 SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,latency,0,upper_us}', '0'), 'elsewhere');
 SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,waits}',
     '[{"wait_type": "IO:DataFileRead", "wait_s": "-Infinity", "signal_s": 0, "wait_count": 1}]'), 'elsewhere');
+-- figures that cannot be together: a block size of 0, bytes that are not
+-- ops x block size (in the run and in a second), a rate without measured
+-- time or not ops over it, percentiles that decrease (p99 below p50, p99.9
+-- above the maximum)
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,block_size}', '0'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,read_bytes}', '262840320'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,seconds,1,bytes}', '40961'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,measured_s}', '0'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,iops}', '16042'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,read_lat_p99_us}', '0.001'), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,fsync_lat_p999_us}', '31.5'), 'elsewhere');
+-- texts of at most 8192 characters, JSON nested at most 32 levels
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,label}', to_jsonb(repeat('x', 8193))), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,waits}',
+    jsonb_build_array(jsonb_build_object('wait_type', repeat('w', 10000), 'wait_s', 0, 'signal_s', 0, 'wait_count', 1))), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,label}', (repeat('[', 5000) || repeat(']', 5000))::jsonb), 'elsewhere');
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,seconds,0,lat_max_us}', (repeat('{"a": ', 40) || '1' || repeat('}', 40))::jsonb), 'elsewhere');
+-- but a label of 8192 characters is one
+SELECT imported FROM iobench.import_runs(pg_temp.bad('{runs,0,run,label}', to_jsonb(repeat('x', 8192))), 'elsewhere');
+DELETE FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000c1';
 -- nothing of them was stored
 SELECT count(*) - (SELECT runs FROM before) AS stored FROM iobench.runs;
 
@@ -90,6 +119,14 @@ SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,usr_cpu}', '"NaN"'));
 SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,read,iops}', '"Infinity"'));
 SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,read,total_ios}', '-5'));
 SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,read,total_ios}', '5'));
+-- figures that cannot be together: p99 1 ns below a p50 of 98.8 us, no
+-- run time for 8871 reads
+SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,read,clat_ns,percentile,99.000000}', '1'));
+SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,job_runtime}', '0'));
+-- nested more than 32 levels, in a job or around the jobs
+SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,job options,bs}', (repeat('[', 5000) || repeat(']', 5000))::jsonb));
+SELECT * FROM iobench.import_fio(pg_temp.fio('{global options}', (repeat('{"a": ', 40) || '1' || repeat('}', 40))::jsonb));
+SELECT * FROM iobench.import_fio(pg_temp.fio('{jobs,0,jobname}', '"fio"'), label => repeat('l', 9000));
 SELECT count(*) - (SELECT runs FROM before) AS stored FROM iobench.runs;
 -- the result as it is imports
 SELECT rw, block_size, iodepth, read_ops > 0 AS reads, duration

@@ -16,6 +16,39 @@ SET ROLE iob_user;
 SELECT run_id FROM iobench.run(duration => '200ms', file_size => '1MB');
 RESET ROLE;
 
+-- and every function of the API says which grant it needs: none gives
+-- PostgreSQL's bare "permission denied for function" (PUBLIC reaches the
+-- check only); the functions a user without a grant could not execute:
+SELECT p.oid::regprocedure AS bare_denial
+  FROM pg_proc p
+ WHERE p.pronamespace = 'iobench'::regnamespace
+   AND NOT has_function_privilege('iob_user', p.oid, 'EXECUTE')
+ ORDER BY 1::text;
+\set SHOW_CONTEXT never
+SET ROLE iob_user;
+-- benchmarks and their results: iobench_user
+SELECT * FROM iobench.tune_tablespace('pg_default');
+SELECT * FROM iobench.server_vs_disk('pg_default');
+SELECT iobench.export_runs();
+SELECT * FROM iobench.merged_latency(ARRAY[1]::bigint[]);
+SELECT * FROM iobench.wait_table(ARRAY[]::iobench.wait_raw[]);
+SELECT * FROM iobench.run_wait_stats(1);
+-- the owner's functions: EXECUTE on the function
+SELECT * FROM iobench.import_runs('{}');
+SELECT * FROM iobench.import_fio('{}');
+SELECT iobench.reset_waits();
+SELECT iobench.snapshot_waits('by iob_user');
+-- superusers only
+SELECT * FROM iobench.sweep_io_workers();
+RESET ROLE;
+-- an import runs as its owner: the grant is of the role the session acts as
+GRANT EXECUTE ON FUNCTION iobench.import_runs TO iob_user;
+SET ROLE iob_user;
+SELECT count(*) AS imported FROM iobench.import_runs('{"format": "iobench runs", "version": 1, "runs": []}');
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION iobench.import_runs FROM iob_user;
+\set SHOW_CONTEXT errors
+
 GRANT EXECUTE ON FUNCTION iobench.run TO iob_user;
 
 -- the database's default tablespace needs no grant, as for temporary files

@@ -300,7 +300,7 @@ SELECT p.oid::regprocedure AS not_called
                          'fleet_arguments', 'fleet_store', 'fleet_drop', 'dblink_connections',
                          'fleet_compare', 'fleet_report', 'fleet_cancel', 'insert_run',
                          'import_children', 'fleet_connect', 'fleet_gather', 'fio_settings',
-                         'fio_figures', 'fio_latency_section',
+                         'fio_figures', 'fio_latency_section', 'deep_field',
                          'disk_stats', 'latency_percentile', 'imported_run_problems',
                          'check_imported_run', 'check_import_size', 'fio_number', 'fio_size_option',
                          'fleet_import', 'run_server', 'server_vs_disk', 'tune_tablespace',

@@ -9,7 +9,9 @@
  * the wait statistics of the instance), the extension's owner, or a role
  * granted EXECUTE directly (the 0.1 way).  PUBLIC's EXECUTE only lets the
  * check run; it grants nothing.  The error's HINT names iobench_user when
- * the function is granted to it, else pg_monitor.
+ * the function is granted to it, else pg_monitor when it is granted to
+ * that, else (a function for the owner and whom it grants it to) the
+ * GRANT EXECUTE that lets the caller in.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +20,7 @@
 #include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -30,6 +33,8 @@
 #include "sql_entry.h"
 
 PG_FUNCTION_INFO_V1(iobench_require_grant);
+PG_FUNCTION_INFO_V1(iobench_require_caller_grant);
+PG_FUNCTION_INFO_V1(iobench_holds_grant);
 
 /*
  * The items of an ACL.  PostgreSQL's ACL_DAT() mixes an int32 and a size_t
@@ -95,35 +100,59 @@ execute_granted(Oid fnoid, Oid roleid)
 }
 
 /*
- * Is role "iobench_user" among the grantees of EXECUTE on function "fnoid"?
- * The wait statistics of the instance are not: they are pg_monitor's.
+ * Is role "rolname" among the grantees of EXECUTE on function "fnoid"?
+ * The wait statistics of the instance are pg_monitor's, not iobench_user's;
+ * the functions of the owner (imports, fleets, resets) are neither's.
  */
 static bool
-granted_to_iobench_user(Oid fnoid)
+granted_to_role(Oid fnoid, const char *rolname)
 {
-	Oid			user_role = get_role_oid(IOB_USER_ROLE, true);
+	Oid			role = get_role_oid(rolname, true);
 
-	return OidIsValid(user_role) && execute_in_acl(fnoid, user_role, false);
+	return OidIsValid(role) && execute_in_acl(fnoid, role, false);
 }
 
 /*
- * Raise "permission denied for function ..." with a hint naming the one
- * grant the function needs, unless the current user holds EXECUTE on it
- * through a role other than PUBLIC: iobench_user for running benchmarks
- * and reading their results; pg_monitor for the wait statistics of the
- * instance, which show every session's waits (as pg_stat_activity shows
- * them to pg_read_all_stats, a role pg_monitor includes).
+ * Function "fnoid" as GRANT EXECUTE ON FUNCTION takes it, whatever the
+ * search_path: "iobench.import_runs(jsonb, text)"
  */
-void
-iob_require_grant(Oid fnoid)
+static char *
+function_for_grant(Oid fnoid)
 {
-	Oid			roleid = GetUserId();
+	StringInfoData buf;
+	Oid		   *argtypes;
+	int			nargs;
+	int			i;
+
+	initStringInfo(&buf);
+	(void) get_func_signature(fnoid, &argtypes, &nargs);
+	appendStringInfo(&buf, "%s(",
+					 quote_qualified_identifier(get_namespace_name(get_func_namespace(fnoid)),
+												get_func_name(fnoid)));
+	for (i = 0; i < nargs; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", format_type_be(argtypes[i]));
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
+/*
+ * Raise "permission denied for function ..." for role "roleid" with a hint
+ * naming the one grant the function needs, unless the role holds EXECUTE
+ * on it through a role other than PUBLIC: iobench_user for running
+ * benchmarks and reading their results; pg_monitor for the wait
+ * statistics of the instance, which show every session's waits (as
+ * pg_stat_activity shows them to pg_read_all_stats, a role pg_monitor
+ * includes); EXECUTE on the function itself for those of the owner.
+ */
+static void
+require_grant_of(Oid fnoid, Oid roleid)
+{
 	char	   *user;
 
 	if (execute_granted(fnoid, roleid))
 		return;
 	user = GetUserNameFromId(roleid, false);
-	if (granted_to_iobench_user(fnoid))
+	if (granted_to_role(fnoid, IOB_USER_ROLE))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for function %s", get_func_name(fnoid)),
@@ -131,13 +160,28 @@ iob_require_grant(Oid fnoid)
 						   IOB_USER_ROLE),
 				 errhint("A superuser can grant it: GRANT %s TO %s;",
 						 IOB_USER_ROLE, quote_identifier(user))));
+	if (granted_to_role(fnoid, "pg_monitor"))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s", get_func_name(fnoid)),
+				 errdetail("The wait statistics of the instance show every session's waits, which PostgreSQL shows to members of role \"pg_read_all_stats\" only; iobench gives them to members of role \"pg_monitor\", which includes it. Role \"%s\" reads the waits of runs only.",
+						   IOB_USER_ROLE),
+				 errhint("A superuser can grant it: GRANT pg_monitor TO %s;",
+						 quote_identifier(user))));
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("permission denied for function %s", get_func_name(fnoid)),
-			 errdetail("The wait statistics of the instance show every session's waits, which PostgreSQL shows to members of role \"pg_read_all_stats\" only; iobench gives them to members of role \"pg_monitor\", which includes it. Role \"%s\" reads the waits of runs only.",
-					   IOB_USER_ROLE),
-			 errhint("A superuser can grant it: GRANT pg_monitor TO %s;",
-					 quote_identifier(user))));
+			 errdetail("Function %s is for the owner of iobench and the roles it grants EXECUTE on it to; role \"%s\" does not give it.",
+					   function_for_grant(fnoid), IOB_USER_ROLE),
+			 errhint("The owner of iobench or a superuser can grant it: GRANT EXECUTE ON FUNCTION %s TO %s;",
+					 function_for_grant(fnoid), quote_identifier(user))));
+}
+
+/* See privileges.h: the check of the current user */
+void
+iob_require_grant(Oid fnoid)
+{
+	require_grant_of(fnoid, GetUserId());
 }
 
 /*
@@ -154,6 +198,36 @@ iobench_require_grant(PG_FUNCTION_ARGS)
 				 errmsg("argument \"fn\" must not be null")));
 	iob_require_grant(PG_GETARG_OID(0));
 	PG_RETURN_VOID();
+}
+
+/*
+ * SQL-callable form for the SECURITY DEFINER entry points (import_runs,
+ * import_fio): iobench.require_caller_grant(regprocedure).  Inside such a
+ * function the current user is its owner, so the check is of the role the
+ * session acts as (the outer user: the login role, or the role of SET
+ * ROLE).  A SECURITY DEFINER function of another owner that calls the
+ * entry point therefore needs a caller that holds the grant too.
+ */
+Datum
+iobench_require_caller_grant(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"fn\" must not be null")));
+	require_grant_of(PG_GETARG_OID(0), GetOuterUserId());
+	PG_RETURN_VOID();
+}
+
+/*
+ * iobench_internal.holds_grant(regprocedure): does the current user hold EXECUTE on
+ * the function through a role other than PUBLIC?  For the checks that
+ * has_function_privilege() no longer answers once PUBLIC may execute.
+ */
+Datum
+iobench_holds_grant(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(execute_granted(PG_GETARG_OID(0), GetUserId()));
 }
 
 /*

@@ -7,11 +7,12 @@
  * The extension script creates the group role "iobench_user" (NOLOGIN,
  * cluster-wide, shared by every database that installs iobench) and grants
  * it everything a benchmark user needs; "GRANT iobench_user TO alice" is
- * the one step.  The entry points (run, suite, pgiosim and the report
- * functions) are also executable by PUBLIC so that a caller without a
- * grant reaches iob_require_grant() and gets a HINT naming the grant,
- * instead of PostgreSQL's bare "permission denied".  So are the wait
- * statistics of the instance, whose grant is pg_monitor.
+ * the one step.  Every function of the API is also executable by PUBLIC
+ * so that a caller without a grant reaches iob_require_grant() and gets a
+ * HINT naming the grant, instead of PostgreSQL's bare "permission
+ * denied": iobench_user, pg_monitor for the wait statistics of the
+ * instance, or EXECUTE on the function itself for the owner's functions
+ * (imports, fleet calls, resets and snapshots of the waits).
  *
  *-------------------------------------------------------------------------
  */

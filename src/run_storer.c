@@ -37,6 +37,7 @@
 #include "run_storer.h"
 #include "run_summary.h"
 #include "second_ring.h"
+#include "server_read.h"
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
 
@@ -264,7 +265,12 @@ import_rows(dsm_handle handle)
 	dsm_detach(seg);
 }
 
-/* Store the run of the segment's toc in a transaction of its own */
+/*
+ * Store the run of the segment's toc in a transaction of its own, with its
+ * row of iobench.run_server_reads for engine "postgres" (the launcher
+ * stores that row for a completed run), so that every stored run of that
+ * engine has one and exports and imports like a completed run
+ */
 static int64
 store_in_own_transaction(shm_toc *toc)
 {
@@ -286,6 +292,14 @@ store_in_own_transaction(shm_toc *toc)
 			summary.run_id = info->fixed_run_id;
 		row = iob_store_run(&summary);
 		run_id = iob_run_row_id(row, NULL);
+		/*
+		 * the read path of engine postgres, counted as far as the run got;
+		 * its relation is made before any worker starts, so a run stored
+		 * here has one (checked all the same: the run matters more)
+		 */
+		if (summary.engine == IOB_ENGINE_POSTGRES &&
+			summary.server.relation[0] != '\0' && summary.server.relation_bytes > 0)
+			row = iob_store_server_reads(run_id, &summary.server, &summary.server_counts, row);
 	}
 	else
 		run_id = 0;

@@ -351,6 +351,7 @@ iobench_reset_waits(PG_FUNCTION_ARGS)
 	IobWaitCollector *c;
 
 	IOB_SQL_ENTRY(0);
+	iob_require_grant(fcinfo->flinfo->fn_oid);
 	c = iob_wait_collector_required();
 	LWLockAcquire(c->lock, LW_EXCLUSIVE);
 	iob_wait_table_clear(iob_wait_collector_table(c));

@@ -269,7 +269,8 @@ CREATE OR REPLACE FUNCTION iobench.latency_ranges(run_id bigint, op text)
 RETURNS TABLE (lower_us double precision, upper_us double precision, count bigint, share double precision)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.latency_ranges(bigint, text)'::pg_catalog.text::pg_catalog.regprocedure);
     WITH edges AS (
         SELECT m * 10::double precision ^ e AS lo,
                lead(m * 10::double precision ^ e) OVER (ORDER BY e, m) AS hi
@@ -289,8 +290,8 @@ AS $$
     SELECT f.lo, f.hi, f.n, f.n::double precision / b.total
       FROM filled f, bounds b
      WHERE f.lo BETWEEN b.first_lo AND b.last_lo
-     ORDER BY f.lo
-$$;
+     ORDER BY f.lo;
+END;
 COMMENT ON FUNCTION iobench.latency_ranges(bigint, text) IS 'a run''s latency histogram for one op kind, in 1-2-5 ranges';
 
 -- What the block device saw during a run (iobench.run_disk_seconds): per
@@ -362,6 +363,7 @@ RETURNS TABLE (device text, member boolean, kind text, second integer,
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.disk_stats(bigint)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.existing_run(disk_stats.run_id);
     SELECT * FROM iobench_internal.disk_stats(disk_stats.run_id);
 END;
@@ -691,7 +693,8 @@ CREATE OR REPLACE FUNCTION iobench.fio_latency(run_id bigint, op text, mean_us d
 RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.fio_latency(bigint, text, double precision, double precision, boolean)'::pg_catalog.text::pg_catalog.regprocedure);
     WITH b AS (
         SELECT round((l.lower_us * 1000 + l.upper_us * 1000 - 1) / 2)::bigint AS ns, l.count,
                l.lower_us,
@@ -720,8 +723,8 @@ AS $$
                   jsonb_build_object('percentile', pct.j,
                                      'bins', (SELECT jsonb_object_agg(b.ns::text, b.count) FROM b))
               ELSE '{}' END
-      FROM stats, pct
-$$;
+      FROM stats, pct;
+END;
 COMMENT ON FUNCTION iobench.fio_latency(bigint, text, double precision, double precision, boolean) IS 'a latency block of fio''s JSON output (ns) for one op kind of a run';
 
 -- One direction (read or write) of a run as fio's JSON has it.
@@ -729,7 +732,8 @@ CREATE OR REPLACE FUNCTION iobench.fio_direction(r iobench.runs, op text)
 RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.fio_direction(iobench.runs, text)'::pg_catalog.text::pg_catalog.regprocedure);
     WITH v AS (
         SELECT CASE op WHEN 'read' THEN r.read_ops WHEN 'write' THEN r.write_ops END AS ops,
                CASE op WHEN 'read' THEN r.read_bytes WHEN 'write' THEN r.write_bytes END AS bytes,
@@ -773,8 +777,8 @@ AS $$
                'iops_mean', coalesce(samples.iops_mean, 0),
                'iops_stddev', coalesce(samples.iops_dev, 0),
                'iops_samples', samples.n)
-      FROM v, samples
-$$;
+      FROM v, samples;
+END;
 COMMENT ON FUNCTION iobench.fio_direction(iobench.runs, text) IS 'the read or write section of fio''s JSON output for a run';
 
 -- A run as fio's JSON output (fio 3.33, --output-format=json+): one job

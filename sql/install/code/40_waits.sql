@@ -12,7 +12,7 @@
 
 -- The server's description of each wait event, as "type:event" (PostgreSQL
 -- 17 and later have the pg_wait_events view; before, no rows).
-CREATE OR REPLACE FUNCTION iobench.wait_event_descriptions()
+CREATE OR REPLACE FUNCTION iobench_internal.wait_event_descriptions()
 RETURNS TABLE (wait_type text, description text)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -25,6 +25,18 @@ BEGIN
     END IF;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.wait_event_descriptions() IS 'the body of iobench.wait_event_descriptions(), which checks the grant first';
+
+-- iobench.wait_event_descriptions(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.wait_event_descriptions()
+RETURNS TABLE (wait_type text, description text)
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_event_descriptions()'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT * FROM iobench_internal.wait_event_descriptions();
+END;
 COMMENT ON FUNCTION iobench.wait_event_descriptions IS 'the server''s description of each wait event (pg_wait_events, PostgreSQL 17+; no rows before)';
 
 -- The one definition of the wait table, on raw rows: rows of one name (of
@@ -61,7 +73,8 @@ CREATE OR REPLACE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[],
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_table_all(iobench.wait_raw[], double precision)'::pg_catalog.text::pg_catalog.regprocedure);
     WITH grouped AS (
         SELECT u.wait_type,
                sum(u.wait_s) AS wait_s,
@@ -136,17 +149,18 @@ AS $$
            r.backend_types
     FROM running r
     LEFT JOIN iobench.wait_event_descriptions() AS d ON d.wait_type = r.base_type
-    ORDER BY r.wait_s DESC, r.wait_type
-$$;
+    ORDER BY r.wait_s DESC, r.wait_type;
+END;
 COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[], double precision) IS 'all rows of a wait table sampled every sample_period_s seconds, unrounded, with the benign and 95 % flags';
 
 CREATE OR REPLACE FUNCTION iobench.wait_table_all(raw iobench.wait_raw[])
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM iobench.wait_table_all(raw, NULL::double precision)
-$$;
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_table_all(iobench.wait_raw[])'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT * FROM iobench.wait_table_all(raw, NULL::double precision);
+END;
 COMMENT ON FUNCTION iobench.wait_table_all(iobench.wait_raw[]) IS 'all rows of a wait table, unrounded, with the benign and 95 % flags (sampling period unknown)';
 
 -- One row of the table people read, from a row of wait_table_all(): Paul
@@ -192,6 +206,7 @@ RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_table(iobench.wait_raw[], double precision)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT * FROM iobench_internal.wait_table_top(ARRAY(
         SELECT t FROM iobench.wait_table_all(raw, sample_period_s) AS t));
 END;
@@ -201,9 +216,10 @@ CREATE OR REPLACE FUNCTION iobench.wait_table(raw iobench.wait_raw[])
 RETURNS SETOF iobench.wait_table_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM iobench.wait_table(raw, NULL::double precision)
-$$;
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_table(iobench.wait_raw[])'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT * FROM iobench.wait_table(raw, NULL::double precision);
+END;
 COMMENT ON FUNCTION iobench.wait_table(iobench.wait_raw[]) IS 'the wait table in SQL Server''s format (Paul Randal''s columns) from raw rows (sampling period unknown)';
 
 -- The waits of each backend type: a row per backend type and wait type,
@@ -213,7 +229,8 @@ CREATE OR REPLACE FUNCTION iobench.wait_table_by_backend(raw iobench.wait_raw[])
 RETURNS SETOF iobench.wait_backend_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.wait_table_by_backend(iobench.wait_raw[])'::pg_catalog.text::pg_catalog.regprocedure);
     WITH grouped AS (
         SELECT u.backend_type,
                u.wait_type,
@@ -243,8 +260,8 @@ AS $$
            d.description
     FROM flagged f
     LEFT JOIN iobench.wait_event_descriptions() AS d ON d.wait_type = f.wait_type
-    ORDER BY f.wait_s DESC, f.wait_type, f.backend_type
-$$;
+    ORDER BY f.wait_s DESC, f.wait_type, f.backend_type;
+END;
 COMMENT ON FUNCTION iobench.wait_table_by_backend(iobench.wait_raw[]) IS 'the waits of a wait table per backend type, with the benign flag and the server''s description';
 
 -- Always on (needs shared_preload_libraries = 'iobench')
@@ -308,7 +325,7 @@ CREATE OR REPLACE VIEW iobench.wait_collector AS
     SELECT * FROM iobench.wait_collector_status();
 COMMENT ON VIEW iobench.wait_collector IS 'the wait collector worker: period, ticks taken and missed, table use';
 
-CREATE OR REPLACE FUNCTION iobench.snapshot_waits(snapshot_name text)
+CREATE OR REPLACE FUNCTION iobench_internal.snapshot_waits(snapshot_name text)
 RETURNS timestamptz
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -362,6 +379,18 @@ BEGIN
     RETURN taken;
 END
 $$;
+COMMENT ON FUNCTION iobench_internal.snapshot_waits(text) IS 'the body of iobench.snapshot_waits(), which checks the grant first';
+
+-- iobench.snapshot_waits(): the API checks first; the body above runs as the caller, bound
+-- when created (no role has USAGE on iobench_internal).
+CREATE OR REPLACE FUNCTION iobench.snapshot_waits(snapshot_name text)
+RETURNS timestamptz
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.snapshot_waits(text)'::pg_catalog.text::pg_catalog.regprocedure);
+    SELECT iobench_internal.snapshot_waits(snapshot_waits.snapshot_name);
+END;
 COMMENT ON FUNCTION iobench.snapshot_waits IS 'store the wait collector''s current totals under a name; the oldest beyond iobench.wait_snapshots_keep are removed';
 
 -- Raw rows of the interval between two snapshots, or since one (to_snapshot NULL)
@@ -542,7 +571,8 @@ CREATE OR REPLACE FUNCTION iobench.run_wait_stats_all(run_id bigint)
 RETURNS SETOF iobench.wait_stats_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-AS $$
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.run_wait_stats_all(bigint)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
                    w.exact_count, w.exact_wait_s,
@@ -552,8 +582,8 @@ AS $$
         FROM iobench.run_waits w
         WHERE w.run_id = run_wait_stats_all.run_id),
         (SELECT s.period_ms / 1000.0 FROM iobench.run_wait_sampling s
-         WHERE s.run_id = run_wait_stats_all.run_id))
-$$;
+         WHERE s.run_id = run_wait_stats_all.run_id));
+END;
 COMMENT ON FUNCTION iobench.run_wait_stats_all IS 'every wait type of one run, unrounded, with flags';
 
 CREATE OR REPLACE FUNCTION iobench.run_wait_stats(run_id bigint)
@@ -572,6 +602,7 @@ RETURNS TABLE (
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.run_wait_stats(bigint)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT r.*, t.exact_count, t.exact_wait_s::numeric(16, 2)
     FROM iobench.run_wait_stats_all(run_wait_stats.run_id) AS t,
          iobench_internal.wait_table_rounded(t) AS r

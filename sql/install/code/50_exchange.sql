@@ -53,6 +53,7 @@ RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.export_run_row(iobench.runs)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.runs_document(iobench_internal.export_run_row(export_run_row.r));
 END;
 COMMENT ON FUNCTION iobench.export_run_row(iobench.runs) IS 'a row iobench.run() returned without storing it, as a document for iobench.import_runs()';
@@ -118,6 +119,7 @@ RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.export_runs(bigint[], timestamptz)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.check_run_ids(export_runs.run_ids, false);
     SELECT iobench_internal.runs_document(iobench_internal.export_runs(export_runs.run_ids, export_runs.since));
 END;
@@ -227,12 +229,21 @@ COMMENT ON FUNCTION iobench_internal.import_children(bigint, jsonb) IS 'store th
 
 -- What breaks the rules of a measured run in an imported run stored under
 -- run_id (its row and children, before the import commits): every figure
--- finite and not negative (the seed excepted), intervals not negative, a
--- run that ends after it starts, data ops the sum of reads and writes, and
--- each op's histogram holding as many I/Os as the op's count.  One row per
--- problem, first the run's own columns; "field" names the document's key
--- ("run", "seconds", ...) with the row's key and the column, as a reader
--- of the document finds it.  Called by the import functions as the owner.
+-- finite and not negative (the seed excepted), intervals not negative, every
+-- text at most 8192 characters, a run that ends after it starts, data ops
+-- the sum of reads and writes, each op's histogram holding as many I/Os as
+-- the op's count, and figures that can only be together (new in 0.3): a
+-- block size, workers and iodepth of at least 1, a measured time when there
+-- was I/O, no rate without I/O, latency percentiles that do not decrease
+-- towards the maximum (p50 <= p90 <= p99 <= p99.9 <= max, per op kind),
+-- and for iobench's own runs (tool "iobench") bytes = ops x block_size and
+-- iops x measured_s = ops, in the run, in each tablespace of a group and
+-- in each second.  fio's percentiles are the midpoints of its histogram's
+-- buckets, up to 1/128 above the true value: a percentile of another tool
+-- may exceed the maximum by 2 %.  One row per problem, first the run's own
+-- columns; "field" names the document's key ("run", "seconds", ...) with
+-- the row's key and the column, as a reader of the document finds it.
+-- Called by the import functions as the owner.
 CREATE OR REPLACE FUNCTION iobench_internal.imported_run_problems(run_id bigint)
 RETURNS TABLE (field text, problem text)
 LANGUAGE plpgsql STABLE
@@ -241,6 +252,7 @@ AS $$
 DECLARE
     t record;
     checks text;
+    texts text;
     row_key text;
 BEGIN
     FOR t IN SELECT * FROM (VALUES
@@ -273,8 +285,12 @@ BEGIN
                               'float8'::regtype, 'numeric'::regtype, 'interval'::regtype)
            AND a.attname NOT IN ('run_id', 'seed');
         -- the row's key in the document: the primary key's columns but run_id
+        -- (a long text cut to 64 characters)
         SELECT coalesce('format(' || quote_literal(' (' || string_agg(a.attname || ' %s', ', ' ORDER BY k.n) || ')')
-                        || ', ' || string_agg(format('x.%I', a.attname), ', ' ORDER BY k.n) || ')', '''''')
+                        || ', ' || string_agg(format('CASE WHEN pg_catalog.length(x.%I::text) OPERATOR(pg_catalog.>) 64 '
+                                                     'THEN pg_catalog.left(x.%I::text, 61) OPERATOR(pg_catalog.||) ''...'' '
+                                                     'ELSE x.%I::text END', a.attname, a.attname, a.attname),
+                                              ', ' ORDER BY k.n) || ')', '''''')
           INTO row_key
           FROM pg_index i
          CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
@@ -287,6 +303,21 @@ BEGIN
             ' WHERE x.run_id = $1 AND NOT c.ok',
             '"' || t.doc_key || '"%s."%s"', row_key, t.rel, checks)
             USING imported_run_problems.run_id;
+        -- (column, its length) for every text: a label, a device, a path
+        SELECT string_agg(format('(%L, pg_catalog.length(x.%I))', a.attname, a.attname), ', ' ORDER BY a.attnum)
+          INTO texts
+          FROM pg_attribute a
+         WHERE a.attrelid = t.rel AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+           AND a.atttypid = 'text'::regtype;
+        IF texts IS NOT NULL THEN
+            RETURN QUERY EXECUTE format(
+                'SELECT pg_catalog.format(%L, %s, c.col), '
+                '       pg_catalog.format(''is %%s characters long, more than the limit of 8192'', c.len) '
+                '  FROM %s x CROSS JOIN LATERAL (VALUES %s) AS c(col, len) '
+                ' WHERE x.run_id = $1 AND c.len OPERATOR(pg_catalog.>) 8192',
+                '"' || t.doc_key || '"%s."%s"', row_key, t.rel, texts)
+                USING imported_run_problems.run_id;
+        END IF;
     END LOOP;
 
     -- a run of engine postgres has its read path, and no other run has one
@@ -336,6 +367,95 @@ BEGIN
       FROM iobench.run_latency l
      WHERE l.run_id = imported_run_problems.run_id AND NOT l.upper_us > l.lower_us
      ORDER BY l.op, l.lower_us;
+
+    -- figures that can only be together (new in 0.3): what every run has
+    RETURN QUERY
+    SELECT format('"run"."%s"', c.col), format('is %s, but must be at least 1', c.v)
+      FROM iobench.runs r
+     CROSS JOIN LATERAL (VALUES (1, 'block_size', r.block_size), (2, 'workers', r.workers),
+                                (3, 'iodepth', r.iodepth)) AS c(n, col, v)
+     WHERE r.run_id = imported_run_problems.run_id AND c.v < 1
+     ORDER BY c.n;
+    RETURN QUERY
+    SELECT '"run"."measured_s"',
+           format('is %s, but the run did %s I/Os, which take time', coalesce(r.measured_s::text, 'null'),
+                  coalesce(r.ops, 0) + coalesce(r.fsync_ops, 0))
+      FROM iobench.runs r
+     WHERE r.run_id = imported_run_problems.run_id
+       AND coalesce(r.ops, 0) + coalesce(r.fsync_ops, 0) > 0 AND NOT coalesce(r.measured_s, 0) > 0;
+    -- per op kind, in the run's row and in each tablespace of a group
+    -- (their columns read by name from the row as JSON)
+    RETURN QUERY
+    WITH r AS (
+        SELECT x.tool = 'iobench' AS own, x.block_size::numeric AS block_size,
+               x.measured_s::numeric AS measured_s
+          FROM iobench.runs x WHERE x.run_id = imported_run_problems.run_id
+    ), rows AS (
+        SELECT 0 AS pos, '"run".'::text AS at, to_jsonb(x) AS j
+          FROM iobench.runs x WHERE x.run_id = imported_run_problems.run_id
+        UNION ALL
+        SELECT g.position, format('"tablespaces" (tablespace %s).', g.tablespace), to_jsonb(g)
+          FROM iobench.run_tablespaces g WHERE g.run_id = imported_run_problems.run_id
+    ), kinds AS (
+        SELECT rows.pos, rows.at, rows.j, k.n, k.prefix,
+               (rows.j ->> (k.prefix || 'ops'))::numeric AS ops,
+               (rows.j ->> (k.prefix || 'bytes'))::numeric AS bytes,
+               (rows.j ->> (k.prefix || 'iops'))::numeric AS iops
+          FROM rows CROSS JOIN (VALUES (1, 'read_'), (2, 'write_'), (3, 'fsync_'), (4, '')) AS k(n, prefix)
+    ), pct AS (
+        SELECT k.pos, k.at, k.n, k.prefix, p.i, p.name,
+               (k.j ->> (k.prefix || 'lat_' || p.name || '_us'))::numeric AS v
+          FROM kinds k
+         CROSS JOIN (VALUES (1, 'p50'), (2, 'p90'), (3, 'p99'), (4, 'p999'), (5, 'max')) AS p(i, name)
+    ), problems AS (
+        -- each I/O of iobench moves block_size bytes (a sync none); of
+        -- another tool, some bytes
+        SELECT k.pos, k.n, 1 AS rule, 0 AS i, 0 AS lo_i,
+               format('%s"%sbytes"', k.at, k.prefix) AS field,
+               CASE WHEN r.own
+                    THEN format('is %s, but %s I/Os ("%sops") of "block_size" %s bytes move %s bytes',
+                                coalesce(k.bytes, 0), coalesce(k.ops, 0), k.prefix, r.block_size,
+                                coalesce(k.ops, 0) * r.block_size)
+                    ELSE format('is %s, but "%sops" is %s', coalesce(k.bytes, 0), k.prefix, coalesce(k.ops, 0))
+               END AS problem
+          FROM kinds k, r
+         WHERE k.prefix <> 'fsync_'
+           AND CASE WHEN r.own THEN coalesce(k.bytes, 0) <> coalesce(k.ops, 0) * r.block_size
+                    ELSE (coalesce(k.bytes, 0) > 0) <> (coalesce(k.ops, 0) > 0) END
+        UNION ALL
+        -- a rate needs I/O, and iobench's is ops over the measured time
+        SELECT k.pos, k.n, 2, 0, 0, format('%s"%siops"', k.at, k.prefix),
+               CASE WHEN coalesce(k.ops, 0) = 0
+                    THEN format('is %s, but "%sops" is 0', k.iops, k.prefix)
+                    ELSE format('is %s, but %s I/Os ("%sops") in "run"."measured_s" %s s make %s per second',
+                                k.iops, k.ops, k.prefix, r.measured_s, round(k.ops / r.measured_s, 3))
+               END
+          FROM kinds k, r
+         WHERE (k.iops > 0 AND coalesce(k.ops, 0) = 0)
+            OR (r.own AND k.iops IS NOT NULL AND r.measured_s > 0
+                AND abs(k.iops * r.measured_s - coalesce(k.ops, 0)) > 0.5 + 1e-6 * coalesce(k.ops, 0))
+        UNION ALL
+        -- p50 <= p90 <= p99 <= p99.9 <= max
+        SELECT hi.pos, hi.n, 3, hi.i, lo.i, format('%s"%slat_%s_us"', hi.at, hi.prefix, hi.name),
+               format('is %s, below "%slat_%s_us" %s, but percentiles do not decrease towards the maximum',
+                      hi.v, lo.prefix, lo.name, lo.v)
+          FROM pct lo
+          JOIN pct hi ON hi.pos = lo.pos AND hi.n = lo.n AND hi.i > lo.i
+         CROSS JOIN r
+         WHERE lo.v > hi.v * CASE WHEN hi.name = 'max' AND NOT r.own THEN 1.02 ELSE 1 END
+    )
+    SELECT DISTINCT ON (p.pos, p.n, p.rule, p.i) p.field, p.problem
+      FROM problems p
+     ORDER BY p.pos, p.n, p.rule, p.i, p.lo_i;
+    -- and each second of iobench's own runs
+    RETURN QUERY
+    SELECT format('"seconds" (second %s, op %s)."bytes"', s.second, s.op),
+           format('is %s, but %s I/Os of "run"."block_size" %s bytes move %s bytes', s.bytes, s.ops,
+                  r.block_size, CASE WHEN s.op = 'fsync' THEN 0 ELSE s.ops::numeric * r.block_size END)
+      FROM iobench.run_seconds s JOIN iobench.runs r ON r.run_id = s.run_id
+     WHERE s.run_id = imported_run_problems.run_id AND r.tool = 'iobench'
+       AND s.bytes <> CASE WHEN s.op = 'fsync' THEN 0 ELSE s.ops::numeric * r.block_size END
+     ORDER BY s.second, s.op;
 END
 $$;
 COMMENT ON FUNCTION iobench_internal.imported_run_problems(bigint) IS 'what breaks the rules of a measured run in an imported run (the import functions)';
@@ -382,6 +502,42 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.check_import_size(jsonb) IS 'refuse a document larger than the import functions take (64 MB)';
 
+-- The field of a JSON value that nests deeper than "levels" levels below
+-- it, as the keys that lead to it ("run"."label"), down the objects (two
+-- keys at most) to the value that holds it; NULL when none does.  The import
+-- functions refuse a document nested more than 32 levels deep (iobench's
+-- nest 6, fio's 7): such a value is no figure, and every reader of it
+-- (report(), a client's JSON parser) would walk it level by level.
+CREATE OR REPLACE FUNCTION iobench_internal.deep_field(value jsonb, levels integer)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v jsonb := deep_field.value;
+    depth integer := deep_field.levels;
+    path text := '';
+    k text;
+    c jsonb;
+BEGIN
+    IF v IS NULL OR NOT jsonb_path_exists(v, format('strict $.**{%s}', depth + 1)::jsonpath) THEN
+        RETURN NULL;
+    END IF;
+    -- two keys down at most: the field, not the path to the deep value
+    WHILE jsonb_typeof(v) = 'object' AND depth > deep_field.levels - 2 LOOP
+        SELECT e.key, e.value INTO k, c
+          FROM jsonb_each(v) AS e
+         WHERE jsonb_path_exists(e.value, format('strict $.**{%s}', depth)::jsonpath)
+         ORDER BY e.key LIMIT 1;
+        path := path || CASE WHEN path = '' THEN '' ELSE '.' END || format('"%s"', k);
+        v := c;
+        depth := depth - 1;
+    END LOOP;
+    RETURN path;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.deep_field(jsonb, integer) IS 'the field of a JSON value nested deeper than the levels given (the import functions)';
+
 -- Store the runs of an iobench.export_runs() document.  A run already
 -- stored here (same run_uuid), made here or imported, is left as it is
 -- (its name included) and returned with imported false.  Every figure of
@@ -402,7 +558,11 @@ DECLARE
     id bigint;
     uid uuid;
     name text;
+    deep text;
 BEGIN
+    -- executable by PUBLIC only for this check, which names the grant; of
+    -- the caller, not the owner this function runs as
+    PERFORM iobench_internal.require_caller_grant('iobench.import_runs(jsonb, text)'::regprocedure);
     IF import_runs.doc IS NULL THEN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -429,6 +589,13 @@ BEGIN
     FOR e IN SELECT x.value AS v, x.n FROM jsonb_array_elements(import_runs.doc -> 'runs') WITH ORDINALITY AS x(value, n) LOOP
         rr := e.v -> 'run';
         BEGIN
+            -- the entry is level 2 of the document (doc -> runs -> entry)
+            deep := iobench_internal.deep_field(e.v, 30);
+            IF deep IS NOT NULL THEN
+                RAISE EXCEPTION '% is nested more than 32 levels deep in the document',
+                                coalesce('field ' || nullif(deep, ''), 'the entry')
+                    USING ERRCODE = 'invalid_parameter_value';
+            END IF;
             uid := (rr ->> 'run_uuid')::uuid;
             IF uid IS NULL THEN
                 RAISE EXCEPTION 'it has no run_uuid' USING ERRCODE = 'invalid_parameter_value';
@@ -579,6 +746,7 @@ RETURNS TABLE (runs integer, ops bigint, lat_avg_us double precision,
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.merged_latency(bigint[], text)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.check_run_ids(merged_latency.run_ids, true);
     SELECT * FROM iobench_internal.merged_latency(merged_latency.run_ids, merged_latency.op);
 END;

@@ -59,6 +59,7 @@ RETURNS double precision
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.latency_percentile(bigint, double precision, text)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.existing_run(latency_percentile.run_id);
     SELECT iobench_internal.latency_percentile(latency_percentile.run_id, latency_percentile.percentile, latency_percentile.op);
 END;

@@ -250,7 +250,11 @@ DECLARE
     k text;
     bin_key text;
     lat_key text;
+    deep text;
 BEGIN
+    -- executable by PUBLIC only for this check, which names the grant; of
+    -- the caller, not the owner this function runs as
+    PERFORM iobench_internal.require_caller_grant('iobench.import_fio(jsonb, text, text)'::regprocedure);
     IF import_fio.doc IS NULL THEN
         RAISE EXCEPTION 'argument "doc" must not be null'
             USING ERRCODE = 'null_value_not_allowed';
@@ -268,6 +272,13 @@ BEGIN
         RAISE EXCEPTION 'argument "server" must not be empty'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    -- nested at most 32 levels (iobench_internal.deep_field()); the jobs
+    -- each below
+    deep := iobench_internal.deep_field(import_fio.doc - 'jobs', 32);
+    IF deep IS NOT NULL THEN
+        RAISE EXCEPTION 'field % of argument "doc" is nested more than 32 levels deep', deep
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
 
     FOR j IN SELECT x.value AS v, x.n FROM jsonb_array_elements(import_fio.doc -> 'jobs') WITH ORDINALITY AS x(value, n) LOOP
         uid := md5(concat_ws('/', import_fio.doc ->> 'fio version', import_fio.doc ->> 'timestamp_ms',
@@ -279,6 +290,13 @@ BEGIN
         END IF;
 
         BEGIN
+        -- a job is level 2 of the document (doc -> jobs -> job)
+        deep := iobench_internal.deep_field(j.v, 30);
+        IF deep IS NOT NULL THEN
+            RAISE EXCEPTION '% is nested more than 32 levels deep in the document',
+                            coalesce('field ' || nullif(deep, ''), 'the job')
+                USING ERRCODE = 'invalid_parameter_value';
+        END IF;
         run_s := coalesce(iobench_internal.fio_number(j.v -> 'job_runtime', '"job_runtime"', 0, 864000000, false), 0) / 1000;
         id := iobench_internal.insert_run(iobench_internal.fio_settings(import_fio.doc, j.v)
             || jsonb_build_object('run_uuid', uid, 'server', import_fio.server,

@@ -73,7 +73,7 @@ BEGIN
     END IF;
     -- storing here: checked before anything is sent
     IF NOT has_function_privilege('iobench_internal.fleet_store(jsonb, jsonb)', 'EXECUTE')
-       OR NOT has_function_privilege('iobench.import_runs(jsonb, text)', 'EXECUTE') THEN
+       OR NOT iobench_internal.holds_grant('iobench.import_runs(jsonb, text)'::regprocedure) THEN
         RAISE EXCEPTION 'permission denied to store the runs of a fleet call'
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'The owner of iobench grants EXECUTE on iobench_internal.fleet_store(jsonb, jsonb) and iobench.import_runs(jsonb, text) with fleet_run() and fleet_suite().';
@@ -600,8 +600,12 @@ BEGIN
     IF NOT has_schema_privilege('iobench_internal', 'USAGE') THEN
         RAISE EXCEPTION 'permission denied to make fleet calls'
             USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'The owner of iobench grants USAGE on schema iobench_internal with EXECUTE on fleet_run() and fleet_suite().';
+                  DETAIL = 'The steps of a fleet call are functions of schema iobench_internal, called as the caller.',
+                  HINT = format('The owner of iobench grants USAGE on schema iobench_internal with EXECUTE on fleet_run() and fleet_suite(): GRANT USAGE ON SCHEMA iobench_internal TO %s;',
+                                quote_ident(CURRENT_USER));
     END IF;
+    -- executable by PUBLIC only for this check, which names the grant
+    PERFORM iobench_internal.require_grant('iobench.fleet_run(text[], jsonb, boolean, interval, text)'::regprocedure);
     PERFORM iobench_internal.fleet_arguments(s);
     IF fleet_run.label IS NOT NULL THEN
         s := s || jsonb_build_object('label', fleet_run.label);
@@ -642,8 +646,12 @@ BEGIN
     IF NOT has_schema_privilege('iobench_internal', 'USAGE') THEN
         RAISE EXCEPTION 'permission denied to make fleet calls'
             USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'The owner of iobench grants USAGE on schema iobench_internal with EXECUTE on fleet_run() and fleet_suite().';
+                  DETAIL = 'The steps of a fleet call are functions of schema iobench_internal, called as the caller.',
+                  HINT = format('The owner of iobench grants USAGE on schema iobench_internal with EXECUTE on fleet_run() and fleet_suite(): GRANT USAGE ON SCHEMA iobench_internal TO %s;',
+                                quote_ident(CURRENT_USER));
     END IF;
+    -- executable by PUBLIC only for this check, which names the grant
+    PERFORM iobench_internal.require_grant('iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint, boolean, interval, text)'::regprocedure);
     IF NOT EXISTS (SELECT FROM iobench.suite_tests t WHERE t.suite = fleet_suite.name) THEN
         RAISE EXCEPTION 'suite "%" does not exist', fleet_suite.name
             USING ERRCODE = 'invalid_parameter_value',

@@ -120,6 +120,7 @@ RETURNS TABLE (
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.fleet_compare(bigint, text)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.existing_fleet(fleet_compare.fleet_id);
     SELECT * FROM iobench_internal.fleet_compare(fleet_compare.fleet_id, fleet_compare.baseline);
 END;
@@ -193,6 +194,7 @@ RETURNS SETOF text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.fleet_report(bigint)'::pg_catalog.text::pg_catalog.regprocedure);
     SELECT iobench_internal.existing_fleet(fleet_report.fleet_id);
     SELECT * FROM iobench_internal.fleet_report(fleet_report.fleet_id);
 END;

@@ -277,6 +277,7 @@ RETURNS TABLE (
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.server_vs_disk(name, integer[], interval, text, integer, text)'::pg_catalog.text::pg_catalog.regprocedure);
     -- the arguments are evaluated in order: every check before any run
     SELECT b.*
       FROM iobench_internal.server_vs_disk(
@@ -605,6 +606,7 @@ RETURNS TABLE (
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text, integer, text)'::pg_catalog.text::pg_catalog.regprocedure);
     -- the arguments are evaluated in order: every check before any run
     SELECT b.*
       FROM iobench_internal.tune_tablespace(
@@ -735,7 +737,9 @@ BEGIN
              WHERE a.rolname OPERATOR(pg_catalog.=) CURRENT_USER) THEN
         RAISE EXCEPTION 'permission denied to sweep io_workers'
             USING ERRCODE = 'insufficient_privilege',
-                  DETAIL = 'It changes server settings with ALTER SYSTEM: only superusers may call it.';
+                  DETAIL = 'It changes server settings with ALTER SYSTEM: only superusers may call it.',
+                  HINT = pg_catalog.format('Call it as a superuser: no grant to role "%s" (iobench_user or EXECUTE on it) is enough.',
+                                           CURRENT_USER);
     END IF;
     names := ARRAY(SELECT s.name FROM pg_catalog.pg_settings s
                     WHERE s.name OPERATOR(pg_catalog.=) ANY ('{io_workers,io_min_workers,io_max_workers}')

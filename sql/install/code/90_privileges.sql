@@ -7,11 +7,14 @@
 -- are for the owner (and whoever the owner grants them to).  This file
 -- runs last in the install script and again at the end of every upgrade.
 --
--- The entry points a user calls (run, suite, pgiosim, report, compare,
--- compare_runs, stalls, run_json) are executable by PUBLIC as well: each
--- first calls iobench_internal.require_grant(), which refuses a caller that holds
--- EXECUTE through no role but PUBLIC, with a HINT naming the grant.
--- PUBLIC's EXECUTE grants nothing else (see src/privileges.c).
+-- Every function of the API is executable by PUBLIC as well: each first
+-- calls iobench_internal.require_grant() (the SECURITY DEFINER imports
+-- require_caller_grant(), the same in C), which refuses a caller that
+-- holds EXECUTE through no role but PUBLIC, with a HINT naming the grant:
+-- iobench_user, pg_monitor, or EXECUTE on the function for those of the
+-- owner; sweep_io_workers() checks for a superuser itself.  PUBLIC's
+-- EXECUTE grants nothing else (see src/privileges.c), so that a user
+-- without a grant never meets PostgreSQL's bare "permission denied".
 ------------------------------------------------------------------------
 
 -- The group role of benchmark users.  Roles are cluster-wide and not
@@ -54,13 +57,14 @@ GRANT USAGE ON SCHEMA iobench TO PUBLIC, iobench_user;
 REVOKE ALL ON SCHEMA iobench_internal FROM PUBLIC;
 
 -- The grant check of the entry points
-GRANT EXECUTE ON FUNCTION iobench_internal.require_grant(regprocedure) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION iobench_internal.require_grant(regprocedure),
+    iobench_internal.require_caller_grant(regprocedure), iobench_internal.holds_grant(regprocedure) TO PUBLIC;
 
 -- EXECUTE on the functions: for each, PUBLIC's default right is revoked
 -- (so that the ACL reads the same after an upgrade from 0.1 as after a
 -- fresh install), then EXECUTE is granted to the roles named, in that
--- order; none names the functions only the owner (and whoever the owner
--- grants them to) may call.
+-- order; the functions only the owner (and whoever the owner grants them
+-- to) may call name PUBLIC alone, for the check, or nobody (the helpers).
 DO $$
 DECLARE
     f record;
@@ -69,13 +73,13 @@ BEGIN
         -- Running benchmarks
         ('iobench.run', 'PUBLIC, iobench_user'),
         ('iobench.drop_read_targets(name)', 'PUBLIC, iobench_user'),
-        ('iobench.server_vs_disk(name, integer[], interval, text, integer, text)', 'iobench_user'),
+        ('iobench.server_vs_disk(name, integer[], interval, text, integer, text)', 'PUBLIC, iobench_user'),
         ('iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text,
-                                  integer, text)', 'iobench_user'),
-        -- changes server settings (ALTER SYSTEM): superusers only, and it
-        -- checks that itself
+                                  integer, text)', 'PUBLIC, iobench_user'),
+        -- changes server settings (ALTER SYSTEM): superusers only, which it
+        -- checks itself (PUBLIC only reaches that check)
         ('iobench.sweep_io_workers(name, integer[], text, text, integer, interval, text, integer,
-                                   text)', NULL),
+                                   text)', 'PUBLIC'),
         ('iobench.pgiosim(name, integer, integer, integer, boolean, interval, interval, text,
                           interval, text, interval, bigint, text)', 'PUBLIC, iobench_user'),
         ('iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint,
@@ -89,49 +93,48 @@ BEGIN
         -- with the rights the caller's user mappings give there.  The
         -- helpers they call (iobench_internal) check or do nothing a caller
         -- could not do with dblink itself.
-        ('iobench.import_runs(jsonb, text)', NULL),
-        ('iobench.import_fio(jsonb, text, text)', NULL),
+        ('iobench.import_runs(jsonb, text)', 'PUBLIC'),
+        ('iobench.import_fio(jsonb, text, text)', 'PUBLIC'),
         ('iobench_internal.insert_run(jsonb)', NULL),
         ('iobench_internal.import_children(bigint, jsonb)', NULL),
         ('iobench_internal.fleet_store(jsonb, jsonb)', NULL),
         ('iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)', NULL),
-        ('iobench.fleet_run(text[], jsonb, boolean, interval, text)', NULL),
+        ('iobench.fleet_run(text[], jsonb, boolean, interval, text)', 'PUBLIC'),
         ('iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint,
-                              boolean, interval, text)', NULL),
-        -- Reading results; the entry points among them (PUBLIC too) check
-        -- the grant themselves (see above)
+                              boolean, interval, text)', 'PUBLIC'),
+        -- Reading results (PUBLIC too: each checks the grant, see above)
         ('iobench.compare(bigint, name)', 'pg_monitor, iobench_user, PUBLIC'),
         ('iobench.compare_runs(bigint[], bigint)', 'pg_monitor, iobench_user, PUBLIC'),
         ('iobench.stalls(bigint, double precision, interval)', 'pg_monitor, iobench_user, PUBLIC'),
-        ('iobench.latency_ranges(bigint, text)', 'pg_monitor, iobench_user'),
+        ('iobench.latency_ranges(bigint, text)', 'pg_monitor, iobench_user, PUBLIC'),
         ('iobench.report(bigint)', 'pg_monitor, iobench_user, PUBLIC'),
         ('iobench.fio_latency(bigint, text, double precision, double precision, boolean)',
-         'pg_monitor, iobench_user'),
-        ('iobench.fio_direction(iobench.runs, text)', 'pg_monitor, iobench_user'),
+         'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.fio_direction(iobench.runs, text)', 'pg_monitor, iobench_user, PUBLIC'),
         ('iobench.run_json(bigint)', 'pg_monitor, iobench_user, PUBLIC'),
-        ('iobench.export_runs(bigint[], timestamptz)', 'pg_monitor, iobench_user'),
-        ('iobench.export_run_row(iobench.runs)', 'pg_monitor, iobench_user'),
-        ('iobench.merged_latency(bigint[], text)', 'pg_monitor, iobench_user'),
-        ('iobench.fleet_compare(bigint, text)', 'pg_monitor, iobench_user'),
-        ('iobench.fleet_report(bigint)', 'pg_monitor, iobench_user'),
-        ('iobench.disk_stats(bigint)', 'pg_monitor, iobench_user'),
-        ('iobench.latency_percentile(bigint, double precision, text)', 'pg_monitor, iobench_user'),
+        ('iobench.export_runs(bigint[], timestamptz)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.export_run_row(iobench.runs)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.merged_latency(bigint[], text)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.fleet_compare(bigint, text)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.fleet_report(bigint)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.disk_stats(bigint)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.latency_percentile(bigint, double precision, text)', 'pg_monitor, iobench_user, PUBLIC'),
         -- Wait statistics: for pg_monitor; the wait tables of runs, which
         -- report() shows (with the server's descriptions they read), for
-        -- iobench_user too.  Those of the instance (which show every
-        -- session's waits) are executable by PUBLIC as well, only so that
-        -- their check (iobench_internal.require_grant(), or the same in C) tells a
-        -- caller without pg_monitor what to ask for.
-        ('iobench.wait_table_all(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
-        ('iobench.wait_table(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
-        ('iobench.wait_table_all(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user'),
-        ('iobench.wait_table(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user'),
-        ('iobench.wait_table_by_backend(iobench.wait_raw[])', 'pg_monitor, iobench_user'),
-        ('iobench.wait_event_descriptions()', 'pg_monitor, iobench_user'),
+        -- iobench_user too.  Those of the instance show every session's
+        -- waits: pg_monitor alone.  PUBLIC everywhere, only so that the
+        -- check (iobench_internal.require_grant(), or the same in C) tells a
+        -- caller what to ask for.
+        ('iobench.wait_table_all(iobench.wait_raw[])', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.wait_table(iobench.wait_raw[])', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.wait_table_all(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.wait_table(iobench.wait_raw[], double precision)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.wait_table_by_backend(iobench.wait_raw[])', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.wait_event_descriptions()', 'pg_monitor, iobench_user, PUBLIC'),
         ('iobench.waits_raw()', 'pg_monitor, PUBLIC'),
-        ('iobench.reset_waits()', NULL),
+        ('iobench.reset_waits()', 'PUBLIC'),
         ('iobench.wait_collector_status()', 'pg_monitor, PUBLIC'),
-        ('iobench.snapshot_waits(text)', NULL),
+        ('iobench.snapshot_waits(text)', 'PUBLIC'),
         ('iobench.wait_snapshot_diff_raw(text, text)', 'pg_monitor, PUBLIC'),
         ('iobench.wait_stats_diff(text, text)', 'pg_monitor, PUBLIC'),
         ('iobench.wait_stats_diff_all(text, text)', 'pg_monitor, PUBLIC'),
@@ -139,8 +142,8 @@ BEGIN
         ('iobench.sample_waits(interval, interval, integer[])', 'pg_monitor, PUBLIC'),
         ('iobench.sample_waits_all(interval, interval, integer[])', 'pg_monitor, PUBLIC'),
         ('iobench.sample_waits_by_backend(interval, interval, integer[])', 'pg_monitor, PUBLIC'),
-        ('iobench.run_wait_stats(bigint)', 'pg_monitor, iobench_user'),
-        ('iobench.run_wait_stats_all(bigint)', 'pg_monitor, iobench_user')
+        ('iobench.run_wait_stats(bigint)', 'pg_monitor, iobench_user, PUBLIC'),
+        ('iobench.run_wait_stats_all(bigint)', 'pg_monitor, iobench_user, PUBLIC')
     ) AS t(signature, grantees)
     LOOP
         EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f.signature);
