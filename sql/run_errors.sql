@@ -176,3 +176,7 @@ SELECT pg_temp.space_error('pg_default') =
        AS names_data_directory;
 SELECT replace(pg_temp.space_error('iob_err_ts'), :'ts_dir', '<testtablespace>') AS error;
 DROP TABLESPACE iob_err_ts;
+
+-- A label is bounded, so that every stored run exports and imports
+SELECT iobench.run(label => repeat('é', 1025), duration => '1s');
+SELECT iobench.suite('oltp', ARRAY['pg_default'], label => repeat('x', 1025));

@@ -213,15 +213,15 @@ CREATE TEMP TABLE out_fleet_compare AS SELECT * FROM iobench.fleet_compare((SELE
 CREATE TEMP TABLE out_fleet_report AS SELECT * FROM iobench.fleet_report((SELECT fleet_id FROM out_fleet LIMIT 1));
 CREATE TEMP TABLE out_fleet_comparison AS SELECT * FROM iobench.fleet_comparison;
 CREATE TEMP TABLE out_svd AS
-SELECT * FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '1MB');
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '64MB');
 CREATE TEMP TABLE out_tune AS
 SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{1,2}', duration => '100ms',
-                                      file_size => '1MB');
+                                      file_size => '64MB');
 -- (18 and later: a sweep of one step at the default pool size, through
 -- dblink to this server; before 18 it refuses first)
 DO $$
 BEGIN
-    PERFORM * FROM iobench.sweep_io_workers(io_workers => '{3}', duration => '100ms', file_size => '1MB');
+    PERFORM * FROM iobench.sweep_io_workers(io_workers => '{3}', duration => '100ms', file_size => '64MB');
 EXCEPTION WHEN feature_not_supported THEN
     NULL;
 END

@@ -59,7 +59,7 @@ SELECT count(*) AS runs_made FROM iobench.runs WHERE run_id > :runs_before;
 -- why, with the server's figures (checked for itself below), so this part
 -- reads the same on either kind of machine.
 CREATE TEMP TABLE svd AS
-SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '1s', file_size => '16MB',
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '1s', file_size => '64MB',
                                      label => 'regress');
 SELECT pattern, concurrency = coalesce(c.eic, concurrency) AS concurrency_ok,
        block_size = CASE pattern WHEN 'randread' THEN 8192
@@ -100,7 +100,7 @@ SELECT s.pattern,
 -- no ratio, and its summary says why
 SET iobench.io_uring = off;
 CREATE TEMP TABLE svd_nouring AS
-SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '200ms', file_size => '16MB',
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '200ms', file_size => '64MB',
                                      label => 'regress no io_uring');
 RESET iobench.io_uring;
 SELECT s.pattern, s.concurrency, r.engine AS raw_engine, s.raw_iops IS NOT NULL AS raw_figures,
@@ -115,7 +115,7 @@ SELECT s.pattern, s.concurrency, r.engine AS raw_engine, s.raw_iops IS NOT NULL 
 -- tune_tablespace(): the knee and the cost from the runs it names
 CREATE TEMP TABLE tune AS
 SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{1,2}', duration => '1s',
-                                      file_size => '16MB', label => 'regress');
+                                      file_size => '64MB', label => 'regress');
 SELECT setting, statement LIKE 'ALTER %' AS has_statement
   FROM tune WHERE setting <> 'io_combine_limit' ORDER BY setting;
 SELECT bool_or(setting = 'io_combine_limit') IS NOT DISTINCT FROM
@@ -206,9 +206,9 @@ CREATE ROLE iob_tune_user;
 GRANT iobench_user TO iob_tune_user;
 SET ROLE iob_tune_user;
 -- (a member of iobench_user calls the other two: no USAGE on iobench_internal needed)
-SELECT count(*) AS rows FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '16MB');
+SELECT count(*) AS rows FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '64MB');
 SELECT count(*) >= 3 AS rows FROM iobench.tune_tablespace('pg_default', concurrencies => '{1}', combine_limits => NULL,
-                                                         duration => '100ms', file_size => '16MB');
+                                                         duration => '100ms', file_size => '64MB');
 SELECT * FROM iobench.sweep_io_workers();
 RESET ROLE;
 DROP ROLE iob_tune_user;
@@ -222,12 +222,12 @@ ALTER SYSTEM SET io_workers = 5;
 \endif
 SELECT pg_reload_conf();
 SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', rw => 'randwrite', duration => '1s',
-                                       file_size => '16MB');
+                                       file_size => '64MB');
 SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
        = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored_after_error
   FROM pg_file_settings WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
 CREATE TEMP TABLE sweep AS
-SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '16MB');
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '64MB');
 SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
        coalesce(r.io_workers, r.io_max_workers) = s.io_workers_set AND sr.read_path = 'read_stream' AS stored_ok,
        s.iops = r.iops AND s.mb_per_s = r.mb_per_s AND r.engine = 'postgres' AS figures_ok
@@ -249,8 +249,8 @@ SELECT pg_reload_conf();
 -- vary, hence client_min_messages).  tune_tablespace() refuses to
 -- recommend from them; server_vs_disk() gives no ratio for them.
 SET client_min_messages = error;
-SELECT status FROM iobench.run(engine => 'postgres', tablespace => 'iob_tune_ts', file_size => '8MB',
-                               duration => '100ms');
+SELECT count(*) AS relation_made FROM iobench.run(engine => 'postgres', tablespace => 'iob_tune_ts',
+                                                   file_size => '8MB', duration => '100ms');
 SELECT dblink_connect('warm', 'dbname=' || current_database());
 SELECT dblink_send_query('warm', format($q$DO $d$
 DECLARE

@@ -148,7 +148,9 @@ SELECT status, file_size, block_size
 SELECT status, file_size, block_size
   FROM iobench.run(file_size => '8kB', block_size => '8kB', duration => '100ms', engine => 'psync',
                    direct => false, files => 2, workers => 2);
-SELECT status, file_size, block_size
+-- (engine postgres: "invalid" where the page cache served more than 1 % of
+-- the reads, as 18's read-around may on a relation this small)
+SELECT status IN ('completed', 'invalid') AS ran, file_size, block_size
   FROM iobench.run(engine => 'postgres', file_size => '8MB', block_size => '16kB', duration => '100ms');
 SELECT status, file_size FROM iobench.pgiosim(file_size => '8kB', files => 1, workers => 1,
                                                duration => '100ms');

@@ -112,8 +112,7 @@ iobench_pgiosim(PG_FUNCTION_ARGS)
 	params.sync_method = iob_sync_method_arg(fcinfo, PG_ARG_SYNC_METHOD);
 	params.progress_interval_s = iob_progress_interval_arg(fcinfo, PG_ARG_PROGRESS_INTERVAL);
 	params.seed = iob_seed_arg(fcinfo, PG_ARG_SEED);
-	label = PG_ARGISNULL(PG_ARG_LABEL) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(PG_ARG_LABEL));
+	label = iob_label_arg(fcinfo, PG_ARG_LABEL);
 
 	/* the workload: what pgiosim -w W -y does, with reads made cold */
 	params.rw = IOB_RW_RANDREAD;

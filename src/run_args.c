@@ -441,8 +441,7 @@ read_io_args(FunctionCallInfo fcinfo, IobRunParams *params)
 static void
 read_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 {
-	*label = PG_ARGISNULL(ARG_LABEL) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(ARG_LABEL));
+	*label = iob_label_arg(fcinfo, ARG_LABEL);
 	params->start_at = start_at_arg(fcinfo, ARG_START_AT);
 
 	params->rewrite_pct = iob_int_arg(fcinfo, ARG_REWRITE_PCT, "rewrite_pct", 0, 100);

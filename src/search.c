@@ -181,8 +181,7 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 				 errhint("Leave max_iodepth out with engine \"psync\", or use engine => 'auto' or 'io_uring' to step the queue depth.")));
 	s->seed_given = !PG_ARGISNULL(LS_ARG_SEED);
 	p->seed = iob_seed_arg(fcinfo, LS_ARG_SEED);
-	s->label = PG_ARGISNULL(LS_ARG_LABEL) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(LS_ARG_LABEL));
+	s->label = iob_label_arg(fcinfo, LS_ARG_LABEL);
 	p->read_pct = iob_pattern_is_mixed(p->rw) ? 50 : (iob_pattern_reads(p->rw) ? 100 : 0);
 	p->progress_interval_s = 1;
 

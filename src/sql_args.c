@@ -11,6 +11,7 @@
 
 #include "common/int.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
@@ -152,6 +153,26 @@ iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						name),
 				 iob_errdetail_seconds(min_us, max_us, min_exclusive)));
 	return us;
+}
+
+/* Read the "label" argument: NULL, or a text of at most IOB_MAX_LABEL_CHARS */
+char *
+iob_label_arg(FunctionCallInfo fcinfo, int argno)
+{
+	text	   *label;
+	int			chars;
+
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	label = PG_GETARG_TEXT_PP(argno);
+	chars = pg_mbstrlen_with_len(VARDATA_ANY(label), VARSIZE_ANY_EXHDR(label));
+	if (chars > IOB_MAX_LABEL_CHARS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"label\" is %d characters long, more than the limit of %d",
+						chars, IOB_MAX_LABEL_CHARS),
+				 errdetail("A run's label is exported with it, and imports take texts of at most 8192 characters, the names a suite or search adds included.")));
+	return text_to_cstring(label);
 }
 
 /* Read a keyword argument; returns the index of the matching choice */

@@ -27,6 +27,15 @@ extern int64 iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *na
 							  int64 min_us, int64 max_us, bool min_exclusive);
 extern int	iob_choice_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 						   const char *const *choices, int nchoices);
+extern char *iob_label_arg(FunctionCallInfo fcinfo, int argno);
+
+/*
+ * The longest label a run, suite or search takes, in characters: a suite
+ * or search adds its test's name to its runs' labels, and an export's text
+ * fields are accepted on import up to 8192 characters, so every stored
+ * label travels (export_runs(), import_runs(), the fleet calls)
+ */
+#define IOB_MAX_LABEL_CHARS 1024
 
 /*
  * An interval in microseconds, a month counting as 30 days as elsewhere in

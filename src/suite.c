@@ -466,8 +466,7 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 				 errhint("Use iobench.run(engine => 'postgres') with rw \"randread\" or \"read\" for the server's read path.")));
 	suite->seed_given = !PG_ARGISNULL(SU_ARG_SEED);
 	common->seed = iob_seed_arg(fcinfo, SU_ARG_SEED);
-	suite->label = PG_ARGISNULL(SU_ARG_LABEL) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_LABEL));
+	suite->label = iob_label_arg(fcinfo, SU_ARG_LABEL);
 	suite->wal_sync_method = PG_ARGISNULL(SU_ARG_WAL_SYNC_METHOD) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(SU_ARG_WAL_SYNC_METHOD));
 	iob_check_wal_sync_method(suite->wal_sync_method);
