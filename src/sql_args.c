@@ -159,20 +159,20 @@ iob_interval_arg(FunctionCallInfo fcinfo, int argno, const char *name,
 char *
 iob_label_arg(FunctionCallInfo fcinfo, int argno)
 {
-	text	   *label;
+	char	   *label;
 	int			chars;
 
 	if (PG_ARGISNULL(argno))
 		return NULL;
-	label = PG_GETARG_TEXT_PP(argno);
-	chars = pg_mbstrlen_with_len(VARDATA_ANY(label), VARSIZE_ANY_EXHDR(label));
+	label = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	chars = pg_mbstrlen(label);
 	if (chars > IOB_MAX_LABEL_CHARS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("argument \"label\" is %d characters long, more than the limit of %d",
 						chars, IOB_MAX_LABEL_CHARS),
 				 errdetail("A run's label is exported with it, and imports take texts of at most 8192 characters, the names a suite or search adds included.")));
-	return text_to_cstring(label);
+	return label;
 }
 
 /* Read a keyword argument; returns the index of the matching choice */
