@@ -9,8 +9,7 @@
 # - a run that does not fit is refused before anything is written.
 #
 # Needs a small file system (64 MB to 1 GB) writable by the user running
-# the test, given as IOBENCH_SMALL_FS; as root, tools/run-tests.sh mounts a
-# tmpfs for it.
+# the test, given as IOBENCH_SMALL_FS (iob_small_fs()).
 use strict;
 use warnings;
 
@@ -22,13 +21,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-my $fs = $ENV{IOBENCH_SMALL_FS} // '';
-plan skip_all => 'needs a small file system: set IOBENCH_SMALL_FS to a writable directory on one (tools/run-tests.sh mounts a tmpfs when run as root)'
-  unless $fs ne '' && -d $fs && -w $fs;
-
-my $total = (split /\n/, `df -B1 --output=size '$fs'`)[-1] + 0;
-plan skip_all => "IOBENCH_SMALL_FS has $total bytes; 64 MB to 1 GB are needed"
-  if $total < 64 * 1024 * 1024 || $total > 1024 * 1024 * 1024;
+my ($fs, $total, $margin) = iob_small_fs();
 
 my $shm_mark = iob_shm_mark();
 my $node = iob_node('space');
@@ -37,7 +30,6 @@ mkdir $ts or die "mkdir $ts: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE small LOCATION '$ts'");
 
 my $MB = 1024 * 1024;
-my $margin = $total / 100 > 32 * $MB ? $total / 100 : 32 * $MB;
 my $avail = iob_avail_bytes($ts);
 # one run fits, two do not
 my $size_mb = int(($avail - $margin) * 0.6 / $MB);

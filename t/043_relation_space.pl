@@ -14,8 +14,7 @@
 #   10b: the preparer's hint reached the caller no more).
 #
 # Needs a small file system (64 MB to 1 GB) writable by the user running
-# the test, given as IOBENCH_SMALL_FS; as root, tools/run-tests.sh mounts a
-# tmpfs for it.
+# the test, given as IOBENCH_SMALL_FS (iob_small_fs()).
 use strict;
 use warnings;
 
@@ -27,13 +26,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-my $fs = $ENV{IOBENCH_SMALL_FS} // '';
-plan skip_all => 'needs a small file system: set IOBENCH_SMALL_FS to a writable directory on one (tools/run-tests.sh mounts a tmpfs when run as root)'
-  unless $fs ne '' && -d $fs && -w $fs;
-
-my $total = (split /\n/, `df -B1 --output=size '$fs'`)[-1] + 0;
-plan skip_all => "IOBENCH_SMALL_FS has $total bytes; 64 MB to 1 GB are needed"
-  if $total < 64 * 1024 * 1024 || $total > 1024 * 1024 * 1024;
+my ($fs, $total, $margin) = iob_small_fs();
 
 my $shm_mark = iob_shm_mark();
 my $node = iob_node('relation_space');
@@ -42,7 +35,6 @@ mkdir $ts or die "mkdir $ts: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE small LOCATION '$ts'");
 
 my $MB = 1024 * 1024;
-my $margin = $total / 100 > 32 * $MB ? $total / 100 : 32 * $MB;
 my $avail = iob_avail_bytes($ts);
 # each fits alone, not both: 60 % of what the margin leaves, each
 my $size_mb = int(($avail - $margin) * 0.6 / $MB);

@@ -20,7 +20,7 @@ use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_shm_mark iob_assert_clean iob_leftover_files iob_sql_value
   iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
-  iob_wait_stderr iob_poll_after_crash iob_cgroup_write);
+  iob_wait_stderr iob_poll_after_crash iob_cgroup_write iob_small_fs);
 use Exporter 'import';
 
 # The values of the environment variables that name the storage rigs a
@@ -162,6 +162,25 @@ sub iob_avail_bytes
 	my $out = `df -B1 --output=avail '$dir' 2>/dev/null`;
 	my @lines = split /\n/, $out;
 	return $lines[-1] + 0;
+}
+
+# The small file system the free-space tests fill (IOBENCH_SMALL_FS, 64 MB
+# to 1 GB, writable; as root, tools/run-tests.sh mounts a tmpfs for it):
+# returns its directory, its size in bytes and the safety margin iobench
+# keeps free on it (1 %, at least 32 MB: files.c); skips the test without it
+sub iob_small_fs
+{
+	my $fs = $ENV{IOBENCH_SMALL_FS} // '';
+	plan skip_all => 'needs a small file system: set IOBENCH_SMALL_FS to a writable directory on one (tools/run-tests.sh mounts a tmpfs when run as root)'
+	  unless $fs ne '' && -d $fs && -w $fs;
+
+	my $total = (split /\n/, `df -B1 --output=size '$fs'`)[-1] + 0;
+	plan skip_all => "IOBENCH_SMALL_FS has $total bytes; 64 MB to 1 GB are needed"
+	  if $total < 64 * 1024 * 1024 || $total > 1024 * 1024 * 1024;
+
+	my $MB = 1024 * 1024;
+	my $margin = $total / 100 > 32 * $MB ? $total / 100 : 32 * $MB;
+	return ($fs, $total, $margin);
 }
 
 # SQL that is true when run :id's totals equal its per-second sums and its

@@ -6,6 +6,31 @@
 -- iobench.run(); nothing here changes a setting but sweep_io_workers(),
 -- which restores it.
 
+-- Refuse a step of tune_tablespace() stored "invalid": it read more than
+-- 1 % of its blocks from memory (shared buffers or the page cache), so its
+-- figures are memory's, not the disk's, and nothing may be recommended
+-- from them.  The error rolls the call's runs back; the run's WARNING,
+-- printed before, says what it found.
+CREATE OR REPLACE FUNCTION iobench_internal.server_tuning_refuse_invalid(step iobench.runs)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s iobench.run_server_reads;
+BEGIN
+    IF step.status OPERATOR(pg_catalog.<>) 'invalid' THEN
+        RETURN;
+    END IF;
+    SELECT * INTO s FROM iobench.run_server_reads x WHERE x.run_id OPERATOR(pg_catalog.=) step.run_id;
+    RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', step.run_id
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              DETAIL = pg_catalog.format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
+                                         step.label, s.buffer_hits, s.buffer_reads),
+              HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
+END
+$$;
+
 -- Check the arguments every call here shares, before any run: the
 -- tablespace exists and sets no effective_io_concurrency of its own (the
 -- steps measured would not apply: the server's read path takes the
@@ -363,14 +388,7 @@ BEGIN
                          duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                          engine => 'postgres', effective_io_concurrency => c,
                          label => format('%stune_tablespace: randread at effective_io_concurrency %s', tag, c));
-        IF r.status OPERATOR(pg_catalog.=) 'invalid' THEN
-            RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', r.run_id
-                USING ERRCODE = 'object_not_in_prerequisite_state',
-                      DETAIL = format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
-                                      r.label, (SELECT s.buffer_hits FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id),
-                                      (SELECT s.buffer_reads FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id)),
-                      HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
-        END IF;
+        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
         IF c OPERATOR(pg_catalog.=) 1 THEN
             rnd := r;           -- a plain index scan's: the cost of a random read
         END IF;
@@ -405,14 +423,7 @@ BEGIN
                              duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                              engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => c,
                              label => format('%stune_tablespace: read at io_combine_limit %s', tag, c));
-            IF r.status OPERATOR(pg_catalog.=) 'invalid' THEN
-                RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', r.run_id
-                    USING ERRCODE = 'object_not_in_prerequisite_state',
-                          DETAIL = format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
-                                          r.label, (SELECT s.buffer_hits FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id),
-                                          (SELECT s.buffer_reads FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id)),
-                          HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
-            END IF;
+            PERFORM iobench_internal.server_tuning_refuse_invalid(r);
             comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
             comb_steps := comb_steps OPERATOR(pg_catalog.||)
                           jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
@@ -445,14 +456,7 @@ BEGIN
                        engine => 'postgres', effective_io_concurrency => eic,
                        label => format('%stune_tablespace: read for random_page_cost', tag));
     FOREACH r IN ARRAY ARRAY[rnd, seq] LOOP
-        IF r.status OPERATOR(pg_catalog.=) 'invalid' THEN
-            RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', r.run_id
-                USING ERRCODE = 'object_not_in_prerequisite_state',
-                      DETAIL = format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
-                                      r.label, (SELECT s.buffer_hits FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id),
-                                      (SELECT s.buffer_reads FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) r.run_id)),
-                      HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
-        END IF;
+        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
     END LOOP;
     seq_cost := coalesce((SELECT o.option_value::double precision
                             FROM pg_catalog.pg_tablespace t,
