@@ -69,7 +69,13 @@ my $acls_sql = q{
 	   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'iobench')
 	   -- not the relations runs of engine postgres read (members, not dumped)
 	   AND NOT (d.classid = 'pg_class'::regclass
-	            AND d.objid IN (SELECT relation FROM iobench.read_targets))};
+	            AND d.objid IN (SELECT relation FROM iobench.read_targets))
+	   -- nor their row types
+	   AND NOT (d.classid = 'pg_type'::regclass
+	            AND d.objid IN (SELECT t.oid FROM pg_type t
+	                             WHERE t.typrelid IN (SELECT relation FROM iobench.read_targets)
+	                                OR t.typelem IN (SELECT e.oid FROM pg_type e
+	                                                  WHERE e.typrelid IN (SELECT relation FROM iobench.read_targets))))};
 
 $node->safe_psql('postgres', 'CREATE DATABASE bench');
 $node->safe_psql('bench', 'CREATE EXTENSION iobench');
