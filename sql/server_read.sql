@@ -144,7 +144,11 @@ SELECT r.status IN ('completed', 'incomplete', 'invalid') AS ran,
   FROM sr_min r JOIN iobench.run_server_reads s USING (run_id);
 SELECT iobench.drop_read_targets('iob_sr_ts2');
 
--- Runs: random and sequential reads of 64 kB (8 blocks each)
+-- Runs: random and sequential reads of 64 kB (8 blocks each); on 17 and
+-- later the kernel's read-ahead may serve more than 1 % of a relation this
+-- small from the page cache, and the run is stored "invalid" (status
+-- shown as "completed or invalid")
+SET client_min_messages = error;
 CREATE TEMP TABLE sr_runs AS
 SELECT * FROM public.with_io($$SELECT * FROM iobench.run(engine => 'postgres', rw => 'randread',
                                block_size => '64kB', duration => '1s', file_size => '16MB',
@@ -153,7 +157,9 @@ INSERT INTO sr_runs
 SELECT * FROM public.with_io($$SELECT * FROM iobench.run(engine => 'postgres', rw => 'read',
                                block_size => '64kB', duration => '1s', file_size => '16MB',
                                effective_io_concurrency => 4, label => 'sr read')$$);
-SELECT r.label, r.status, r.engine, r.rw, r.block_size, r.read_ops > 0 AS has_reads,
+SET client_min_messages = warning;
+SELECT r.label, CASE WHEN r.status IN ('completed', 'invalid') THEN 'completed or invalid' ELSE r.status END AS status,
+       r.engine, r.rw, r.block_size, r.read_ops > 0 AS has_reads,
        r.ops = s.blocks / (r.block_size / 8192) AS ops_are_blocks,
        -- every block obtained was a hit or a read, but for the ops at the
        -- period's edges: each worker's op that straddles an edge (counted

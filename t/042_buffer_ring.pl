@@ -48,7 +48,10 @@ my $status = $node->safe_psql('postgres', q{
 	SELECT status FROM iobench.run(engine => 'postgres', file_size => '64MB',
 	                               duration => '2s', rw => 'randread')},
 	extra_params => [ '-U', 'alice' ]);
-is($status, 'completed', 'the granted user\'s run completed');
+# (on 17 and later the kernel's read-ahead may serve more than 1 % of the
+# reads from the page cache: the run is then stored "invalid", its
+# buffers' fate the same)
+like($status, qr/^(completed|invalid)$/, 'the granted user\'s run ran to its end');
 my $blocks = $node->safe_psql('postgres', q{SELECT blocks FROM iobench.run_server_reads});
 cmp_ok($blocks, '>', $nbuffers, "the run read more blocks ($blocks) than shared buffers hold");
 my $after = $node->safe_psql('postgres', sprintf($count, $filenode));
