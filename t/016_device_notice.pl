@@ -24,9 +24,10 @@ ok($out > 1, "a suite of $out tests on tmpfs runs") or diag($err);
 my @notices = ($err =~ /NOTICE:  no block device under tablespace "memts"/g);
 is(scalar(@notices), 1, 'one NOTICE for the whole suite');
 
-# the next call says it again
+# the next call says it again (a search of two steps: psync steps the
+# workers)
 ($ret, $out, $err) = $node->psql('postgres', q{
-	SELECT count(*) FROM iobench.latency_search('memts', latency_target => '1h', max_iodepth => 2,
+	SELECT count(*) FROM iobench.latency_search('memts', latency_target => '1h', max_workers => 2,
 	                                            step_duration => '200ms', file_size => '1MB',
 	                                            direct => false, engine => 'psync')});
 is($out, '1', 'a latency search on tmpfs runs') or diag($err);

@@ -19,7 +19,7 @@ my $node = iob_node('search_cancel');
 my $h = $node->background_psql('postgres', on_error_stop => 0);
 $h->query_until(qr/start/, q{\echo start
 \set VERBOSITY verbose
-SELECT * FROM iobench.latency_search('pg_default', latency_target => '1h', max_iodepth => 8,
+SELECT * FROM iobench.latency_search('pg_default', latency_target => '1h',
                                      max_workers => 2, step_duration => '4s',
                                      file_size => '16MB', engine => 'psync', label => 'cancel me');
 });
