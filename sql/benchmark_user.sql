@@ -57,12 +57,18 @@ SELECT status, label FROM iobench.pgiosim(duration => '200ms', file_size => '1MB
 SELECT count(*) = 1 AS searched
   FROM iobench.latency_search(latency_target => '10s', max_iodepth => 1,
                               step_duration => '200ms', file_size => '1MB', engine => 'psync');
-SELECT count(*) >= 0 AS running_read FROM iobench.running_runs;
+-- (its runs are over: none is running)
+SELECT count(*) = 0 AS running_read_none FROM iobench.running_runs;
 SELECT count(*) > 0 AS disk_read FROM iobench.run_disk_seconds WHERE run_id = :alice_run
  HAVING (SELECT disk FROM iobench.runs WHERE run_id = :alice_run) IS NOT NULL
  UNION ALL SELECT true WHERE (SELECT disk FROM iobench.runs WHERE run_id = :alice_run) IS NULL;
 SELECT count(*) > 10 AS report_lines FROM iobench.report(:alice_run);
-SELECT count(*) >= 0 AS stalls_read FROM iobench.stalls(:alice_run);
+-- every second of I/O is a stall at a latency limit of 1 µs, none at a
+-- fraction of 0 and 1 h
+SELECT (SELECT count(*) FROM iobench.stalls(:alice_run, max_latency => '1 us'))
+       = (SELECT count(DISTINCT second) FROM iobench.run_seconds WHERE run_id = :alice_run AND ops > 0)
+       AND NOT EXISTS (SELECT FROM iobench.stalls(:alice_run, min_fraction => 0, max_latency => '1h'))
+       AS stalls_read;
 SELECT count(*) = 1 AS compared FROM iobench.compare_runs(ARRAY[:alice_run]::bigint[]);
 SELECT count(*) = 4 AS compared
   FROM iobench.compare((SELECT max(suite_id) FROM iobench.suites));
@@ -70,7 +76,9 @@ SELECT (iobench.run_json(:alice_run) -> 'jobs' -> 0 ->> 'jobname') AS jobname;
 SELECT count(*) > 0 AS runs_read FROM iobench.runs;
 SELECT count(*) > 0 AS seconds_read FROM iobench.run_seconds WHERE run_id = :alice_run;
 SELECT count(*) > 0 AS latency_read FROM iobench.run_latency WHERE run_id = :alice_run;
-SELECT count(*) >= 0 AS waits_read FROM iobench.run_wait_stats(:alice_run);
+-- the run's reads are in its waits, with the workers' exact count
+SELECT bool_or(w.wait_type = 'IO:DataFileRead' AND w.exact_count = r.read_ops) AS waits_read
+  FROM iobench.run_wait_stats_all(:alice_run) w, iobench.runs r WHERE r.run_id = :alice_run;
 SELECT count(*) > 0 AS suites_read FROM iobench.suite_results;
 
 -- another tablespace needs CREATE on it, granted once to the group role
