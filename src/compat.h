@@ -239,27 +239,22 @@ iob_evict_unpinned_buffer(Buffer buf)
 
 /*
  * The most buffers a read stream pins at once for max_ios I/Os of up to
- * "combine" blocks each, within this backend's share of shared buffers: 17
- * pins 4 per I/O (at least one full combined read) and limits it with
- * LimitAdditionalPins(); 18 pins one combined read per I/O and one more,
- * and limits it with GetPinLimit().  The ring of engine "postgres"'s
+ * "combine" blocks each (IOB_READ_STREAM_MAX_PINNED), within this
+ * backend's share of shared buffers: 17 limits it with
+ * LimitAdditionalPins(), 18 with GetPinLimit().  The ring of engine "postgres"'s
  * random reads is sized from it (server_read.c).
  */
+#if PG_VERSION_NUM >= 170000
+static inline int
+iob_read_stream_max_pins(int max_ios, int combine)
+{
+	uint32		pins = IOB_READ_STREAM_MAX_PINNED((uint32) max_ios, (uint32) combine);
+
 #if PG_VERSION_NUM >= 180000
-static inline int
-iob_read_stream_max_pins(int max_ios, int combine)
-{
-	uint32		pins = (uint32) (max_ios + 1) * (uint32) combine;
-
-	return (int) Min(pins, GetPinLimit());
-}
-#elif PG_VERSION_NUM >= 170000
-static inline int
-iob_read_stream_max_pins(int max_ios, int combine)
-{
-	uint32		pins = Max((uint32) max_ios * 4, (uint32) combine);
-
+	pins = Min(pins, GetPinLimit());
+#else
 	LimitAdditionalPins(&pins);
+#endif
 	return (int) pins;
 }
 #endif
