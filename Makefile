@@ -16,50 +16,51 @@ EXTENSION = iobench
 MODULE_big = iobench
 OBJS = \
 	src/iobench.o \
-	src/histogram.o \
-	src/workload.o \
-	src/engine.o \
-	src/engine_psync.o \
-	src/engine_uring.o \
-	src/server_settings.o \
-	src/server_relation.o \
+	src/base/dynworker.o \
+	src/base/owner_spi.o \
+	src/base/privileges.o \
+	src/base/settings.o \
+	src/base/sql_args.o \
+	src/base/sql_entry.o \
+	src/base/subxact.o \
+	src/campaigns/pgiosim.o \
+	src/campaigns/search.o \
+	src/campaigns/suite.o \
+	src/device/diskstats.o \
+	src/engine/engine.o \
+	src/engine/engine_psync.o \
+	src/engine/engine_uring.o \
+	src/results/histogram.o \
+	src/results/run_store.o \
+	src/results/storage.o \
+	src/run/files.o \
+	src/run/recorder.o \
+	src/run/run_args.o \
+	src/run/run_launcher.o \
+	src/run/run_limits.o \
+	src/run/run_options.o \
+	src/run/run_progress.o \
+	src/run/run_shared.o \
+	src/run/run_storer.o \
+	src/run/run_summary.o \
+	src/run/second_ring.o \
+	src/run/steady_state.o \
+	src/run/tablespace_group.o \
+	src/run/wait_run.o \
+	src/run/wal_pattern.o \
+	src/run/worker.o \
+	src/run/workload.o \
 	src/server_read.o \
-	src/files.o \
-	src/diskstats.o \
-	src/storage.o \
-	src/dynworker.o \
-	src/worker.o \
-	src/run_shared.o \
-	src/run_launcher.o \
-	src/run_summary.o \
-	src/run_storer.o \
-	src/run_limits.o \
-	src/run_progress.o \
-	src/recorder.o \
-	src/steady_state.o \
-	src/tablespace_group.o \
-	src/run_options.o \
-	src/sql_args.o \
-	src/sql_entry.o \
-	src/run_args.o \
-	src/run_store.o \
-	src/owner_spi.o \
-	src/subxact.o \
-	src/second_ring.o \
-	src/privileges.o \
-	src/pgiosim.o \
-	src/suite.o \
-	src/search.o \
-	src/wal_pattern.o \
-	src/wait_table.o \
-	src/wait_sampler.o \
-	src/wait_backend_type.o \
-	src/wait_timer.o \
-	src/wait_output.o \
-	src/wait_exact.o \
-	src/wait_window.o \
-	src/wait_run.o \
-	src/wait_collector.o
+	src/server_relation.o \
+	src/server_settings.o \
+	src/waits/wait_backend_type.o \
+	src/waits/wait_collector.o \
+	src/waits/wait_exact.o \
+	src/waits/wait_output.o \
+	src/waits/wait_sampler.o \
+	src/waits/wait_table.o \
+	src/waits/wait_timer.o \
+	src/waits/wait_window.o
 
 # SQL: released scripts are frozen, the current version is built.
 #
@@ -119,7 +120,7 @@ NEW_SCHEMA_0.1 = sql/install/schema/05_internal.sql sql/install/schema/11_runs_u
 # and since release 0.2
 NEW_SCHEMA_0.2 = sql/install/schema/60_server_reads.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
-LIMIT_HEADERS = src/run_options.h src/iobench.h
+LIMIT_HEADERS = src/run/run_options.h src/base/settings.h
 UPGRADE_STEPS = $(wildcard sql/install/upgrade/$(LAST_RELEASE)--$(EXTVERSION).sql)
 # the frozen scripts of every release
 DATA = $(sort $(wildcard sql/iobench--*.sql))
@@ -150,7 +151,7 @@ TAP_TESTS = 1
 SHLIB_LINK += -luring
 PG_CPPFLAGS += -I$(srcdir)/src
 # The library's version, which every entry point compares with the database's
-# (src/sql_entry.c)
+# (src/base/sql_entry.c)
 PG_CPPFLAGS += -DIOB_LIBRARY_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS += -Wall -Wmissing-prototypes
 
@@ -171,7 +172,7 @@ endif
 export PG_CONFIG
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 
-# The releases iobench supports (src/compat.h holds their differences).
+# The releases iobench supports (src/base/compat.h holds their differences).
 PG_MAJOR := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9][0-9]*\).*/\1/p')
 ifneq ($(filter-out 15 16 17 18 19,$(PG_MAJOR)),)
 $(error iobench supports PostgreSQL 15 to 19, but $(PG_CONFIG) is $(shell $(PG_CONFIG) --version))
@@ -180,8 +181,8 @@ endif
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
 
-# a new default_version rebuilds the file that compares it (src/sql_entry.c)
-src/sql_entry.o src/sql_entry.bc: iobench.control
+# a new default_version rebuilds the file that compares it (src/base/sql_entry.c)
+src/base/sql_entry.o src/base/sql_entry.bc: iobench.control
 
 # The tests' database is iobench_regression (privileges and benchmark_user
 # name it), also under installcheck, where PGXS adds --dbname=$(CONTRIB_TESTDB)
@@ -223,7 +224,7 @@ frozen-check: iobench--$(EXTVERSION).sql
 .DELETE_ON_ERROR:
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes.
-$(OBJS): $(wildcard $(srcdir)/src/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/*/*.h)
 
 # Objects built for another server or with other flags are rebuilt: they depend
 # on a stamp whose content (pg_config, its version, WERROR) changes with them.

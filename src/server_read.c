@@ -50,8 +50,8 @@
 #include "executor/instrument.h"
 #include "storage/bufmgr.h"
 
-#include "clock.h"
-#include "compat.h"
+#include "base/clock.h"
+#include "base/compat.h"
 #include "server_read.h"
 
 #ifdef IOB_HAVE_READ_STREAM

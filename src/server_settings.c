@@ -21,9 +21,10 @@
 #include "utils/spccache.h"
 #include "utils/syscache.h"
 
-#include "compat.h"
-#include "iobench.h"
-#include "owner_spi.h"
+#include "base/compat.h"
+#include "base/settings.h"
+#include "base/sql_args.h"
+#include "base/owner_spi.h"
 #include "server_read.h"
 
 /*

@@ -1,4 +1,4 @@
-# Per-second figures are never lost silently (src/second_ring.h): whatever
+# Per-second figures are never lost silently (src/run/second_ring.h): whatever
 # happens to a run's recorder (a lock held on its table, a cancel, a
 # termination, a stop) or to one of its workers (stuck longer than the
 # recorder waits for it), the run's totals equal the sums of its rows in

@@ -7,7 +7,7 @@
 # busy reading the whole run: the run's waits must show their
 # IO:DataFileRead under the label ' (io worker)' and the backend type
 # 'io worker', beside the run's own workers' waits, outside the run's
-# Percentage base (src/wait_run.c has the rule).  A run of the raw engine
+# Percentage base (src/run/wait_run.c has the rule).  A run of the raw engine
 # on the same server has no I/O worker rows.
 #
 # Skipped on servers without io_method (before 18).
