@@ -31,6 +31,7 @@ OBJS = \
 	src/engine/engine_psync.o \
 	src/engine/engine_uring.o \
 	src/results/histogram.o \
+	src/results/run_params.o \
 	src/results/run_store.o \
 	src/results/storage.o \
 	src/run/files.o \

@@ -14,9 +14,9 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
-#include "base/settings.h"
-#include "run/run_limits.h"
-#include "waits/wait_collector.h"
+#include "base/base.h"
+#include "run/run.h"
+#include "waits/waits.h"
 
 PG_MODULE_MAGIC;
 

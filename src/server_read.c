@@ -50,8 +50,7 @@
 #include "executor/instrument.h"
 #include "storage/bufmgr.h"
 
-#include "base/clock.h"
-#include "base/compat.h"
+#include "base/base.h"
 #include "server_read.h"
 
 #ifdef IOB_HAVE_READ_STREAM

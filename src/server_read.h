@@ -39,7 +39,7 @@
 #include "storage/dsm.h"
 #include "utils/rel.h"
 
-#include "run/run_options.h"
+#include "results/run_params.h"
 
 /*
  * The most blocks a relation holds: block numbers run from 0 to

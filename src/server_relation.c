@@ -67,16 +67,10 @@
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
-#include "base/compat.h"
-#include "base/dynworker.h"
+#include "base/base.h"
 #include "run/files.h"
-#include "base/settings.h"
-#include "base/owner_spi.h"
-#include "base/privileges.h"
-#include "run/run_shared.h"
+#include "run/run.h"
 #include "server_read.h"
-#include "base/sql_entry.h"
-#include "run/tablespace_group.h"
 
 /* Blocks filled per committed transaction: 64 MB of 8 kB blocks */
 #define FILL_CHUNK_BYTES	(64 * 1024 * 1024)

@@ -21,10 +21,7 @@
 #include "utils/spccache.h"
 #include "utils/syscache.h"
 
-#include "base/compat.h"
-#include "base/settings.h"
-#include "base/sql_args.h"
-#include "base/owner_spi.h"
+#include "base/base.h"
 #include "server_read.h"
 
 /*

@@ -20,13 +20,8 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "base/settings.h"
-#include "base/privileges.h"
-#include "run/run_args.h"
-#include "run/run_launcher.h"
-#include "run/run_limits.h"
-#include "run/run_options.h"
-#include "base/sql_entry.h"
+#include "base/base.h"
+#include "run/run.h"
 
 PG_FUNCTION_INFO_V1(iobench_pgiosim);
 

@@ -33,17 +33,9 @@
 #include "utils/timestamp.h"
 
 #include "engine/engine.h"
-#include "base/settings.h"
-#include "base/owner_spi.h"
-#include "base/privileges.h"
-#include "run/run_args.h"
-#include "run/run_launcher.h"
-#include "run/run_limits.h"
-#include "run/run_options.h"
-#include "results/run_store.h"
-#include "run/run_storer.h"
-#include "base/sql_entry.h"
-#include "base/subxact.h"
+#include "base/base.h"
+#include "run/run.h"
+#include "results/results.h"
 
 PG_FUNCTION_INFO_V1(iobench_latency_search);
 

@@ -40,7 +40,7 @@
 #include "utils/json.h"
 #include "utils/timestamp.h"
 
-#include "base/clock.h"
+#include "base/base.h"
 #include "diskstats.h"
 
 /* Samples are taken this often during the measured period */

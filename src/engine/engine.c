@@ -11,7 +11,7 @@
 #include "utils/wait_event.h"
 
 #include "engine.h"
-#include "base/settings.h"
+#include "base/base.h"
 
 /* Engine names as the "engine" argument and the result row spell them */
 const char *const iob_engine_names[] = {"auto", "io_uring", "psync", "postgres"};

@@ -26,7 +26,7 @@
 
 #include "postgres.h"
 
-#include "base/clock.h"
+#include "base/base.h"
 
 /* What one I/O does.  The values index per-kind arrays. */
 typedef enum IobOpKind

@@ -40,7 +40,7 @@
 #include "utils/syscache.h"
 
 #include "device/diskstats.h"
-#include "base/owner_spi.h"
+#include "base/base.h"
 #include "run_store.h"
 
 /* Start a key of the JSON object under construction */

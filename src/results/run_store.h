@@ -19,7 +19,7 @@
 #include "access/htup.h"
 #include "utils/timestamp.h"
 
-#include "run/run_summary.h"
+#include "run_record.h"
 
 /*
  * Insert the run and its children (as the owner of the iobench schema, so

@@ -27,8 +27,7 @@
 
 #include "files.h"
 #include "tablespace_group.h"
-#include "base/settings.h"
-#include "base/sql_args.h"
+#include "base/base.h"
 
 /* Files are written in chunks of this size while being filled */
 #define FILL_CHUNK		(1024 * 1024)

@@ -37,11 +37,8 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
-#include "base/clock.h"
+#include "base/base.h"
 #include "device/diskstats.h"
-#include "base/dynworker.h"
-#include "base/settings.h"
-#include "base/owner_spi.h"
 #include "recorder.h"
 #include "run_shared.h"
 #include "second_ring.h"

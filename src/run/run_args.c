@@ -21,7 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "base/settings.h"
+#include "base/base.h"
 #include "run_args.h"
 #include "run_limits.h"
 #include "server_read.h"

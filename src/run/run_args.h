@@ -18,7 +18,7 @@
 #include "fmgr.h"
 
 #include "run_options.h"
-#include "base/sql_args.h"
+#include "base/base.h"
 #include "tablespace_group.h"
 
 /*

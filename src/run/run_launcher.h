@@ -13,8 +13,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef IOBENCH_RUN_H
-#define IOBENCH_RUN_H
+#ifndef IOBENCH_RUN_LAUNCHER_H
+#define IOBENCH_RUN_LAUNCHER_H
 
 #include "postgres.h"
 
@@ -51,4 +51,4 @@ extern void iob_execute_run(const IobRunParams *params, const char *label,
 							IobProgressStyle progress_style,
 							IobRunResult *result);
 
-#endif							/* IOBENCH_RUN_H */
+#endif							/* IOBENCH_RUN_LAUNCHER_H */

@@ -27,9 +27,7 @@
 #include "storage/shmem.h"
 #include "utils/guc.h"
 
-#include "base/compat.h"
-#include "base/settings.h"
-#include "base/sql_args.h"
+#include "base/base.h"
 #include "run_limits.h"
 
 typedef struct IobRunLimits

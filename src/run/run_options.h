@@ -1,16 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * run_options.h
- *	  The settings of one benchmark run, and their validation.
+ *	  The limits of a run's settings, and their validation.
  *
- * IobRunParams is everything a run is: the arguments of iobench.run(), and
- * nothing else; presets express themselves in these settings.  This file
- * owns their limits (also the CHECKs of the SQL, see the Makefile), their
- * names as the arguments spell them, and the one validation every run
- * passes before anything is created (iob_validate_params()).
- *
- * IobRunParams is plain data (no pointers) because it is copied into the
- * run's dynamic shared memory segment for the workers.
+ * The settings themselves, IobRunParams, are part of a run's record
+ * (results/run_params.h).  This file owns their limits (also the CHECKs of
+ * the SQL, see the Makefile) and the one validation every run passes
+ * before anything is created (iob_validate_params()).
  *
  *-------------------------------------------------------------------------
  */
@@ -21,18 +17,7 @@
 
 #include "datatype/timestamp.h"
 
-#include "engine/engine.h"
-
-/* Access patterns, named as fio names them ("rw") */
-typedef enum IobPattern
-{
-	IOB_RW_RANDREAD = 0,
-	IOB_RW_RANDWRITE,
-	IOB_RW_RANDRW,
-	IOB_RW_READ,
-	IOB_RW_WRITE,
-	IOB_RW_READWRITE
-} IobPattern;
+#include "results/results.h"
 
 /*
  * Limits of the arguments; the error messages quote them.  The CHECKs of
@@ -68,107 +53,9 @@ typedef enum IobPattern
 #define IOB_MAX_WORKER_BUFFERS	(UINT64CONST(1) << 30)	/* 1 GB per worker */
 #define IOB_MAX_RUN_BUFFERS		(UINT64CONST(4) << 30)	/* 4 GB per run */
 
-/*
- * How writes are made durable, as PostgreSQL's wal_sync_method names it:
- * a sync call after writes (fsync_every), or files opened with O_DSYNC or
- * O_SYNC so that each write returns once it is durable.
- */
-typedef enum IobSyncMethod
-{
-	IOB_SYNC_FSYNC = 0,
-	IOB_SYNC_FDATASYNC,
-	IOB_SYNC_OPEN_DATASYNC,		/* O_DSYNC */
-	IOB_SYNC_OPEN_SYNC			/* O_SYNC */
-} IobSyncMethod;
-
-/* What steady-state detection looks at (steady_state.h) */
-typedef enum IobSteadyMetric
-{
-	IOB_STEADY_NONE = 0,		/* no detection: the run lasts its duration */
-	IOB_STEADY_IOPS,			/* IOPS of data I/O per second */
-	IOB_STEADY_LATENCY			/* mean latency of data I/O per second */
-} IobSteadyMetric;
-
-#define IOB_MAX_GROUP			8	/* tablespaces of a group */
 #define IOB_MIN_STEADY_WINDOW_S	2	/* a single second cannot be steady */
 #define IOB_MAX_STEADY_WINDOW_S	180 /* the launcher keeps a sample per second
 									 * of the window (steady_state.h) */
-
-typedef struct IobRunParams
-{
-	Oid			tablespace_oid;
-	NameData	tablespace;
-	IobPattern	rw;
-	uint32		block_size;		/* bytes */
-	int			workers;
-	int			iodepth;
-	int64		duration_us;	/* measured period */
-	int64		warmup_us;		/* excluded from the figures */
-	uint64		file_size;		/* bytes per file, a multiple of block_size */
-	int			files;
-	int			read_pct;		/* share of reads in mixed patterns */
-	int			fsync_every;	/* sync a file after every N writes to it; 0 = never */
-	IobSyncMethod sync_method;	/* the call fsync_every makes, or the
-								 * open flag of every file */
-	bool		direct;			/* O_DIRECT */
-	IobEngineKind engine;		/* as requested */
-	int			rate_iops;		/* total over all workers; 0 = unlimited */
-	uint64		seed;
-	int			rewrite_pct;	/* share of reads followed by a rewrite of
-								 * the same block (0 = never) */
-	bool		cold_reads;		/* buffered: drop each block from the page
-								 * cache once read (and each file once
-								 * synced), so every read goes to the device */
-	int64		stall_threshold_us; /* a write (plus the sync it triggers)
-									 * slower than this is a stall; 0 = not
-									 * tracked */
-	int			progress_interval_s;	/* seconds between progress NOTICEs */
-	TimestampTz start_at;		/* the workers, once ready, wait for this
-								 * wall-clock time (a common start on many
-								 * servers); 0 = start at once */
-
-	IobSteadyMetric steady_state;	/* end the run once steady */
-	double		steady_band_pct;	/* every second within this % of the
-									 * window's mean */
-	int			steady_window_s;	/* over this many seconds */
-
-	/*
-	 * A tablespace group (tablespace_group.h): file i lies in tablespace
-	 * group_oids[i % ngroup]; 0 for a run on one tablespace.  tablespace
-	 * and tablespace_oid are then the group's first.
-	 */
-	int			ngroup;
-	Oid			group_oids[IOB_MAX_GROUP];
-	NameData	group_names[IOB_MAX_GROUP];
-
-	/*
-	 * Engine "postgres" (server_read.h): the server's I/O settings the
-	 * workers set for themselves, when given (else the tablespace's or the
-	 * server's own apply)
-	 */
-	bool		io_concurrency_given;
-	int			io_concurrency; /* effective_io_concurrency */
-	bool		io_combine_given;
-	int			io_combine_blocks;	/* io_combine_limit, in blocks */
-} IobRunParams;
-
-/*
- * Names as the arguments spell them, indexed by their enums; the engine's
- * are engine.h's iob_engine_names
- */
-extern const char *const iob_pattern_names[IOB_RW_READWRITE + 1];
-extern const char *const iob_steady_names[IOB_STEADY_LATENCY + 1];
-extern const char *const iob_sync_method_names[IOB_SYNC_OPEN_SYNC + 1];
-
-extern const char *iob_pattern_name(IobPattern rw);
-extern bool iob_pattern_is_random(IobPattern rw);
-extern bool iob_pattern_is_mixed(IobPattern rw);
-extern bool iob_pattern_reads(IobPattern rw);
-extern bool iob_pattern_writes(IobPattern rw);
-extern const char *iob_sync_method_name(IobSyncMethod method);
-extern const char *iob_steady_name(IobSteadyMetric metric);
-extern bool iob_sync_method_by_name(const char *name, IobSyncMethod *method);
-extern bool iob_sync_method_is_open(IobSyncMethod method);
 
 /*
  * Check the settings of a run as a whole: every range, and every rule that

@@ -18,8 +18,7 @@
 #include "datatype/timestamp.h"
 #include "lib/stringinfo.h"
 
-#include "base/clock.h"
-#include "base/settings.h"
+#include "base/base.h"
 #include "run_progress.h"
 
 /*

@@ -20,7 +20,7 @@
 
 #include "postgres.h"
 
-#include "results/histogram.h"
+#include "results/results.h"
 #include "run_shared.h"
 
 typedef enum IobProgressStyle

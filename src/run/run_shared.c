@@ -11,7 +11,7 @@
 #include "storage/fd.h"
 #include "storage/proc.h"
 
-#include "base/compat.h"
+#include "base/base.h"
 #include "run_shared.h"
 #include "tablespace_group.h"
 

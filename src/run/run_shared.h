@@ -58,10 +58,9 @@
 
 #include "device/diskstats.h"
 #include "engine/engine.h"
-#include "results/histogram.h"
+#include "results/results.h"
 #include "run_options.h"
 #include "server_read.h"
-#include "results/storage.h"
 
 #define IOB_SHM_MAGIC		0x10BE7C40
 
@@ -162,16 +161,6 @@ typedef struct IobRunShared
  */
 #define IOB_MAX_STALL_EVENTS	64
 #define IOB_STALL_RING			16	/* stalls between two reads by the recorder */
-
-typedef struct IobStallEvent
-{
-	int64		at_ns;			/* completion of the sync (or write), from the
-								 * start of the measured period */
-	int			file_index;
-	uint64		offset;			/* of the write */
-	int64		write_ns;		/* write latency */
-	int64		sync_ns;		/* latency of the sync that followed (0: none) */
-} IobStallEvent;
 
 typedef struct IobWorkerState
 {

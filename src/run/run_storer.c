@@ -29,11 +29,9 @@
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
-#include "base/compat.h"
-#include "base/dynworker.h"
-#include "base/owner_spi.h"
+#include "base/base.h"
 #include "run_limits.h"
-#include "results/run_store.h"
+#include "results/results.h"
 #include "run_storer.h"
 #include "run_summary.h"
 #include "second_ring.h"

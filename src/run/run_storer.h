@@ -35,7 +35,7 @@
 #include "storage/shm_toc.h"
 
 #include "run_shared.h"
-#include "results/run_store.h"
+#include "results/results.h"
 
 /* The segment of iob_store_rows_detached(): an IobRunStoreInfo only */
 #define IOB_STORE_MAGIC		0x10BE5702

@@ -10,9 +10,11 @@
 
 #include "storage/shm_toc.h"
 
-#include "base/clock.h"
+#include "base/base.h"
+#include "run_shared.h"
 #include "run_summary.h"
 #include "second_ring.h"
+#include "tablespace_group.h"
 
 /* Merge the workers' data into the summary's totals, stalls and CPU */
 static void

@@ -7,7 +7,7 @@
  */
 #include "postgres.h"
 
-#include "base/clock.h"
+#include "base/base.h"
 #include "second_ring.h"
 
 /* A worker: put one kind of one second in its late ring, or count it lost */

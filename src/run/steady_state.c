@@ -20,7 +20,7 @@
 
 #include <math.h>
 
-#include "base/clock.h"
+#include "base/base.h"
 #include "steady_state.h"
 
 /* How long after a second's end its slots are read */

@@ -14,8 +14,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 
-#include "base/compat.h"
-#include "base/privileges.h"
+#include "base/base.h"
 #include "tablespace_group.h"
 
 /*

@@ -18,17 +18,10 @@
 
 #include "postgres.h"
 
-#include "results/histogram.h"
+#include "results/results.h"
 #include "run_options.h"
 
 #define IOB_KEY_GROUP	5
-
-/* One worker's figures for one tablespace of the group */
-typedef struct IobGroupStats
-{
-	IobHistogram hist[IOB_NUM_OP_KINDS];
-	uint64		bytes[IOB_NUM_OP_KINDS];
-} IobGroupStats;
 
 /*
  * A tablespace by name that the current user may create files in (the
@@ -45,21 +38,5 @@ extern Oid	iob_check_tablespace(const char *spcname);
  */
 extern void iob_check_contender(const char *contender);
 extern void iob_contender_params(const char *contender, IobRunParams *params);
-
-/* Tablespaces of the run: 1 for a single one */
-static inline int
-iob_group_size(const IobRunParams *params)
-{
-	return params->ngroup > 0 ? params->ngroup : 1;
-}
-
-/* Files of the run in member g of the group */
-static inline int
-iob_group_files(const IobRunParams *params, int g)
-{
-	int			n = iob_group_size(params);
-
-	return params->files / n + (g < params->files % n ? 1 : 0);
-}
 
 #endif							/* IOBENCH_TABLESPACE_GROUP_H */

@@ -49,15 +49,10 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
-#include "base/clock.h"
-#include "base/compat.h"
+#include "base/base.h"
 #include "engine/engine.h"
-#include "base/settings.h"
-#include "waits/wait_exact.h"
-#include "waits/wait_output.h"
+#include "waits/waits.h"
 #include "wait_run.h"
-#include "waits/wait_sampler.h"
-#include "waits/wait_timer.h"
 
 #define NS_PER_MS	INT64CONST(1000000)
 

@@ -27,7 +27,7 @@
 
 #include "postgres.h"
 
-#include "results/run_store.h"
+#include "results/results.h"
 
 typedef struct IobWaitRun IobWaitRun;
 

@@ -19,9 +19,7 @@
 #include "access/xlog_internal.h"
 #include "utils/guc.h"
 
-#include "base/compat.h"
-#include "base/settings.h"
-#include "base/sql_args.h"
+#include "base/base.h"
 #include "wal_pattern.h"
 
 /* The wal_sync_method values Linux has (fsync_writethrough is Windows') */

@@ -45,9 +45,7 @@
 #include "utils/resowner.h"
 #include "utils/wait_event.h"
 
-#include "base/clock.h"
-#include "base/compat.h"
-#include "base/dynworker.h"
+#include "base/base.h"
 #include "engine/engine.h"
 #include "files.h"
 #include "run_limits.h"

@@ -11,7 +11,7 @@
 #include "storage/proc.h"
 #include "utils/backend_status.h"
 
-#include "base/compat.h"
+#include "base/base.h"
 #include "wait_backend_type.h"
 
 #ifndef IOB_HAVE_PROC_BACKEND_TYPE

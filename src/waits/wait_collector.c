@@ -35,13 +35,11 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "base/settings.h"
-#include "base/sql_entry.h"
+#include "base/base.h"
 #include "wait_collector.h"
 #include "wait_output.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
-#include "base/privileges.h"
 
 PG_FUNCTION_INFO_V1(iobench_waits_raw);
 PG_FUNCTION_INFO_V1(iobench_reset_waits);

@@ -16,8 +16,7 @@
 #include "pgstat.h"
 #include "utils/wait_event.h"
 
-#include "base/compat.h"
-#include "base/owner_spi.h"
+#include "base/base.h"
 #include "wait_exact.h"
 
 /* The wait event of each kind of counter, in IobWaitCounters order */

@@ -18,8 +18,7 @@
 #include "utils/tuplestore.h"
 #include "utils/wait_event.h"
 
-#include "base/compat.h"
-#include "base/owner_spi.h"
+#include "base/base.h"
 #include "wait_output.h"
 
 /* One row of iobench.wait_raw, before it becomes a tuple or an SPI array */

@@ -59,9 +59,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "base/clock.h"
-#include "base/compat.h"
-#include "base/settings.h"
+#include "base/base.h"
 #include "wait_backend_type.h"
 #include "wait_sampler.h"
 

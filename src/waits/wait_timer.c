@@ -33,8 +33,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "base/clock.h"
-#include "base/compat.h"
+#include "base/base.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
 

@@ -24,14 +24,11 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "base/settings.h"
-#include "base/sql_args.h"
-#include "base/sql_entry.h"
+#include "base/base.h"
 #include "wait_exact.h"
 #include "wait_output.h"
 #include "wait_sampler.h"
 #include "wait_timer.h"
-#include "base/privileges.h"
 
 PG_FUNCTION_INFO_V1(iobench_sample_waits_raw);
 
