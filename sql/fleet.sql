@@ -28,7 +28,9 @@ BEGIN
     END LOOP;
 END
 $$;
-SELECT run_uuid IS NOT NULL AS has_uuid, tool, origin_run_id IS NULL AS ran_here,
+-- (its identity across servers: a random UUID, version 4)
+SELECT run_uuid::text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' AS random_uuid,
+       tool, origin_run_id IS NULL AS ran_here,
        server IS NULL AS no_server, imported_at IS NULL AS not_imported,
        start_at IS NULL AS no_start_at, go_at BETWEEN started_at AND finished_at AS go_inside
   FROM a;
