@@ -7,6 +7,8 @@
 #   make test        the same set-up, then the pg_regress suite on a private instance
 #                    with iobench preloaded, the isolation specs and the TAP tests
 #   make include-check  fail when src/ has an include cycle (tools/include_graph.sh)
+#   make test-lint   fail on a test check that cannot fail (count(*) >= 0 ...) and on
+#                    TAP tests that share a number (tools/test_lint.pl)
 #
 # Each takes PG_CONFIG=/path/to/pg_config to work with that installation instead
 # of the default (tools/pg_dirs.sh: Debian's PostgreSQL 15, installed with the
@@ -255,6 +257,12 @@ EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 .PHONY: include-check
 include-check:
 	@tools/include_graph.sh -q
+
+# Every check of the tests can fail, and every TAP test has a number of its
+# own (tools/test_lint.pl names each finding)
+.PHONY: test-lint
+test-lint:
+	@tools/test_lint.pl
 
 .PHONY: run test deps
 deps:
