@@ -120,9 +120,12 @@ step() {
 }
 
 # Print the URI of the Debian mirror this machine's apt uses for its own
-# release: deb822 .sources files first, then one-line .list files.
+# release: deb822 .sources files first, then the one-line format of
+# /etc/apt/sources.list and .list files.  Any of them may be missing (a
+# debootstrap root has only /etc/apt/sources.list, a recent Debian image only
+# .sources files): only the files that exist are read.
 host_mirror() {
-	local codename uri
+	local codename uri f deb822=() oneline=()
 	if [ -n "${IOBENCH_MIRROR:-}" ]; then
 		echo "$IOBENCH_MIRROR"
 		return 0
@@ -130,26 +133,35 @@ host_mirror() {
 	# shellcheck disable=SC1091
 	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 	[ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release: set IOBENCH_MIRROR"
-	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v cn="$codename" '
-		function flush() {
-			if (types ~ /(^| )deb( |$)/ && enabled != "no" && (" " suites " ") ~ (" " cn " ") && uri == "")
-				uri = uris
-			types = ""; suites = ""; uris = ""; enabled = ""
-		}
-		/^[ \t]*#/ { next }
-		/^[ \t]*$/ { flush(); next }
-		{ key = tolower($1); sub(/:.*/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val) }
-		key == "types" { types = val }
-		key == "suites" { suites = val }
-		key == "enabled" { enabled = tolower(val) }
-		key == "uris" { split(val, u, /[ \t]+/); uris = u[1] }
-		END { flush(); print uri }')
-	if [ -z "$uri" ]; then
-		uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			sed 's/\[[^]]*\]//' | awk -v cn="$codename" \
-			'$1 == "deb" && $3 == cn && !found { print $2; found = 1 }')
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && deb822+=("$f")
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] && oneline+=("$f")
+	done
+	uri=
+	if [ "${#deb822[@]}" -gt 0 ]; then
+		uri=$(awk -v cn="$codename" '
+			function flush() {
+				if (types ~ /(^| )deb( |$)/ && enabled != "no" && (" " suites " ") ~ (" " cn " ") && uri == "")
+					uri = uris
+				types = ""; suites = ""; uris = ""; enabled = ""
+			}
+			FNR == 1 { flush() }
+			/^[ \t]*#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			{ key = tolower($1); sub(/:.*/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val) }
+			key == "types" { types = val }
+			key == "suites" { suites = val }
+			key == "enabled" { enabled = tolower(val) }
+			key == "uris" { split(val, u, /[ \t]+/); uris = u[1] }
+			END { flush(); print uri }' "${deb822[@]}")
 	fi
-	[ -n "$uri" ] || die "no apt source for \"$codename\" in /etc/apt: set IOBENCH_MIRROR"
+	if [ -z "$uri" ] && [ "${#oneline[@]}" -gt 0 ]; then
+		uri=$(sed -e 's/^[ \t]*//' -e 's/\[[^]]*\][ \t]*//' "${oneline[@]}" |
+			awk -v cn="$codename" '$1 == "deb" && $3 == cn && !found { print $2; found = 1 }')
+	fi
+	[ -n "$uri" ] || die "no apt source (deb) for \"$codename\" in /etc/apt/sources.list or /etc/apt/sources.list.d/: set IOBENCH_MIRROR"
 	echo "${uri%/}"
 }
 
