@@ -240,7 +240,10 @@ override BITCODE_CFLAGS += -Werror
 endif
 
 # The tablespace directories of the tests, empty, owned by the server's user
-# (as root: "postgres", or IOBENCH_SERVER_USER)
+# (as root: "postgres", or IOBENCH_SERVER_USER); then, when pg_regress or
+# the isolation specs will run, a check that a server answers at PGHOST and
+# PGPORT and can make a tablespace in both directories
+# (tools/installcheck_check.sh), which says what to do when not
 .PHONY: installcheck-prep
 installcheck-prep:
 	rm -rf testtablespace testtablespace2
@@ -248,6 +251,9 @@ installcheck-prep:
 	@if [ "$$(id -u)" -eq 0 ]; then \
 	  chown "$${IOBENCH_SERVER_USER:-postgres}" testtablespace testtablespace2; \
 	fi
+ifneq ($(strip $(REGRESS)$(ISOLATION)),)
+	@tools/installcheck_check.sh '$(bindir)' testtablespace testtablespace2
+endif
 EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 
 # The local-include graph of src/ has no cycle but the allowed start-up
