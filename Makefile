@@ -7,6 +7,8 @@
 #   make test        the same set-up, then the pg_regress suite on a private instance
 #                    with iobench preloaded, the isolation specs and the TAP tests
 #   make include-check  fail when src/ has an include cycle (tools/include_graph.sh)
+#   make dist        the PGXN bundle iobench-X.Y.Z.zip of the commit HEAD, its
+#                    META.json checked against the PGXN meta spec (tools/dist.sh)
 #
 # Each takes PG_CONFIG=/path/to/pg_config to work with that installation instead
 # of the default (tools/pg_dirs.sh: Debian's PostgreSQL 15, installed with the
@@ -261,6 +263,11 @@ EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 .PHONY: include-check
 include-check:
 	@tools/include_graph.sh -q
+
+# The PGXN release bundle: git archive of HEAD, META.json checked first
+.PHONY: dist
+dist:
+	@tools/dist.sh
 
 .PHONY: run test deps
 deps:
