@@ -1,7 +1,8 @@
 # META.json, iobench's PGXN metadata (meta spec 1.0.0), cannot go stale:
 # its version and the version it provides for the extension iobench are
 # iobench.control's default_version (as a semantic version: 0.2 is 0.2.0),
-# and the fields PGXN requires are there, with files that exist.  In a git checkout, the
+# and the fields PGXN requires are there, with files that exist.  The
+# Debian package's version is the same release.  In a git checkout, the
 # PGXN bundle that `make dist` (tools/dist.sh) makes holds what a build and
 # its tests need and nothing built or ignored, and its META check names a
 # missing field.
@@ -68,6 +69,13 @@ is(join(', ', grep { slurp($_) =~ /\b(GPL|General Public License|Apache License|
 like($meta->{release_status}, qr/^(stable|testing|unstable)$/, 'release_status is one PGXN knows');
 is($meta->{prereqs}{runtime}{requires}{PostgreSQL}, '15.0.0',
 	'it requires PostgreSQL 15 or later, the oldest release iobench builds on');
+
+# The Debian package installs this release: debian/changelog's upstream
+# version (without epoch and Debian revision) is default_version.
+my ($deb_version) = slurp('debian/changelog') =~ /\A\S+ \(([^)]+)\)/;
+my $deb_upstream = ($deb_version // '') =~ s/^\d+://r =~ s/-[^-]+$//r;
+is($deb_upstream, $default,
+	"debian/changelog's newest entry ($deb_version) packages default_version $default");
 
 # The PGXN bundle, made from the checkout's HEAD (tools/run-tests.sh names
 # the checkout in IOBENCH_CHECKOUT: t/.. is a copy of a few files there):
