@@ -7,6 +7,10 @@
 #   make test        the same set-up, then the pg_regress suite on a private instance
 #                    with iobench preloaded, the isolation specs and the TAP tests
 #   make include-check  fail when src/ has an include cycle (tools/include_graph.sh)
+#   make test-lint   fail on a test check that cannot fail (count(*) >= 0 ...) and on
+#                    TAP tests that share a number (tools/test_lint.pl)
+#   make dist        the PGXN bundle iobench-X.Y.Z.zip of the commit HEAD, its
+#                    META.json checked against the PGXN meta spec (tools/dist.sh)
 #
 # Each takes PG_CONFIG=/path/to/pg_config to work with that installation instead
 # of the default (tools/pg_dirs.sh: Debian's PostgreSQL 15, installed with the
@@ -242,7 +246,10 @@ override BITCODE_CFLAGS += -Werror
 endif
 
 # The tablespace directories of the tests, empty, owned by the server's user
-# (as root: "postgres", or IOBENCH_SERVER_USER)
+# (as root: "postgres", or IOBENCH_SERVER_USER); then, when pg_regress or
+# the isolation specs will run, a check that a server answers at PGHOST and
+# PGPORT and can make a tablespace in both directories
+# (tools/installcheck_check.sh), which says what to do when not
 .PHONY: installcheck-prep
 installcheck-prep:
 	rm -rf testtablespace testtablespace2
@@ -250,6 +257,9 @@ installcheck-prep:
 	@if [ "$$(id -u)" -eq 0 ]; then \
 	  chown "$${IOBENCH_SERVER_USER:-postgres}" testtablespace testtablespace2; \
 	fi
+ifneq ($(strip $(REGRESS)$(ISOLATION)),)
+	@tools/installcheck_check.sh '$(bindir)' testtablespace testtablespace2
+endif
 EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 
 # The local-include graph of src/ has no cycle but the allowed start-up
@@ -257,6 +267,17 @@ EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 .PHONY: include-check
 include-check:
 	@tools/include_graph.sh -q
+
+# Every check of the tests can fail, and every TAP test has a number of its
+# own (tools/test_lint.pl names each finding)
+.PHONY: test-lint
+test-lint:
+	@tools/test_lint.pl
+
+# The PGXN release bundle: git archive of HEAD, META.json checked first
+.PHONY: dist
+dist:
+	@tools/dist.sh
 
 .PHONY: run test deps
 deps:

@@ -28,7 +28,9 @@ BEGIN
     END LOOP;
 END
 $$;
-SELECT run_uuid IS NOT NULL AS has_uuid, tool, origin_run_id IS NULL AS ran_here,
+-- (its identity across servers: a random UUID, version 4)
+SELECT run_uuid::text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' AS random_uuid,
+       tool, origin_run_id IS NULL AS ran_here,
        server IS NULL AS no_server, imported_at IS NULL AS not_imported,
        start_at IS NULL AS no_start_at, go_at BETWEEN started_at AND finished_at AS go_inside
   FROM a;
@@ -143,7 +145,11 @@ SELECT pg_temp.cancelled_postgres_run();
 SET statement_timeout = '20s';
 SELECT pg_temp.cancelled_postgres_run();
 RESET statement_timeout;
-SELECT iobench.drop_read_targets() >= 0 AS dropped;
+-- the relations it read (and any an earlier test left) are removed, each
+-- counted once
+SELECT count(*) AS read_targets_before FROM iobench.read_targets \gset
+SELECT iobench.drop_read_targets() = :read_targets_before AS each_dropped_counted;
+SELECT count(*) AS read_targets_left FROM iobench.read_targets;
 CREATE TEMP TABLE cancelled AS
 SELECT r.run_id, r.run_uuid, r.status, r.ops, to_jsonb(sr) - 'run_id' AS server_reads
   FROM iobench.runs r LEFT JOIN iobench.run_server_reads sr USING (run_id)
@@ -298,7 +304,10 @@ SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a', 'iob_loop_b', 'iob_nowhere']
                                 '{"duration": "300ms", "file_size": "1MB", "engine": "psync"}',
                                 start_delay => '1s', label => 'fleet f1');
 SELECT server, test_no, test, status, run_id IS NOT NULL AS gathered,
-       go_at >= start_at AS waited, skew_ms >= 0 AS skew, error IS NOT NULL AS has_error
+       go_at >= start_at AS waited,
+       -- each server's start after the first server's, in ms
+       skew_ms = round((extract(epoch FROM go_at - min(go_at) OVER ()) * 1000)::numeric, 3) AS skew,
+       error IS NOT NULL AS has_error
   FROM f1 ORDER BY server;
 SELECT error LIKE 'could not establish connection%' AS unreachable,
        error ~ '^could not establish connection: .{10,}' AS says_why FROM f1 WHERE server = 'iob_nowhere';

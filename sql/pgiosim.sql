@@ -18,7 +18,11 @@ SELECT status, label, rw, block_size, iodepth, direct, engine, files, workers,
        -- write may have its fsync cut off by the end of the period)
        write_ops - fsync_ops BETWEEN 0 AND workers AS one_fsync_per_write,
        bytes = ops * 8192 AS whole_blocks,
-       stall_count >= 0 AS stalls_counted
+       -- however many writes + fsyncs took over 1 s (fewer than 64 per
+       -- worker in half a second), each is counted and listed
+       stall_count = (SELECT count(*) FROM iobench.run_stalls t WHERE t.run_id = p.run_id)
+         AND (SELECT coalesce(bool_and(t.total_us > 1e6), true)
+                FROM iobench.run_stalls t WHERE t.run_id = p.run_id) AS stalls_counted_and_listed
   FROM p;
 
 -- fsync off: rewrites, but no syncs; no rewrites: reads only
@@ -76,7 +80,9 @@ SELECT 'run', * FROM public.with_io($$SELECT * FROM iobench.run(rw => 'randread'
                                  stall_threshold => '1s', progress_interval => '10s',
                                  seed => 11)$$);
 SELECT via, rw, block_size, iodepth, direct, cold_reads, engine, rewrite_pct,
-       fsync_every, stall_threshold, stall_count >= 0 AS stalls_counted,
+       fsync_every, stall_threshold,
+       stall_count = (SELECT count(*) FROM iobench.run_stalls t WHERE t.run_id = pr.run_id)
+         AS stalls_counted_and_listed,
        write_ops > 0 AS rewrites, fsync_ops > 0 AS syncs
   FROM pr ORDER BY via;
 SELECT count(DISTINCT offset_digest) = 1 AS same_io FROM pr;

@@ -96,7 +96,17 @@ RESET ROLE;
 -- pg_monitor reads results
 SET ROLE iob_reader;
 SELECT label, status FROM iobench.runs WHERE label = 'by iob_user';
-SELECT count(*) >= 0 AS readable FROM iobench.run_seconds, iobench.run_latency;
+-- with the run's seconds (a 200 ms run: second 0) and its histogram, of
+-- reads only, each summing to the run's reads
+SELECT s.seconds, s.kinds AS second_kinds, s.ops = r.read_ops AS seconds_sum_to_reads,
+       l.kinds AS histogram_kinds, l.ios = r.read_ops AS histogram_sums_to_reads
+  FROM iobench.runs r,
+       LATERAL (SELECT array_agg(DISTINCT x.second) AS seconds, array_agg(DISTINCT x.op) AS kinds,
+                       sum(x.ops) AS ops
+                  FROM iobench.run_seconds x WHERE x.run_id = r.run_id) s,
+       LATERAL (SELECT array_agg(DISTINCT x.op) AS kinds, sum(x.count) AS ios
+                  FROM iobench.run_latency x WHERE x.run_id = r.run_id) l
+ WHERE r.label = 'by iob_user';
 RESET ROLE;
 
 -- the internal schema: no role but its owner may use it (the API reaches

@@ -249,7 +249,7 @@ SELECT * FROM iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts', file_
 SET client_min_messages = warning;
 SELECT s.buffer_hits <= 0.01 * (s.buffer_hits + s.buffer_reads) AS cold_in_shared_buffers
   FROM sr_cold r JOIN iobench.run_server_reads s USING (run_id);
-SELECT dblink_connect('warm', 'dbname=' || current_database());
+SELECT dblink_connect('warm', waits_connstr());
 SELECT dblink_send_query('warm', format($q$DO $d$
 DECLARE
     deadline timestamptz := clock_timestamp() + interval '60 s';
@@ -324,7 +324,11 @@ SELECT count(*) AS members FROM pg_depend d JOIN pg_class c ON c.oid = d.objid
 -- DROP EXTENSION removes the relation (in a database of its own: the other
 -- tests keep this one's extension)
 CREATE DATABASE iob_sr_db;
-SELECT dblink_connect('sr', 'dbname=iob_sr_db');
+-- (on this server's socket and port, as waits_connstr() names them: make
+-- installcheck's server need not listen where libpq's defaults point)
+SELECT dblink_connect('sr', format('dbname=iob_sr_db host=%s port=%s',
+                                   split_part(current_setting('unix_socket_directories'), ',', 1),
+                                   current_setting('port')));
 SELECT * FROM dblink('sr', $$CREATE EXTENSION iobench$$) AS t(r text);
 SELECT status IN ('completed', 'invalid') AS ran
   FROM dblink('sr', $$SELECT status FROM iobench.run(engine => 'postgres',

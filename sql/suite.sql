@@ -32,8 +32,11 @@ SELECT test_no, test, tablespace_no, tablespace,
                                    current_setting('wal_sync_method'))
             ELSE runs = 2 AND iodepth = 1 AND note IS NULL
        END AS ran_or_skipped_honestly,
-       -- (not "> 0": on a loaded machine a short run may complete nothing)
-       runs = 0 OR (iops >= 0 AND iops_stddev >= 0 AND mb_per_s >= 0) AS mean_and_stddev
+       -- a test that ran has a mean, and a standard deviation from two
+       -- runs on; a skipped one has neither (the figures themselves are
+       -- compared with those of the runs below)
+       (iops IS NOT NULL AND mb_per_s IS NOT NULL) = (runs > 0)
+         AND (iops_stddev IS NOT NULL AND mb_per_s_stddev IS NOT NULL) = (runs > 1) AS mean_and_stddev
   FROM o ORDER BY test_no, tablespace_no;
 
 -- the suite is stored, and its runs belong to it (QD32, which depends on

@@ -37,15 +37,28 @@ SELECT s.name, s.status, count(sr.*) AS members
   FROM iobench.suites s JOIN iobench.suite_runs sr USING (suite_id)
  WHERE s.label = 'by iob_suite_user' GROUP BY 1, 2;
 SELECT count(*) > 0 AS readable FROM iobench.suite_results WHERE suite = 'oltp';
-SELECT count(*) >= 0 AS readable FROM iobench.suite_comparison, iobench.suite_tests, iobench.run_stalls;
+-- the suite's tests, and the suite on its one tablespace beside itself:
+-- a ratio of 1 where a test measured anything
+SELECT count(*) AS oltp_tests FROM iobench.suite_tests WHERE suite = 'oltp';
+SELECT count(*) AS compared_tests,
+       bool_and(tablespace = base_tablespace
+                AND iops_ratio IS NOT DISTINCT FROM (CASE WHEN iops > 0 THEN 1 END)) AS own_baseline
+  FROM iobench.suite_comparison
+ WHERE suite_id = (SELECT max(suite_id) FROM iobench.suites WHERE label = 'by iob_suite_user');
 SELECT count(*) > 0 AS compared
   FROM iobench.compare((SELECT max(suite_id) FROM iobench.suites WHERE label = 'by iob_suite_user'));
-SELECT count(*) >= 0 AS stalls_read
-  FROM iobench.stalls((SELECT max(run_id) FROM iobench.runs WHERE label = 'by iob_suite_user'));
-SELECT count(*) > 5 AS report_lines
-  FROM iobench.report((SELECT max(run_id) FROM iobench.runs WHERE label = 'by iob_suite_user'));
-SELECT iobench.run_json((SELECT max(run_id) FROM iobench.runs WHERE label = 'by iob_suite_user'))
-         ? 'jobs' AS json_read;
+SELECT max(run_id) AS pgiosim_run FROM iobench.runs WHERE label = 'by iob_suite_user' \gset
+-- the pgiosim run's stalls (writes + fsyncs over 1 s), each counted and listed
+SELECT stall_count = (SELECT count(*) FROM iobench.run_stalls t WHERE t.run_id = r.run_id) AS stalls_listed
+  FROM iobench.runs r WHERE r.run_id = :pgiosim_run;
+-- its slow seconds: every second of I/O at a latency limit of 1 µs, none
+-- at a fraction of 0 and 1 h
+SELECT (SELECT count(*) FROM iobench.stalls(:pgiosim_run, max_latency => '1 us'))
+       = (SELECT count(DISTINCT second) FROM iobench.run_seconds WHERE run_id = :pgiosim_run AND ops > 0)
+       AND NOT EXISTS (SELECT FROM iobench.stalls(:pgiosim_run, min_fraction => 0, max_latency => '1h'))
+       AS stalls_read;
+SELECT count(*) > 5 AS report_lines FROM iobench.report(:pgiosim_run);
+SELECT iobench.run_json(:pgiosim_run) ? 'jobs' AS json_read;
 RESET ROLE;
 
 DELETE FROM iobench.suites WHERE label = 'by iob_suite_user';

@@ -24,10 +24,12 @@ SELECT wait_type, wait_s, resource_s, signal_s, wait_count, percentage,
        avg_wait_s, benign, in_top_95
   FROM iobench.wait_table_all((SELECT raw FROM planted));
 
--- Percentages of all rows sum to 100; Resource_S + Signal_S = Wait_S
+-- Percentages of all rows sum to 100; Resource_S + Signal_S = Wait_S; the
+-- least Resource_S is 0, of the row whose signal (6.5) is capped at its wait
+-- (6): uncapped it would be -0.5
 SELECT sum(percentage) = 100 AS percent_sum_100,
        bool_and(signal_s IS NULL OR resource_s + signal_s = wait_s) AS split_adds_up,
-       bool_and(signal_s IS NULL OR resource_s >= 0) AS resource_not_negative
+       min(resource_s) AS least_resource_s
   FROM iobench.wait_table_all((SELECT raw FROM planted));
 
 -- A row exactly at 95 % before it is cut (the total before must be under 95)

@@ -42,7 +42,9 @@
 # PostgreSQL N from this checkout's debian/ (tracked and untracked files, as
 # "test" copies them) in the Debian way (debhelper, dh --with pgxs_loop,
 # pg_buildext, debian/control made from debian/control.in for N), with the
-# suite left out of the build (nocheck), installs the package with apt,
+# suite left out of the build (nocheck), runs lintian on the .changes and
+# its .deb files (printing what it says; an error, or a tag on the licence
+# or debian/copyright, fails), installs the package with apt,
 # runs debian/tests/installcheck (pg_buildext installcheck: the regression
 # suite against the installed package on a throwaway cluster) as
 # autopkgtest does, and a TAP test through make installcheck's
@@ -120,9 +122,12 @@ step() {
 }
 
 # Print the URI of the Debian mirror this machine's apt uses for its own
-# release: deb822 .sources files first, then one-line .list files.
+# release: deb822 .sources files first, then the one-line format of
+# /etc/apt/sources.list and .list files.  Any of them may be missing (a
+# debootstrap root has only /etc/apt/sources.list, a recent Debian image only
+# .sources files): only the files that exist are read.
 host_mirror() {
-	local codename uri
+	local codename uri f deb822=() oneline=()
 	if [ -n "${IOBENCH_MIRROR:-}" ]; then
 		echo "$IOBENCH_MIRROR"
 		return 0
@@ -130,26 +135,35 @@ host_mirror() {
 	# shellcheck disable=SC1091
 	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 	[ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release: set IOBENCH_MIRROR"
-	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v cn="$codename" '
-		function flush() {
-			if (types ~ /(^| )deb( |$)/ && enabled != "no" && (" " suites " ") ~ (" " cn " ") && uri == "")
-				uri = uris
-			types = ""; suites = ""; uris = ""; enabled = ""
-		}
-		/^[ \t]*#/ { next }
-		/^[ \t]*$/ { flush(); next }
-		{ key = tolower($1); sub(/:.*/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val) }
-		key == "types" { types = val }
-		key == "suites" { suites = val }
-		key == "enabled" { enabled = tolower(val) }
-		key == "uris" { split(val, u, /[ \t]+/); uris = u[1] }
-		END { flush(); print uri }')
-	if [ -z "$uri" ]; then
-		uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			sed 's/\[[^]]*\]//' | awk -v cn="$codename" \
-			'$1 == "deb" && $3 == cn && !found { print $2; found = 1 }')
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && deb822+=("$f")
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] && oneline+=("$f")
+	done
+	uri=
+	if [ "${#deb822[@]}" -gt 0 ]; then
+		uri=$(awk -v cn="$codename" '
+			function flush() {
+				if (types ~ /(^| )deb( |$)/ && enabled != "no" && (" " suites " ") ~ (" " cn " ") && uri == "")
+					uri = uris
+				types = ""; suites = ""; uris = ""; enabled = ""
+			}
+			FNR == 1 { flush() }
+			/^[ \t]*#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			{ key = tolower($1); sub(/:.*/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val) }
+			key == "types" { types = val }
+			key == "suites" { suites = val }
+			key == "enabled" { enabled = tolower(val) }
+			key == "uris" { split(val, u, /[ \t]+/); uris = u[1] }
+			END { flush(); print uri }' "${deb822[@]}")
 	fi
-	[ -n "$uri" ] || die "no apt source for \"$codename\" in /etc/apt: set IOBENCH_MIRROR"
+	if [ -z "$uri" ] && [ "${#oneline[@]}" -gt 0 ]; then
+		uri=$(sed -e 's/^[ \t]*//' -e 's/\[[^]]*\][ \t]*//' "${oneline[@]}" |
+			awk -v cn="$codename" '$1 == "deb" && $3 == cn && !found { print $2; found = 1 }')
+	fi
+	[ -n "$uri" ] || die "no apt source (deb) for \"$codename\" in /etc/apt/sources.list or /etc/apt/sources.list.d/: set IOBENCH_MIRROR"
 	echo "${uri%/}"
 }
 
@@ -442,6 +456,32 @@ scratch_root() {
 	ROOT=$tmp/root
 }
 
+# Run lintian (of the release being packaged) on the .changes of the build
+# in the root's /var/tmp/iobench-pkg (which names the .deb files and the
+# .buildinfo) and print what it says; arguments: root, that directory as
+# seen from outside.  Pedantic tags (P:) are shown too.  Fails on an
+# error (E:) or on any error, warning or info about the licence or
+# debian/copyright: those are ours to fix.
+lint() {
+	local root=$1 work=$2 changes out rc=0
+	changes=$(cd "$work" && ls iobench_*.changes 2>/dev/null | head -n 1)
+	[ -n "$changes" ] || { say "FAILED: dpkg-buildpackage left no .changes"; return 1; }
+	out=$(in_root "$root" lintian --display-info --pedantic --allow-root "/var/tmp/iobench-pkg/$changes" 2>&1) || rc=$?
+	say "lintian $(in_root "$root" lintian --version | sed 's/^Lintian v//') on $changes and its .deb files:"
+	if [ -n "$out" ]; then sed 's/^/  /' <<<"$out"; else echo "  (nothing to say)"; fi
+	if grep -E '^E: ' <<<"$out" >/dev/null; then
+		say "FAILED: lintian reports errors"
+		return 1
+	fi
+	if grep -E '^[EWI]: .*(copyright|licen[cs]e)' <<<"$out" >/dev/null; then
+		say "FAILED: lintian reports on the licence or debian/copyright"
+		return 1
+	fi
+	# lintian exits non-zero for errors only, which are handled above
+	[ "$rc" -le 2 ] || { say "FAILED: lintian failed (status $rc)"; return 1; }
+	return 0
+}
+
 # "package": build, install and installcheck postgresql-N-iobench in a
 # scratch root of RELEASE.
 cmd_package() {
@@ -479,6 +519,8 @@ cmd_package() {
 	cp "$work"/*.deb "$work"/*.buildinfo "$work"/*.changes "$SRC/packages.$release/" 2>/dev/null || true
 	say "built $deb ($(du -k "$work/$deb" | cut -f1) kB); copied into packages.$release/"
 	in_root "$root" dpkg-deb --contents "/var/tmp/iobench-pkg/$deb" | awk '{ print "  " $NF }' | grep -E 'iobench[^/]*$'
+	step "install lintian" in_root "$root" apt-get install -y -q --no-install-recommends lintian >/dev/null &&
+		step "lintian" lint "$root" "$work" || rc=1
 	step "install $deb" in_root "$root" apt-get install -y -q --no-install-recommends "/var/tmp/iobench-pkg/$deb" \
 		>/dev/null || return 1
 	# autopkgtest's view: a clean source tree and the installed package

@@ -95,7 +95,9 @@ install_deps() {
 # only source is deb-src for sid on the machine's mirror.
 fetch_source() {
 	local mirror apt=$TMP/apt opts
-	mirror=$("$SRC/tools/debian_root.sh" mirror) || return 1
+	mirror=$("$SRC/tools/debian_root.sh" mirror) ||
+		{ echo "no Debian mirror found in this machine's apt sources (tools/debian_root.sh mirror); set IOBENCH_MIRROR"; return 1; }
+	echo "deb-src of sid from $mirror"
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$TMP/source" || return 1
 	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg check-valid-until=no] $mirror sid main" \
 		>"$apt/sources.list" || return 1

@@ -44,7 +44,9 @@
 #
 # A TAP test sees IOBENCH_REGRESS_CONF, the path of a copy of
 # test/regress.conf, to append to its nodes' postgresql.conf if it wants
-# the settings the pg_regress instance has; as root, also the storage rigs
+# the settings the pg_regress instance has; IOBENCH_CHECKOUT, the checkout
+# itself (t/.. is a copy of the few files the tests read; t/050_meta.pl
+# makes the release bundle from the checkout's git); as root, also the storage rigs
 # (IOBENCH_TEST_LOOP_DIR, IOBENCH_TEST_LOOP_DEV, IOBENCH_TEST_TMPFS_DIR,
 # IOBENCH_TEST_BLKIO_CGROUP: see make_storage_rigs).
 set -euo pipefail
@@ -256,7 +258,7 @@ copy_tap_inputs() {
 	cp "$SRC/doc/iobench.md" "$SRC/doc/reference.md" "$WORK/tap/doc/"
 	# and the licence each source file and the Debian package state
 	mkdir -p "$WORK/tap/debian" "$WORK/tap/sql"
-	cp "$SRC/debian/copyright" "$WORK/tap/debian/"
+	cp "$SRC/debian/copyright" "$SRC/debian/changelog" "$WORK/tap/debian/"
 	cp -r "$SRC/src" "$WORK/tap/"
 	cp -r "$SRC/sql/install" "$WORK/tap/sql/"
 }
@@ -384,6 +386,7 @@ run_tap() {
 		TESTDATADIR="$WORK/tap/tmp_check" TESTLOGDIR="$WORK/tap/tmp_check/log" \
 		PG_REGRESS="$PG_REGRESS" \
 		IOBENCH_REGRESS_CONF="$WORK/tap/regress.conf" \
+		IOBENCH_CHECKOUT="$SRC" \
 		IOBENCH_TEST_LOOP_DIR="${IOBENCH_TEST_LOOP_DIR:-}" \
 		IOBENCH_TEST_LOOP_DEV="${IOBENCH_TEST_LOOP_DEV:-}" \
 		IOBENCH_TEST_TMPFS_DIR="${IOBENCH_TEST_TMPFS_DIR:-}" \
