@@ -21,9 +21,9 @@ OBJS = \
 	src/engine.o \
 	src/engine_psync.o \
 	src/engine_uring.o \
-	src/server_settings.o \
-	src/server_relation.o \
-	src/server_read.o \
+	src/engine_postgres_settings.o \
+	src/engine_postgres_relation.o \
+	src/engine_postgres.o \
 	src/files.o \
 	src/diskstats.o \
 	src/storage.o \

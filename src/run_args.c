@@ -24,7 +24,7 @@
 #include "iobench.h"
 #include "run_args.h"
 #include "run_limits.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
 

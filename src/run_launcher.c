@@ -66,7 +66,7 @@
 #include "run_store.h"
 #include "run_storer.h"
 #include "run_summary.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 #include "sql_entry.h"
 #include "steady_state.h"
 #include "subxact.h"

@@ -60,7 +60,7 @@
 #include "engine.h"
 #include "histogram.h"
 #include "run_options.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 #include "storage.h"
 
 #define IOB_SHM_MAGIC		0x10BE7C40

@@ -37,7 +37,7 @@
 #include "run_storer.h"
 #include "run_summary.h"
 #include "second_ring.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
 

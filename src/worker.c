@@ -53,7 +53,7 @@
 #include "run_limits.h"
 #include "run_shared.h"
 #include "second_ring.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 #include "tablespace_group.h"
 #include "worker.h"
 #include "workload.h"

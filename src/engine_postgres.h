@@ -30,8 +30,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef IOBENCH_SERVER_READ_H
-#define IOBENCH_SERVER_READ_H
+#ifndef IOBENCH_ENGINE_POSTGRES_H
+#define IOBENCH_ENGINE_POSTGRES_H
 
 #include "postgres.h"
 
@@ -118,4 +118,4 @@ extern void iob_server_read_counts(IobServerCounts *counts);
 extern uint32 iob_server_read_span(bool random, uint32 blocks_per_op,
 								   int io_concurrency, int io_combine_blocks);
 
-#endif							/* IOBENCH_SERVER_READ_H */
+#endif							/* IOBENCH_ENGINE_POSTGRES_H */

@@ -24,7 +24,7 @@
 #include "compat.h"
 #include "iobench.h"
 #include "owner_spi.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 
 /*
  * The tablespace's own effective_io_concurrency (ALTER TABLESPACE ... SET),

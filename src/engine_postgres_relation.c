@@ -74,7 +74,7 @@
 #include "owner_spi.h"
 #include "privileges.h"
 #include "run_shared.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 #include "sql_entry.h"
 #include "tablespace_group.h"
 

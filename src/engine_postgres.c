@@ -52,7 +52,7 @@
 
 #include "clock.h"
 #include "compat.h"
-#include "server_read.h"
+#include "engine_postgres.h"
 
 #ifdef IOB_HAVE_READ_STREAM
 #include "storage/read_stream.h"
