@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * server_read.h
+ * engine_postgres.h
  *	  Engine "postgres": benchmark reads through the server's own read
  *	  path, the buffer manager, instead of the raw files.
  *
@@ -21,12 +21,19 @@
  * reads PostgreSQL saw (pgBufferUsage), and the run stores them with the
  * settings that shaped the path (iobench.run_server_reads).
  *
- * Three parts:
- * - server_settings.c: the rules of a run of this engine (checked with
- *   run()'s arguments, iob_parse_run_args()), and the settings it ran with;
- * - server_relation.c: the relation, made, filled, and made cold before
- *   the run by a preparer background worker that commits on its own;
- * - server_read.c: the read path in a worker (worker.c's server loop).
+ * Engine "postgres" is one more IobEngineOps (iob_engine_postgres,
+ * engine.h): the worker's loop queues its ops as requests, and the read
+ * path hands them to the server as the read stream (or the prefetch ring)
+ * asks for blocks, a request becoming done with its last buffer.  It takes
+ * a narrow description of its work (IobEngineWork) and keeps its run-wide
+ * state in the run's shared memory as IobPgShared, laid over the engine's
+ * area (IobEngineShared).  Three files:
+ * - engine_postgres.c: the operations table and the read path of a worker;
+ * - engine_postgres_relation.c: the relation, made, filled, and made cold
+ *   before the run by a preparer background worker that commits on its own;
+ * - engine_postgres_settings.c: the rules of a run of this engine (its
+ *   check_work), the settings it runs with, and its row in
+ *   iobench.run_server_reads (its store).
  *
  *-------------------------------------------------------------------------
  */
@@ -37,23 +44,29 @@
 
 #include "storage/block.h"
 #include "storage/dsm.h"
-#include "utils/rel.h"
 
-#include "run_options.h"
+#include "engine.h"
 
 /*
  * The most blocks a relation holds: block numbers run from 0 to
  * MaxBlockNumber (0xFFFFFFFE), so with 8 kB blocks a relation is at most
  * 32 TB less one block.  file_size of engine "postgres" sizes the relation
- * in blocks of this server (iob_check_server_read_params() checks it, in
- * 64 bits, before anything is created).
+ * in blocks of this server (its check_work checks it, in 64 bits, before
+ * anything is created).
  */
 #define IOB_MAX_RELATION_BLOCKS	((uint64) MaxBlockNumber + 1)
 
-/* The relation a run reads, and the settings it ran with (run_shared.h) */
-typedef struct IobServerShared
+/* The engine's run-wide state, over IobEngineShared */
+typedef struct IobPgShared
 {
-	/* written by the preparer (server_relation.c) */
+	/* written by prepare_run (engine_postgres_settings.c), for the preparer */
+	Oid			tablespace_oid;
+	NameData	tablespace;
+	uint64		file_size;		/* the bytes of the relation a run reads */
+	uint32		block_size;
+	uint64		seed;
+
+	/* written by the preparer (engine_postgres_relation.c) */
 	Oid			relid;
 	char		relation[2 * NAMEDATALEN + 2];	/* schema.name */
 	uint64		relation_bytes; /* its size once prepared */
@@ -62,60 +75,35 @@ typedef struct IobServerShared
 	char		prep_error_detail[256];
 	char		prep_error_hint[256];
 
-	/* written by the launcher before the workers start (server_settings.c) */
+	/* written by prepare_run before the workers start */
 	bool		read_stream;	/* a read stream (17+), else prefetch */
 	bool		drop_page_cache;	/* not under debug_io_direct = data */
 	int			io_concurrency; /* effective_io_concurrency in effect */
 	int			io_combine_blocks;	/* io_combine_limit in effect (0: none) */
-} IobServerShared;
+} IobPgShared;
 
-/* A worker's counts of the measured period (IobWorkerState) */
-typedef struct IobServerCounts
-{
-	uint64		blocks;			/* buffers the worker obtained */
-	uint64		buffer_hits;	/* pgBufferUsage.shared_blks_hit */
-	uint64		buffer_reads;	/* pgBufferUsage.shared_blks_read */
-} IobServerCounts;
+/* The engine's state in the run's engine area */
+#define IOB_PG_SHARED(area)		((IobPgShared *) (area)->data)
 
-/* server_settings.c */
-extern void iob_check_server_read_params(const IobRunParams *params);
-extern void iob_check_server_read_allowed(void);
-extern void iob_server_settings_resolve(const IobRunParams *params,
-										IobServerShared *shared);
-extern Datum iob_store_server_reads(int64 run_id, const IobServerShared *shared,
-									const IobServerCounts *counts, Datum row);
+/* engine_postgres_settings.c: its check_work, check_campaign, ... */
+extern void iob_pg_check_work(const IobEngineWork *work);
+extern void iob_pg_check_campaign(IobCampaignKind campaign);
+extern void iob_pg_check_allowed(void);
+extern void iob_pg_prepare_run(dsm_segment *seg, IobEngineShared *area,
+							   const IobEngineWork *work, bool *direct);
+extern char *iob_pg_setting(const IobEngineShared *area, const char *name);
+extern Datum iob_pg_store(int64 run_id, const IobEngineShared *area,
+						  const IobEngineCounts *counts, uint64 bytes_read,
+						  Datum row);
 
-/* server_relation.c: in the launcher, before its workers start */
-extern void iob_server_relation_prepare(dsm_segment *seg, IobServerShared *shared);
+/* engine_postgres_relation.c: in the launcher, before its workers start */
+extern void iob_pg_relation_prepare(dsm_segment *seg, IobPgShared *shared);
 
 /* Entry point of the preparer (bgw_function_name) */
 extern PGDLLEXPORT void iobench_relation_main(Datum main_arg);
 
-/*
- * server_read.c: the read path of one worker.  The caller hands out the
- * ops through "next_op": the first block of the next op (of blocks_per_op
- * consecutive blocks), or InvalidBlockNumber when no op is to come.
- * iob_server_read_next() returns the next completed op, or false when
- * every op handed out is done.
- */
-typedef BlockNumber (*IobServerNextOp) (void *arg);
-
-typedef struct IobServerRead IobServerRead;
-
-typedef struct IobServerOp
-{
-	BlockNumber first_block;
-	int64		start_ns;		/* handed to the read path */
-	int64		end_ns;			/* its last buffer obtained */
-} IobServerOp;
-
-extern IobServerRead *iob_server_read_begin(Relation rel, const IobRunParams *params,
-											const IobServerShared *shared,
-											IobServerNextOp next_op, void *arg);
-extern bool iob_server_read_next(IobServerRead *sr, IobServerOp *op);
-extern void iob_server_read_end(IobServerRead *sr);
-extern void iob_server_read_counts(IobServerCounts *counts);
-extern uint32 iob_server_read_span(bool random, uint32 blocks_per_op,
-								   int io_concurrency, int io_combine_blocks);
+/* engine_postgres.c: ops a worker holds at once (a relation holds twice) */
+extern uint32 iob_pg_read_span(bool random, uint32 blocks_per_op,
+							   int io_concurrency, int io_combine_blocks);
 
 #endif							/* IOBENCH_ENGINE_POSTGRES_H */

@@ -124,7 +124,7 @@ iob_check_free_space(const IobRunParams *params, const char *dir)
  * directory), about to grow by "added" bytes to "size" bytes
  */
 void
-iob_check_relation_space(const IobRunParams *params, const char *dir,
+iob_check_relation_space(const char *tablespace, Oid spcoid, const char *dir,
 						 const char *relation, uint64 added, uint64 size)
 {
 	uint64		avail;
@@ -135,13 +135,13 @@ iob_check_relation_space(const IobRunParams *params, const char *dir,
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
 				 errmsg("not enough free space in tablespace \"%s\" for the relation of engine \"postgres\"",
-						NameStr(params->tablespace)),
+						tablespace),
 				 errdetail("Relation %s needs %s more to reach %s, and %s are kept free as a safety margin, but only %s are available at %s.",
 						   relation, iob_size_pretty((int64) added),
 						   iob_size_pretty((int64) size),
 						   iob_size_pretty((int64) margin),
 						   iob_size_pretty((int64) avail),
-						   tablespace_location(params->tablespace_oid)),
+						   tablespace_location(spcoid)),
 				 errhint("Use a smaller \"file_size\", or free space in the tablespace; iobench.drop_read_targets() removes the relations that runs of engine \"postgres\" keep.")));
 }
 

@@ -23,7 +23,7 @@
 extern void iob_temp_dir_for_tablespace(Oid spcoid, char *path);
 extern void iob_check_free_space(const IobRunParams *params, const char *dir);
 extern void iob_check_group_free_space(const IobRunParams *params, const char *dir);
-extern void iob_check_relation_space(const IobRunParams *params, const char *dir,
+extern void iob_check_relation_space(const char *tablespace, Oid spcoid, const char *dir,
 									 const char *relation, uint64 added, uint64 size);
 
 /*

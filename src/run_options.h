@@ -142,7 +142,7 @@ typedef struct IobRunParams
 	NameData	group_names[IOB_MAX_GROUP];
 
 	/*
-	 * Engine "postgres" (server_read.h): the server's I/O settings the
+	 * Engine "postgres" (engine_postgres.h): the server's I/O settings the
 	 * workers set for themselves, when given (else the tablespace's or the
 	 * server's own apply)
 	 */
@@ -183,6 +183,18 @@ extern bool iob_sync_method_is_open(IobSyncMethod method);
  * for the first rule broken.
  */
 extern void iob_validate_params(const IobRunParams *params);
+
+/*
+ * The narrow description of a run's work that its engine takes (engine.h),
+ * pointing into *params
+ */
+extern void iob_engine_work(const IobRunParams *params, IobEngineWork *work);
+
+/*
+ * The rules of the run's engine (its check_work), after iob_validate_params():
+ * run(), the one entry point that offers engine "postgres", calls it
+ */
+extern void iob_check_engine_params(const IobRunParams *params);
 
 /* steady_band: a share of the mean, more than 0 and at most 100 % */
 extern void iob_check_steady_band(double band);

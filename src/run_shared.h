@@ -60,7 +60,6 @@
 #include "engine.h"
 #include "histogram.h"
 #include "run_options.h"
-#include "engine_postgres.h"
 #include "storage.h"
 
 #define IOB_SHM_MAGIC		0x10BE7C40
@@ -124,8 +123,8 @@ typedef struct IobRunShared
 								 * read-only): then no recorder */
 	IobDiskShared disk;			/* the block devices to sample and their
 								 * first sample (rules in diskstats.h) */
-	IobServerShared server;		/* engine "postgres": its relation and
-								 * settings (server_read.h) */
+	IobEngineShared engine_shared;	/* the engine's run-wide state: what its
+									 * prepare_run made (engine.h) */
 
 	/* clock marks (iob_now_ns), valid once phase >= IOB_PHASE_RUN */
 	int64		start_ns;		/* warm-up starts */
@@ -193,8 +192,8 @@ typedef struct IobWorkerState
 	/* digest of the first ops issued, for seed reproducibility */
 	uint64		offset_digest;
 
-	/* engine "postgres": what the buffer manager saw, measured period */
-	IobServerCounts server_counts;
+	/* what the buffer manager saw, measured period (engine.h: counts) */
+	IobEngineCounts engine_counts;
 
 	/* stalls (only when params.stall_threshold_us > 0), measured period */
 	uint64		nstalls;		/* every stall seen */

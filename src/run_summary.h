@@ -58,9 +58,8 @@ typedef struct IobRunSummary
 	char	   *live_disk_seconds;	/* its live_disk_seconds rows, as JSON */
 	int32		ring_stored;	/* its live_runs.ring_stored ... */
 	char	   *late_stored;	/* ... and late_stored, as array text */
-	IobServerShared server;		/* engine "postgres": the relation and the
-								 * settings of the read path ... */
-	IobServerCounts server_counts;	/* ... and the workers' counts, summed */
+	IobEngineShared engine_shared;	/* the engine's run-wide state (engine.h) */
+	IobEngineCounts engine_counts;	/* ... and its workers' counts, summed */
 } IobRunSummary;
 
 /* Merge the workers' final figures of the run in "toc" into *s */
