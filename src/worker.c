@@ -448,9 +448,11 @@ track_period(WorkerContext *wc, int64 now)
 }
 
 /*
- * The I/O loop: keep the engine's queue full (or on schedule, when rate
- * limited), account completions, stop at the end of the measured period or
- * when the launcher says stop, then drain what is in flight.
+ * The I/O loop, the one of every engine: keep the engine's queue full (or
+ * on schedule, when rate limited), account completions, stop at the end of
+ * the measured period or when the launcher says stop, then drain what is in
+ * flight.  An engine that takes its ops as the server asks for blocks
+ * (postgres) holds the queue's requests until then (engine_postgres.h).
  *
  * Rate limiting: I/O number n of this worker is due at base + n * interval,
  * computed in floating point so no rounding accumulates; workers are offset
