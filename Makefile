@@ -31,7 +31,11 @@ OBJS = \
 	src/campaigns/search.o \
 	src/campaigns/suite.o \
 	src/device/diskstats.o \
+	src/device/space.o \
 	src/engine/engine.o \
+	src/engine/engine_postgres.o \
+	src/engine/engine_postgres_relation.o \
+	src/engine/engine_postgres_settings.o \
 	src/engine/engine_psync.o \
 	src/engine/engine_uring.o \
 	src/results/histogram.o \
@@ -55,9 +59,6 @@ OBJS = \
 	src/run/wal_pattern.o \
 	src/run/worker.o \
 	src/run/workload.o \
-	src/server_read.o \
-	src/server_relation.o \
-	src/server_settings.o \
 	src/waits/wait_backend_type.o \
 	src/waits/wait_collector.o \
 	src/waits/wait_exact.o \

@@ -106,7 +106,7 @@ SELECT count(*) AS relations FROM iobench.read_targets;
 
 -- A relation too small to be read cold is refused before anything is
 -- made, with the minimum for the run's workers, op size and read-ahead
--- (server_read.c; the read-ahead differs by release): one block, three
+-- (engine_postgres.c; the read-ahead differs by release): one block, three
 -- workers, sequential reads of 16 kB
 SELECT pg_temp.run_error($$SELECT iobench.run(engine => 'postgres', tablespace => 'iob_sr_ts2',
                                               file_size => '8kB', duration => '1s')$$)

@@ -45,7 +45,7 @@ run       5 run/run.h          one run: arguments, limits, launcher, workers, re
 results   4 results/results.h  what a run leaves: its record, histograms, the runs tables
 engine    3 engine/engine.h    how one I/O reaches the device: psync, io_uring, postgres
 waits     3 waits/waits.h      wait-event sampling and the SQL Server-style tables
-device    2 device/diskstats.h the block device'"'"'s own counters
+device    2 device/device.h    the device under a tablespace: its counters, its free space
 base      1 base/base.h        PostgreSQL glue: settings, compat, SPI, privileges, workers
 '
 

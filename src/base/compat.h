@@ -191,7 +191,7 @@ iob_wait_event_extension(const char *name, uint32 id)
 #endif
 
 /*
- * The server's read path (server_read.h).  17 added read streams
+ * The server's read path (engine_postgres.h).  17 added read streams
  * (storage/read_stream.h), the setting io_combine_limit and
  * EvictUnpinnedBuffer(); 18 added asynchronous I/O (io_method and its
  * workers), EvictRelUnpinnedBuffers() and EvictUnpinnedBuffer()'s report
@@ -242,7 +242,7 @@ iob_evict_unpinned_buffer(Buffer buf)
  * "combine" blocks each (IOB_READ_STREAM_MAX_PINNED), within this
  * backend's share of shared buffers: 17 limits it with
  * LimitAdditionalPins(), 18 with GetPinLimit().  The ring of engine "postgres"'s
- * random reads is sized from it (server_read.c).
+ * random reads is sized from it (engine_postgres.c).
  */
 #if PG_VERSION_NUM >= 170000
 static inline int

@@ -18,7 +18,9 @@
 #include "postgres.h"
 
 #include "catalog/pg_authid.h"
+#include "catalog/pg_tablespace.h"
 #include "catalog/pg_proc.h"
+#include "commands/tablespace.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -28,6 +30,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "compat.h"
 #include "settings.h"
 #include "privileges.h"
 #include "sql_entry.h"
@@ -265,4 +268,31 @@ iob_check_run_waits_scope(void)
 			 errdetail("iobench.run_waits is \"instance\", which records the waits of every session; only roles with the privileges of pg_read_all_stats may see other sessions' waits."),
 			 errhint("SET iobench.run_waits = 'workers' to sample the run's own workers, or have pg_read_all_stats or pg_monitor granted to role \"%s\".",
 					 GetUserNameFromId(GetUserId(), false))));
+}
+
+/*
+ * Resolve a tablespace by name and check that the current user may create
+ * files in it; returns its OID.  As for temporary files, the database's
+ * default tablespace needs no grant.
+ */
+Oid
+iob_check_tablespace(const char *spcname)
+{
+	Oid			spcoid;
+
+	spcoid = get_tablespace_oid(spcname, false);
+	if (spcoid == GLOBALTABLESPACE_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot run a benchmark in tablespace \"%s\"", spcname),
+				 errdetail("Tablespace \"pg_global\" holds only shared system catalogs.")));
+	if (spcoid != MyDatabaseTableSpace)
+	{
+		AclResult	aclresult;
+
+		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
+		if (aclresult != ACLCHECK_OK)
+			iob_tablespace_denied(spcname);
+	}
+	return spcoid;
 }

@@ -30,4 +30,10 @@ extern void iob_require_grant(Oid fnoid);
 pg_noreturn extern void iob_tablespace_denied(const char *spcname);
 extern void iob_check_run_waits_scope(void);
 
+/*
+ * A tablespace by name that the current user may create files in (the
+ * database's default needs no grant); its OID.
+ */
+extern Oid	iob_check_tablespace(const char *spcname);
+
 #endif							/* IOBENCH_PRIVILEGES_H */

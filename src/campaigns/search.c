@@ -153,12 +153,8 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 	iob_require_arg(fcinfo, LS_ARG_DIRECT, "direct");
 	p->direct = PG_GETARG_BOOL(LS_ARG_DIRECT);
 	p->engine = iob_engine_arg(fcinfo, LS_ARG_ENGINE);
-	if (p->engine == IOB_ENGINE_POSTGRES)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("latency_search() does not support engine \"postgres\""),
-				 errdetail("The search steps iodepth and workers; the server's read path takes no iodepth, its concurrency is effective_io_concurrency."),
-				 errhint("Use iobench.run(engine => 'postgres', effective_io_concurrency => ...) at the concurrencies to compare.")));
+	if (iob_engine_ops(p->engine)->check_campaign)
+		iob_engine_ops(p->engine)->check_campaign(IOB_CAMPAIGN_SEARCH);
 	/*
 	 * engine "psync" keeps the depth at 1: a deeper max_iodepth than the
 	 * default (which cannot be told from one left out) would be dropped

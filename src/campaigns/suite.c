@@ -448,12 +448,8 @@ read_suite_args(FunctionCallInfo fcinfo, Suite *suite)
 	iob_require_arg(fcinfo, SU_ARG_DIRECT, "direct");
 	common->direct = PG_GETARG_BOOL(SU_ARG_DIRECT);
 	suite->engine = iob_engine_arg(fcinfo, SU_ARG_ENGINE);
-	if (suite->engine == IOB_ENGINE_POSTGRES)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("suite() does not support engine \"postgres\""),
-				 errdetail("A suite's tests write, and engine \"postgres\" only reads a relation through the server's buffer manager."),
-				 errhint("Use iobench.run(engine => 'postgres') with rw \"randread\" or \"read\" for the server's read path.")));
+	if (iob_engine_ops(suite->engine)->check_campaign)
+		iob_engine_ops(suite->engine)->check_campaign(IOB_CAMPAIGN_SUITE);
 	suite->seed_given = !PG_ARGISNULL(SU_ARG_SEED);
 	common->seed = iob_seed_arg(fcinfo, SU_ARG_SEED);
 	suite->label = iob_label_arg(fcinfo, SU_ARG_LABEL);

@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * engine.c
- *	  What every I/O engine shares: names, wait events, and the choice of
- *	  the engine a run uses (with the fallback from io_uring to psync).
+ *	  What every I/O engine shares: names, wait events, the table of each
+ *	  engine kind, the rules of the engines that read the run's files, and
+ *	  the choice of the engine a run uses (with the fallback from io_uring
+ *	  to psync).
  *
  *-------------------------------------------------------------------------
  */
@@ -23,9 +25,48 @@ const char *const iob_op_names[IOB_NUM_OP_KINDS] = {"read", "write", "fsync"};
 const char *
 iob_engine_kind_name(IobEngineKind kind)
 {
-	if ((int) kind < 0 || kind > IOB_ENGINE_POSTGRES)
+	if ((int) kind < 0 || kind >= IOB_NUM_ENGINE_KINDS)
 		return "unknown";
 	return iob_engine_names[kind];
+}
+
+/*
+ * The operations table of an engine kind.  "auto" (not resolved yet) gives
+ * io_uring's: the two file engines have the same flags and rules, and
+ * differ only in how a worker issues its I/O, decided once resolved.
+ */
+const IobEngineOps *
+iob_engine_ops(IobEngineKind kind)
+{
+	switch (kind)
+	{
+		case IOB_ENGINE_AUTO:
+		case IOB_ENGINE_IO_URING:
+			return &iob_engine_uring;
+		case IOB_ENGINE_PSYNC:
+			return &iob_engine_psync;
+		case IOB_ENGINE_POSTGRES:
+			return &iob_engine_postgres;
+	}
+	elog(ERROR, "invalid engine kind %d", (int) kind);
+	return NULL;				/* keep the compiler quiet */
+}
+
+/*
+ * The rules of the engines that read the run's files (psync, io_uring)
+ * beyond what every run checks: the server's read settings are engine
+ * "postgres"'s alone.
+ */
+void
+iob_engine_check_file_work(const IobEngineWork *work)
+{
+	if (work->io_concurrency_given || work->io_combine_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("argument \"%s\" applies only to engine \"postgres\"",
+						work->io_concurrency_given ? "effective_io_concurrency" : "io_combine_limit"),
+				 errdetail("It sets how the server's own read path reads; the other engines read the files themselves, with iodepth I/Os in flight."),
+				 errhint("Use engine => 'postgres', or iodepth for the other engines.")));
 }
 
 /*
@@ -85,7 +126,7 @@ iob_engine_uring_unavailable(IobEngineKind requested)
 IobEngineKind
 iob_engine_resolve(IobEngineKind requested, int iodepth)
 {
-	/* the server's read path has its own rules (iob_validate_params()) */
+	/* the server's read path has its own rules (its ops->check_work) */
 	if (requested == IOB_ENGINE_POSTGRES)
 		return IOB_ENGINE_POSTGRES;
 	if (requested == IOB_ENGINE_PSYNC)

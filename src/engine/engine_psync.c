@@ -94,6 +94,8 @@ psync_shutdown(IobEngine *engine)
 
 const IobEngineOps iob_engine_psync = {
 	.name = "psync",
+	.flags = IOB_ENGINE_RUN_FILES,
+	.check_work = iob_engine_check_file_work,
 	.init = psync_init,
 	.queue = psync_queue,
 	.complete = psync_complete,

@@ -140,6 +140,8 @@ static int	uring_note_submitted(UringState *st, int64 call_ns);
 /* The io_uring operations table (the build always links liburing) */
 const IobEngineOps iob_engine_uring = {
 	.name = "io_uring",
+	.flags = IOB_ENGINE_RUN_FILES,
+	.check_work = iob_engine_check_file_work,
 	.init = uring_init,
 	.queue = uring_queue,
 	.complete = uring_complete,

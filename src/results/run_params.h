@@ -105,7 +105,7 @@ typedef struct IobRunParams
 	NameData	group_names[IOB_MAX_GROUP];
 
 	/*
-	 * Engine "postgres" (server_read.h): the server's I/O settings the
+	 * Engine "postgres" (engine_postgres.h): the server's I/O settings the
 	 * workers set for themselves, when given (else the tablespace's or the
 	 * server's own apply)
 	 */

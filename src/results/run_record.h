@@ -19,7 +19,6 @@
 #include "engine/engine.h"
 #include "histogram.h"
 #include "run_params.h"
-#include "server_read.h"
 #include "storage.h"
 
 /* One worker's figures for one tablespace of the group */
@@ -82,9 +81,8 @@ typedef struct IobRunSummary
 	char	   *live_disk_seconds;	/* its live_disk_seconds rows, as JSON */
 	int32		ring_stored;	/* its live_runs.ring_stored ... */
 	char	   *late_stored;	/* ... and late_stored, as array text */
-	IobServerShared server;		/* engine "postgres": the relation and the
-								 * settings of the read path ... */
-	IobServerCounts server_counts;	/* ... and the workers' counts, summed */
+	IobEngineShared engine_shared;	/* the engine's run-wide state (engine.h) */
+	IobEngineCounts engine_counts;	/* ... and its workers' counts, summed */
 } IobRunSummary;
 
 #endif							/* IOBENCH_RUN_RECORD_H */

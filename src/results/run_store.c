@@ -39,7 +39,8 @@
 #include "utils/memutils.h"
 #include "utils/syscache.h"
 
-#include "device/diskstats.h"
+#include "device/device.h"
+#include "engine/engine.h"
 #include "base/base.h"
 #include "run_store.h"
 
@@ -153,29 +154,26 @@ static const char *const io_settings[] = {
 };
 
 /*
- * Add the server's I/O settings that exist, as SHOW prints them; a run of
- * engine "postgres" stores the effective_io_concurrency and
- * io_combine_limit its workers read with (server_read.h)
+ * Add the server's I/O settings that exist, as SHOW prints them; where the
+ * run's engine read with a value of its own (engine "postgres": the
+ * effective_io_concurrency and io_combine_limit its workers set), that one
  */
 static void
 json_io_settings(StringInfo buf, const IobRunSummary *s)
 {
+	const IobEngineOps *ops = iob_engine_ops(s->engine);
 	int			i;
 
 	for (i = 0; i < (int) lengthof(io_settings); i++)
 	{
 		char	   *value = GetConfigOptionByName(io_settings[i], NULL, true);
 
-		if (value != NULL && s->engine == IOB_ENGINE_POSTGRES)
+		if (value != NULL && ops->setting)
 		{
-			int64		combine = (int64) s->server.io_combine_blocks * BLCKSZ;
+			char	   *own = ops->setting(&s->engine_shared, io_settings[i]);
 
-			if (strcmp(io_settings[i], "effective_io_concurrency") == 0)
-				value = psprintf("%d", s->server.io_concurrency);
-			else if (strcmp(io_settings[i], "io_combine_limit") == 0)
-				value = (combine % (1024 * 1024) == 0) ?
-					psprintf(INT64_FORMAT "MB", combine / (1024 * 1024)) :
-					psprintf(INT64_FORMAT "kB", combine / 1024);
+			if (own != NULL)
+				value = own;
 		}
 
 		if (value != NULL)

@@ -52,7 +52,7 @@ extern int64 iob_reserve_run_id(void);
  * iob_unstored_run() return it, 0 for a run not stored; and when
  * "completed" is not NULL, whether the run ran to its end (status
  * "completed", "incomplete", or "invalid": engine "postgres" read from
- * memory, server_settings.c).
+ * memory, engine_postgres_settings.c).
  */
 extern int64 iob_run_row_id(Datum row, bool *completed);
 

@@ -23,18 +23,6 @@
 extern void iob_temp_dir_for_tablespace(Oid spcoid, char *path);
 extern void iob_check_free_space(const IobRunParams *params, const char *dir);
 extern void iob_check_group_free_space(const IobRunParams *params, const char *dir);
-extern void iob_check_relation_space(const IobRunParams *params, const char *dir,
-									 const char *relation, uint64 added, uint64 size);
-
-/*
- * The lock that makes a free-space check and the space it grants one step,
- * per file system (the file system under "dir"): whoever checks the free
- * space and then takes it (allocates files, extends a relation) holds it
- * from the check until the space is taken.  A transaction-level lock: an
- * error releases it.
- */
-extern void iob_space_lock(const char *dir, LOCKTAG *tag);
-extern void iob_space_unlock(const LOCKTAG *tag);
 extern void iob_file_path(const IobRunShared *run, int index, char *path);
 extern void iob_allocate_files(IobRunShared *run);
 extern void iob_create_files(IobRunShared *run);

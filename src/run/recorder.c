@@ -38,7 +38,7 @@
 #include "utils/wait_event.h"
 
 #include "base/base.h"
-#include "device/diskstats.h"
+#include "device/device.h"
 #include "recorder.h"
 #include "run_shared.h"
 #include "second_ring.h"

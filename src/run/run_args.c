@@ -24,7 +24,6 @@
 #include "base/base.h"
 #include "run_args.h"
 #include "run_limits.h"
-#include "server_read.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
 
@@ -491,6 +490,6 @@ iob_parse_run_args(FunctionCallInfo fcinfo, IobRunParams *params, char **label)
 		check_wal_args(fcinfo, params);
 
 	iob_validate_params(params);
-	/* engine "postgres", which only run() offers: its own rules */
-	iob_check_server_read_params(params);
+	/* the engine's own rules (engine "postgres", which only run() offers) */
+	iob_check_engine_params(params);
 }

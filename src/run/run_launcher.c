@@ -50,7 +50,7 @@
 #include "utils/wait_event.h"
 
 #include "base/base.h"
-#include "device/diskstats.h"
+#include "device/device.h"
 #include "engine/engine.h"
 #include "files.h"
 #include "recorder.h"
@@ -62,7 +62,6 @@
 #include "results/results.h"
 #include "run_storer.h"
 #include "run_summary.h"
-#include "server_read.h"
 #include "steady_state.h"
 #include "tablespace_group.h"
 #include "wait_run.h"
@@ -481,8 +480,8 @@ wait_for_start_at(RunContext *ctx)
 }
 
 /*
- * Wait statistics: start sampling the ready workers, and for engine
- * "postgres" the server's I/O workers that do their reads (wait_run.c)
+ * Wait statistics: start sampling the ready workers, and for an engine
+ * whose reads the server's I/O workers do (postgres), those (wait_run.c)
  */
 static void
 start_wait_sampling(RunContext *ctx)
@@ -493,7 +492,8 @@ start_wait_sampling(RunContext *ctx)
 	for (i = 0; i < ctx->nlaunched; i++)
 		pids[i] = ctx->workers[i].pid;
 	ctx->waits = iob_wait_run_start(pids, ctx->nlaunched,
-									ctx->run->params.engine == IOB_ENGINE_POSTGRES);
+									(iob_engine_ops(ctx->run->engine)->flags &
+									 IOB_ENGINE_SERVER_IO) != 0);
 	pfree(pids);
 }
 
@@ -556,19 +556,32 @@ wait_for_workers(RunContext *ctx)
 }
 
 /*
- * Engine "postgres": decide the settings of the server's read path, and
- * have the relation made, filled and cold (server_read.h).  The run's
- * "direct" then says what the server does: direct I/O for data files
- * (debug_io_direct), or the page cache.
+ * What the run's engine reads: the run's files, made here, or what the
+ * engine prepares itself (postgres: its settings, and its relation made,
+ * filled and cold; the run's "direct" then says what the server does:
+ * direct I/O for data files, or the page cache)
  */
 static void
-prepare_server_read(RunContext *ctx)
+prepare_engine_run(RunContext *ctx)
 {
-	IobServerShared *server = &ctx->run->server;
+	const IobEngineOps *ops = iob_engine_ops(ctx->run->engine);
 
-	iob_server_settings_resolve(&ctx->run->params, server);
-	ctx->run->params.direct = !server->drop_page_cache;
-	iob_server_relation_prepare(ctx->seg, server);
+	if (ops->flags & IOB_ENGINE_RUN_FILES)
+	{
+		ctx->files_created = true;
+		iob_allocate_files(ctx->run);
+		iob_create_files(ctx->run);
+		iob_check_direct_io(ctx->run);
+	}
+	if (ops->prepare_run)
+	{
+		IobEngineWork work;
+		bool		direct;
+
+		iob_engine_work(&ctx->run->params, &work);
+		ops->prepare_run(ctx->seg, &ctx->run->engine_shared, &work, &direct);
+		ctx->run->params.direct = direct;
+	}
 }
 
 /*
@@ -591,15 +604,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		 */
 		if (ctx->store)
 			ctx->recorder = iob_recorder_launch(ctx->seg);
-		if (params->engine == IOB_ENGINE_POSTGRES)
-			prepare_server_read(ctx);
-		else
-		{
-			ctx->files_created = true;
-			iob_allocate_files(ctx->run);
-			iob_create_files(ctx->run);
-			iob_check_direct_io(ctx->run);
-		}
+		prepare_engine_run(ctx);
 		launch_workers(ctx, params);
 		wait_until_ready(ctx);
 		wait_for_start_at(ctx);
@@ -659,6 +664,7 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	RunContext *ctx;
 	IobRunSummary summary;
 	IobStorageInfo storage;
+	const IobEngineOps *ops = iob_engine_ops(params->engine);
 	char		dir[MAXPGPATH];
 	bool		store;
 	bool		recorder_final;
@@ -676,12 +682,12 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	 * is stored.
 	 */
 	store = !XactReadOnly;
-	if (params->engine == IOB_ENGINE_POSTGRES)
-		iob_check_server_read_allowed();
+	if (ops->check_allowed)
+		ops->check_allowed();
 	iob_temp_dir_for_tablespace(params->tablespace_oid, dir);
 	iob_describe_storage(dir, &storage);
-	/* engine "postgres": its preparer checks what the relation still needs */
-	if (params->engine != IOB_ENGINE_POSTGRES)
+	/* an engine without the run's files checks what it makes itself */
+	if (ops->flags & IOB_ENGINE_RUN_FILES)
 		iob_check_group_free_space(params, dir);
 
 	ctx = palloc0(sizeof(RunContext));
@@ -736,13 +742,15 @@ iob_execute_run(const IobRunParams *params, const char *label,
 	{
 		result->row = iob_store_run(&summary);
 		iob_wait_run_store(ctx->waits, result->row, &summary);
-		if (summary.engine == IOB_ENGINE_POSTGRES)
+		/* what the engine adds (postgres: its read path's row) */
+		ops = iob_engine_ops(summary.engine);
+		if (ops->store)
 		{
 			bool		completed;
 
-			result->row = iob_store_server_reads(iob_run_row_id(result->row, &completed),
-												 &summary.server, &summary.server_counts,
-												 result->row);
+			result->row = ops->store(iob_run_row_id(result->row, &completed),
+									 &summary.engine_shared, &summary.engine_counts,
+									 summary.bytes[IOB_OP_READ], result->row);
 		}
 	}
 	result->run_id = iob_run_row_id(result->row, &result->completed);

@@ -72,14 +72,15 @@ iob_check_steady_band(double band)
 }
 
 /*
- * A group needs a file in each of its tablespaces at least.  Engine
- * "postgres" takes no group at all: iob_check_server_read_params() says
- * so, alone, rather than a hint here to add files that it would refuse.
+ * A group needs a file in each of its tablespaces at least.  An engine
+ * without the run's files (postgres) takes no group at all: its own rules
+ * (iob_check_engine_params()) say so, alone, rather than a hint here to
+ * add files that it would refuse.
  */
 static void
 check_group(const IobRunParams *params)
 {
-	if (params->engine == IOB_ENGINE_POSTGRES)
+	if (!(iob_engine_ops(params->engine)->flags & IOB_ENGINE_RUN_FILES))
 		return;
 	if (params->ngroup > 0 && params->files < params->ngroup)
 		ereport(ERROR,
@@ -242,4 +243,41 @@ iob_validate_params(const IobRunParams *params)
 	check_group(params);
 	/* every worker keeps every file open: they must fit its descriptors */
 	iob_check_fd_limit(params->files);
+}
+
+/* See run_options.h */
+void
+iob_engine_work(const IobRunParams *params, IobEngineWork *work)
+{
+	memset(work, 0, sizeof(IobEngineWork));
+	work->rw_name = iob_pattern_name(params->rw);
+	work->random = iob_pattern_is_random(params->rw);
+	work->reads_only = params->rw == IOB_RW_RANDREAD || params->rw == IOB_RW_READ;
+	work->block_size = params->block_size;
+	work->file_size = params->file_size;
+	work->files = params->files;
+	work->workers = params->workers;
+	work->depth = params->iodepth;
+	work->tablespace_oid = params->tablespace_oid;
+	work->tablespace = NameStr(params->tablespace);
+	work->ngroup = params->ngroup;
+	work->seed = params->seed;
+	work->direct = params->direct;
+	work->file_only_arg = params->rate_iops > 0 ? "rate_iops" :
+		params->rewrite_pct > 0 ? "rewrite_pct" :
+		params->cold_reads ? "cold_reads" : NULL;
+	work->io_concurrency_given = params->io_concurrency_given;
+	work->io_concurrency = params->io_concurrency;
+	work->io_combine_given = params->io_combine_given;
+	work->io_combine_blocks = params->io_combine_blocks;
+}
+
+/* See run_options.h */
+void
+iob_check_engine_params(const IobRunParams *params)
+{
+	IobEngineWork work;
+
+	iob_engine_work(params, &work);
+	iob_engine_ops(params->engine)->check_work(&work);
 }

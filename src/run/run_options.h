@@ -71,6 +71,18 @@
  */
 extern void iob_validate_params(const IobRunParams *params);
 
+/*
+ * The narrow description of a run's work that its engine takes (engine.h),
+ * pointing into *params
+ */
+extern void iob_engine_work(const IobRunParams *params, IobEngineWork *work);
+
+/*
+ * The rules of the run's engine (its check_work), after iob_validate_params():
+ * run(), the one entry point that offers engine "postgres", calls it
+ */
+extern void iob_check_engine_params(const IobRunParams *params);
+
 /* steady_band: a share of the mean, more than 0 and at most 100 % */
 extern void iob_check_steady_band(double band);
 

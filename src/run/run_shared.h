@@ -56,11 +56,10 @@
 #include "storage/dsm.h"
 #include "storage/shm_toc.h"
 
-#include "device/diskstats.h"
+#include "device/device.h"
 #include "engine/engine.h"
 #include "results/results.h"
 #include "run_options.h"
-#include "server_read.h"
 
 #define IOB_SHM_MAGIC		0x10BE7C40
 
@@ -123,8 +122,8 @@ typedef struct IobRunShared
 								 * read-only): then no recorder */
 	IobDiskShared disk;			/* the block devices to sample and their
 								 * first sample (rules in diskstats.h) */
-	IobServerShared server;		/* engine "postgres": its relation and
-								 * settings (server_read.h) */
+	IobEngineShared engine_shared;	/* the engine's run-wide state: what its
+									 * prepare_run made (engine.h) */
 
 	/* clock marks (iob_now_ns), valid once phase >= IOB_PHASE_RUN */
 	int64		start_ns;		/* warm-up starts */
@@ -182,8 +181,8 @@ typedef struct IobWorkerState
 	/* digest of the first ops issued, for seed reproducibility */
 	uint64		offset_digest;
 
-	/* engine "postgres": what the buffer manager saw, measured period */
-	IobServerCounts server_counts;
+	/* what the buffer manager saw, measured period (engine.h: counts) */
+	IobEngineCounts engine_counts;
 
 	/* stalls (only when params.stall_threshold_us > 0), measured period */
 	uint64		nstalls;		/* every stall seen */

@@ -31,11 +31,11 @@
 
 #include "base/base.h"
 #include "run_limits.h"
+#include "engine/engine.h"
 #include "results/results.h"
 #include "run_storer.h"
 #include "run_summary.h"
 #include "second_ring.h"
-#include "server_read.h"
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
 
@@ -291,13 +291,16 @@ store_in_own_transaction(shm_toc *toc)
 		row = iob_store_run(&summary);
 		run_id = iob_run_row_id(row, NULL);
 		/*
-		 * the read path of engine postgres, counted as far as the run got;
-		 * its relation is made before any worker starts, so a run stored
-		 * here has one (checked all the same: the run matters more)
+		 * what the engine adds (postgres: its read path), counted as far as
+		 * the run got
 		 */
-		if (summary.engine == IOB_ENGINE_POSTGRES &&
-			summary.server.relation[0] != '\0' && summary.server.relation_bytes > 0)
-			row = iob_store_server_reads(run_id, &summary.server, &summary.server_counts, row);
+		{
+			const IobEngineOps *ops = iob_engine_ops(summary.engine);
+
+			if (ops->store)
+				row = ops->store(run_id, &summary.engine_shared, &summary.engine_counts,
+								 summary.bytes[IOB_OP_READ], row);
+		}
 	}
 	else
 		run_id = 0;

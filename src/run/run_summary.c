@@ -92,6 +92,7 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	IobWorkerState *workers = shm_toc_lookup(toc, IOB_KEY_WORKERS, false);
 	IobRunStoreInfo *info = shm_toc_lookup(toc, IOB_KEY_STORE, false);
 	IobRunParams *params = palloc(sizeof(IobRunParams));
+	int			i;
 
 	/* the workers' figures were final before they counted themselves done */
 	pg_read_barrier();
@@ -106,17 +107,12 @@ iob_summarize_run(IobRunSummary *s, shm_toc *toc)
 	s->finished_at = info->finished_at;
 	s->go_at = info->go_at;
 	summarize_workers(s, workers, info->nworkers);
-	if (run->engine == IOB_ENGINE_POSTGRES)
+	/* the engine's state and counts (zero for an engine without them) */
+	s->engine_shared = run->engine_shared;
+	for (i = 0; i < info->nworkers; i++)
 	{
-		int			i;
-
-		s->server = run->server;
-		for (i = 0; i < info->nworkers; i++)
-		{
-			s->server_counts.blocks += workers[i].server_counts.blocks;
-			s->server_counts.buffer_hits += workers[i].server_counts.buffer_hits;
-			s->server_counts.buffer_reads += workers[i].server_counts.buffer_reads;
-		}
+		s->engine_counts.buffer_hits += workers[i].engine_counts.buffer_hits;
+		s->engine_counts.buffer_reads += workers[i].engine_counts.buffer_reads;
 	}
 	summarize_group(s, toc, info->nworkers);
 	s->leftover_seconds = iob_ring_leftovers(toc, run->params.workers, &s->lost_ops);

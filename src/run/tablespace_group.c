@@ -18,33 +18,6 @@
 #include "tablespace_group.h"
 
 /*
- * See tablespace_group.h: resolve a tablespace by name and check that the current user may create
- * files in it; returns its OID.  As for temporary files, the database's
- * default tablespace needs no grant.
- */
-Oid
-iob_check_tablespace(const char *spcname)
-{
-	Oid			spcoid;
-
-	spcoid = get_tablespace_oid(spcname, false);
-	if (spcoid == GLOBALTABLESPACE_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot run a benchmark in tablespace \"%s\"", spcname),
-				 errdetail("Tablespace \"pg_global\" holds only shared system catalogs.")));
-	if (spcoid != MyDatabaseTableSpace)
-	{
-		AclResult	aclresult;
-
-		aclresult = object_aclcheck(TableSpaceRelationId, spcoid, GetUserId(), ACL_CREATE);
-		if (aclresult != ACLCHECK_OK)
-			iob_tablespace_denied(spcname);
-	}
-	return spcoid;
-}
-
-/*
  * Split contender "a+b" into *params' group; false when it names a
  * tablespace (or is no group), leaving *params alone.
  */

@@ -24,12 +24,6 @@
 #define IOB_KEY_GROUP	5
 
 /*
- * A tablespace by name that the current user may create files in (the
- * database's default needs no grant); its OID.
- */
-extern Oid	iob_check_tablespace(const char *spcname);
-
-/*
  * A contender of iobench.suite(): a tablespace, or a group written as its
  * tablespaces joined by "+" ('raid1a+raid1b') when no tablespace has that
  * name.  iob_check_contender() raises the errors iobench.run() raises for

@@ -31,8 +31,6 @@
 
 #include "miscadmin.h"
 #include "pgstat.h"
-#include "access/relation.h"
-#include "access/xact.h"
 #include "postmaster/bgworker.h"
 #include "storage/pmsignal.h"
 #include "storage/dsm.h"
@@ -49,9 +47,9 @@
 #include "engine/engine.h"
 #include "files.h"
 #include "run_limits.h"
+#include "run_options.h"
 #include "run_shared.h"
 #include "second_ring.h"
-#include "server_read.h"
 #include "tablespace_group.h"
 #include "worker.h"
 #include "workload.h"
@@ -67,6 +65,7 @@ typedef struct WorkerContext
 	IobSecondSlot *seconds;
 	IobGroupStats *group;		/* [ngroup] this worker's, or NULL */
 	IobEngine	engine;
+	IobEngineWork work;			/* what the run asks of the engine */
 	IobWorkload workload;
 	IobIo	   *ios;			/* one request per slot of the queue */
 	IobIo	  **done;			/* completions handed back by the engine */
@@ -90,11 +89,8 @@ typedef struct WorkerContext
 	struct rusage ru_start;
 	int64		next_alive_check_ns;	/* next postmaster-death check */
 
-	/* engine "postgres": the relation, open in the worker's transaction */
-	Relation	rel;
-	ResourceOwner worker_owner; /* the worker's own, outside the transaction */
-	bool		server_stopping;	/* no more ops to hand out */
-	IobServerCounts server_start;	/* the counts when measuring began */
+	/* the server's counts when measuring began (engine->ops->counts) */
+	IobEngineCounts counts_start;
 
 	/* stall tracking: the last write whose sync has not completed yet */
 	bool		stall_write_valid;
@@ -326,7 +322,10 @@ scramble_block(WorkerContext *wc, char *buf, uint32 len)
 	}
 }
 
-/* Fill request "io" with the next op of the workload (or a due sync) */
+/*
+ * Fill request "io" with the next op of the workload (or a due sync); also
+ * the engine's redraw (engine.h), for a request it takes again
+ */
 static void
 prepare_next_io(WorkerContext *wc, IobIo *io)
 {
@@ -350,7 +349,7 @@ prepare_next_io(WorkerContext *wc, IobIo *io)
 	iob_workload_next(&wc->workload, &kind, &file, &offset);
 	io->kind = kind;
 	io->file_index = file;
-	io->fd = wc->fds[file];
+	io->fd = wc->fds ? wc->fds[file] : -1;
 	io->len = p->block_size;
 	io->offset = offset;
 	io->datasync = false;
@@ -386,8 +385,9 @@ sleep_until(int64 when_ns)
 }
 
 /*
- * Follow the clock: start the CPU measurement when the measured period
- * begins, end it when the period ends (before the drain), and once a second
+ * Follow the clock: start the CPU measurement (and the server's counts of
+ * an engine that has them) when the measured period begins, end it when
+ * the period ends (before the drain), and once a second
  * make sure the postmaster is alive (an I/O loop never waits on a latch, so
  * nothing else would notice that it died).
  */
@@ -398,6 +398,8 @@ track_period(WorkerContext *wc, int64 now)
 	{
 		wc->measuring = true;
 		getrusage(RUSAGE_SELF, &wc->ru_start);
+		if (wc->engine.ops->counts)
+			wc->engine.ops->counts(&wc->engine, &wc->counts_start);
 	}
 	/*
 	 * Past a second boundary: add the second just ended (completions reaped
@@ -424,6 +426,14 @@ track_period(WorkerContext *wc, int64 now)
 		getrusage(RUSAGE_SELF, &ru_end);
 		rusage_delta(&wc->ru_start, &ru_end,
 					 &wc->state->cpu_user_s, &wc->state->cpu_sys_s);
+		if (wc->engine.ops->counts)
+		{
+			IobEngineCounts end;
+
+			wc->engine.ops->counts(&wc->engine, &end);
+			wc->state->engine_counts.buffer_hits = end.buffer_hits - wc->counts_start.buffer_hits;
+			wc->state->engine_counts.buffer_reads = end.buffer_reads - wc->counts_start.buffer_reads;
+		}
 		wc->measuring = false;
 		wc->measured = true;
 	}
@@ -436,9 +446,11 @@ track_period(WorkerContext *wc, int64 now)
 }
 
 /*
- * The I/O loop: keep the engine's queue full (or on schedule, when rate
- * limited), account completions, stop at the end of the measured period or
- * when the launcher says stop, then drain what is in flight.
+ * The I/O loop, the one of every engine: keep the engine's queue full (or
+ * on schedule, when rate limited), account completions, stop at the end of
+ * the measured period or when the launcher says stop, then drain what is in
+ * flight.  An engine that takes its ops as the server asks for blocks
+ * (postgres) holds the queue's requests until then (engine_postgres.h).
  *
  * Rate limiting: I/O number n of this worker is due at base + n * interval,
  * computed in floating point so no rounding accumulates; workers are offset
@@ -544,133 +556,6 @@ io_loop(WorkerContext *wc)
 }
 
 /*
- * Engine "postgres": the first block of the next op for the read path, or
- * InvalidBlockNumber once the run is over or the launcher said stop (the
- * read path then finishes what it has in flight)
- */
-static BlockNumber
-server_next_op(void *arg)
-{
-	WorkerContext *wc = (WorkerContext *) arg;
-	IobRunShared *run = wc->run;
-	IobOpKind	kind;
-	int			file;
-	uint64		offset;
-
-	if (wc->server_stopping)
-		return InvalidBlockNumber;
-	if (pg_atomic_read_u32(&run->phase) == IOB_PHASE_STOP)
-	{
-		/* told to stop (cancel): count nothing completed after that */
-		pg_read_barrier();
-		if (run->stop_ns > 0 && run->stop_ns < wc->count_until_ns)
-			wc->count_until_ns = run->stop_ns;
-		wc->server_stopping = true;
-		return InvalidBlockNumber;
-	}
-	if (iob_now_ns() >= run->end_ns)
-	{
-		wc->server_stopping = true;
-		return InvalidBlockNumber;
-	}
-	iob_workload_next(&wc->workload, &kind, &file, &offset);
-	return (BlockNumber) (offset / BLCKSZ);
-}
-
-/*
- * Engine "postgres": the loop of the server's read path (server_read.h).
- * The read path pulls ops through server_next_op() and returns them done;
- * each is accounted as a read of block_size bytes, and the buffer
- * manager's counts are taken over the measured period.
- */
-static void
-server_loop(WorkerContext *wc)
-{
-	IobRunShared *run = wc->run;
-	IobServerRead *sr;
-	IobServerOp op;
-	IobIo		io;
-	bool		counting = false;
-	uint32		blocks_per_op = run->params.block_size / BLCKSZ;
-
-	wc->count_until_ns = run->end_ns;
-	memset(&io, 0, sizeof(io));
-	io.kind = IOB_OP_READ;
-	io.fd = -1;
-	io.len = run->params.block_size;
-	sr = iob_server_read_begin(wc->rel, &run->params, &run->server, server_next_op, wc);
-	for (;;)
-	{
-		int64		now = iob_now_ns();
-		bool		was_measuring = wc->measuring;
-
-		CHECK_FOR_INTERRUPTS();
-		track_period(wc, now);
-		if (wc->measuring && !counting)
-		{
-			iob_server_read_counts(&wc->server_start);
-			counting = true;
-		}
-		if (was_measuring && !wc->measuring)
-			break;
-		if (!iob_server_read_next(sr, &op))
-			break;
-		io.offset = (uint64) op.first_block * BLCKSZ;
-		io.start_ns = op.start_ns;
-		io.end_ns = op.end_ns;
-		io.result = io.len;
-		account_io(wc, &io);
-		if (op.end_ns >= run->measure_start_ns && op.end_ns < wc->count_until_ns)
-			wc->state->server_counts.blocks += blocks_per_op;
-	}
-	if (counting)
-	{
-		IobServerCounts end;
-
-		iob_server_read_counts(&end);
-		wc->state->server_counts.buffer_hits = end.buffer_hits - wc->server_start.buffer_hits;
-		wc->state->server_counts.buffer_reads = end.buffer_reads - wc->server_start.buffer_reads;
-	}
-	/* the rest in flight is read and not counted */
-	wc->server_stopping = true;
-	iob_server_read_end(sr);
-	if (wc->measuring)
-	{
-		int64		now = iob_now_ns();
-
-		wc->count_until_ns = Min(wc->count_until_ns, now);
-		track_period(wc, now);
-	}
-	flush_second(wc);
-}
-
-/*
- * Engine "postgres": open the run's relation (server_relation.c made it)
- * in a transaction that lasts the run, and take the run's settings of the
- * read path for this process
- */
-static void
-prepare_server_worker(WorkerContext *wc)
-{
-	IobRunShared *run = wc->run;
-	char		value[16];
-
-	wc->worker_owner = CurrentResourceOwner;
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	wc->rel = relation_open(run->server.relid, AccessShareLock);
-	snprintf(value, sizeof(value), "%d", run->server.io_concurrency);
-	SetConfigOption("effective_io_concurrency", value, PGC_USERSET, PGC_S_SESSION);
-	if (run->server.io_combine_blocks > 0)
-	{
-		snprintf(value, sizeof(value), "%d", run->server.io_combine_blocks);
-		SetConfigOption("io_combine_limit", value, PGC_USERSET, PGC_S_SESSION);
-	}
-	iob_workload_init(&wc->workload, &run->params, wc->state->worker_index);
-	wc->cur_second = -1;
-}
-
-/*
  * The I/O buffers of a worker: one aligned buffer per queue slot (O_DIRECT
  * needs the alignment), filled with random data so that every block written
  * is incompressible.  The area is whole 2 MB pages, aligned, and offered to
@@ -681,9 +566,9 @@ prepare_server_worker(WorkerContext *wc)
  * than a device queue takes at once (virtio-blk: 254), so it is split.
  */
 static char *
-alloc_buffers(const IobRunParams *p, int worker_index)
+alloc_buffers(const IobRunParams *p, int depth, int worker_index)
 {
-	Size		len = (Size) p->iodepth * p->block_size;
+	Size		len = (Size) depth * p->block_size;
 	Size		area = TYPEALIGN(IOB_HUGE_ALIGN, len);
 	char	   *buffers;
 	pg_prng_state prng;
@@ -704,80 +589,104 @@ alloc_buffers(const IobRunParams *p, int worker_index)
 	return buffers;
 }
 
-/* Open the files, allocate the queue and its buffers, start the engine */
+/* The engine's redraw: the next op of the workload into "io" (engine.h) */
+static void
+redraw_op(void *arg, IobIo *io)
+{
+	prepare_next_io((WorkerContext *) arg, io);
+}
+
+/*
+ * Open the run's files (an engine that reads them), allocate the queue and
+ * its buffers, start the engine
+ */
 static void
 prepare_worker(WorkerContext *wc)
 {
 	IobRunShared *run = wc->run;
 	const IobRunParams *p = &run->params;
-	int			depth = p->iodepth;
-	char	   *buffers;
+	const IobEngineOps *ops = iob_engine_ops(run->engine);
+	int			depth;
+	char	   *buffers = NULL;
 	int			i;
 	int			rc;
 
-	/* room for every file, as the launcher checked (iob_check_fd_limit) */
-	iob_raise_fd_limit(p->files);
-	wc->fds = palloc(sizeof(int) * p->files);
-	for (i = 0; i < p->files; i++)
-	{
-		/* rewrites (rewrite_pct) write to files of a reading pattern */
-		wc->fds[i] = iob_open_file(run, i,
-								   iob_pattern_writes(p->rw) || p->rewrite_pct > 0);
-		if (wc->fds[i] < 0)
-		{
-			char		path[MAXPGPATH];
+	iob_engine_work(p, &wc->work);
+	wc->engine.ops = ops;
+	wc->engine.work = &wc->work;
+	wc->engine.shared = &run->engine_shared;
+	wc->engine.worker_index = wc->state->worker_index;
+	wc->engine.redraw = redraw_op;
+	wc->engine.redraw_arg = wc;
+	depth = ops->queue_depth ? ops->queue_depth(&wc->work, &run->engine_shared) : p->iodepth;
 
-			iob_file_path(run, i, path);
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not open file \"%s\": %m", path)));
-		}
-	}
-	/*
-	 * Buffered I/O: tell the kernel the access pattern, as fio does by
-	 * default (fadvise_hint), so random reads are not turned into cached
-	 * hits by read-ahead of the neighbouring blocks.
-	 */
-	if (!p->direct)
+	if (ops->flags & IOB_ENGINE_RUN_FILES)
+	{
+		/* room for every file, as the launcher checked (iob_check_fd_limit) */
+		iob_raise_fd_limit(p->files);
+		wc->fds = palloc(sizeof(int) * p->files);
 		for (i = 0; i < p->files; i++)
-			(void) posix_fadvise(wc->fds[i], 0, 0,
-								 iob_pattern_is_random(p->rw) ?
-								 POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+		{
+			/* rewrites (rewrite_pct) write to files of a reading pattern */
+			wc->fds[i] = iob_open_file(run, i,
+									   iob_pattern_writes(p->rw) || p->rewrite_pct > 0);
+			if (wc->fds[i] < 0)
+			{
+				char		path[MAXPGPATH];
+
+				iob_file_path(run, i, path);
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not open file \"%s\": %m", path)));
+			}
+		}
+
+		/*
+		 * Buffered I/O: tell the kernel the access pattern, as fio does by
+		 * default (fadvise_hint), so random reads are not turned into cached
+		 * hits by read-ahead of the neighbouring blocks.
+		 */
+		if (!p->direct)
+			for (i = 0; i < p->files; i++)
+				(void) posix_fadvise(wc->fds[i], 0, 0,
+									 iob_pattern_is_random(p->rw) ?
+									 POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+		buffers = alloc_buffers(p, depth, wc->state->worker_index);
+		wc->engine.buffers = buffers;
+		wc->engine.buffers_len = (Size) depth * p->block_size;
+		wc->engine.fds = wc->fds;
+		wc->engine.nfiles = p->files;
+	}
 	wc->writes_since_sync = palloc0(sizeof(uint64) * p->files);
 	wc->sync_pending_file = -1;
 
-	buffers = alloc_buffers(p, wc->state->worker_index);
 	wc->ios = palloc0(sizeof(IobIo) * depth);
 	wc->done = palloc0(sizeof(IobIo *) * depth);
 	wc->free_slots = palloc(sizeof(int) * depth);
 	for (i = 0; i < depth; i++)
 	{
 		wc->ios[i].slot = i;
-		wc->ios[i].buf = buffers + (Size) i * p->block_size;
+		wc->ios[i].fd = -1;
+		wc->ios[i].buf = buffers ? buffers + (Size) i * p->block_size : NULL;
 		wc->free_slots[i] = depth - 1 - i;
 	}
 	wc->nfree = depth;
 
-	wc->engine.ops = (run->engine == IOB_ENGINE_IO_URING) ?
-		&iob_engine_uring : &iob_engine_psync;
+	/* the workload first: an engine may draw ops as it starts (redraw) */
+	iob_workload_init(&wc->workload, p, wc->state->worker_index);
+	wc->cur_second = -1;
+
 	wc->engine.depth = depth;
-	wc->engine.buffers = buffers;
-	wc->engine.buffers_len = (Size) depth * p->block_size;
-	wc->engine.fds = wc->fds;
-	wc->engine.nfiles = p->files;
-	rc = wc->engine.ops->init(&wc->engine, depth);
+	rc = ops->init(&wc->engine, depth);
 	if (rc != 0)
 	{
 		errno = rc;
 		ereport(ERROR,
 				(errcode(rc == ENOMEM ? ERRCODE_INSUFFICIENT_RESOURCES : ERRCODE_SYSTEM_ERROR),
 				 errmsg("could not start I/O engine \"%s\" with iodepth %d: %m",
-						wc->engine.ops->name, depth),
+						ops->name, depth),
 				 errhint("Use a smaller iodepth, or engine => 'psync' with more workers.")));
 	}
-
-	iob_workload_init(&wc->workload, p, wc->state->worker_index);
-	wc->cur_second = -1;
 }
 
 /* Wait for the launcher's "go"; returns false if told to stop instead */
@@ -905,29 +814,14 @@ iobench_worker_main(Datum main_arg)
 	emit_log_hook = record_error_hook;
 	before_shmem_exit(worker_exit_callback, (Datum) 0);
 
-	if (wc.run->engine == IOB_ENGINE_POSTGRES)
-		prepare_server_worker(&wc);
-	else
-		prepare_worker(&wc);
+	prepare_worker(&wc);
 	pg_atomic_fetch_add_u32(&wc.run->nready, 1);
 	wake_launcher(wc.run);
 
 	if (wait_for_go(wc.run))
-	{
-		if (wc.run->engine == IOB_ENGINE_POSTGRES)
-			server_loop(&wc);
-		else
-			io_loop(&wc);
-	}
+		io_loop(&wc);
 	if (wc.engine.ops && wc.engine.private_data)
 		wc.engine.ops->shutdown(&wc.engine);
-	if (wc.rel != NULL)
-	{
-		relation_close(wc.rel, AccessShareLock);
-		wc.rel = NULL;
-		CommitTransactionCommand();
-		CurrentResourceOwner = wc.worker_owner;
-	}
 
 	finish_worker(&wc);
 	my_worker = NULL;			/* the segment goes: the exit has nothing to do */

@@ -89,11 +89,12 @@ iob_workload_init(IobWorkload *wl, const IobRunParams *params, int worker_index)
 	wl->cursor = 0;
 
 	/*
-	 * Random reads through the server (engine postgres): each worker draws
-	 * the blocks of its own stripe, so that one's read is never another's
-	 * shared-buffer hit
+	 * Random reads through the server's shared cache (engine postgres):
+	 * each worker draws the blocks of its own stripe, so that one's read is
+	 * never another's shared-buffer hit
 	 */
-	if (wl->random && params->engine == IOB_ENGINE_POSTGRES &&
+	if (wl->random &&
+		(iob_engine_ops(params->engine)->flags & IOB_ENGINE_SHARED_CACHE) &&
 		params->workers > 1 && wl->blocks_per_file >= (uint64) params->workers)
 	{
 		wl->stripes = (uint64) params->workers;

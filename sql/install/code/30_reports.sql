@@ -466,7 +466,7 @@ BEGIN
         -- "invalid": more than 1 % of the blocks were hits in shared
         -- buffers, or in the page cache (read by the server, not by the
         -- device, where its count is known), as the run found (C,
-        -- server_settings.c)
+        -- engine_postgres_settings.c)
         IF r.status = 'invalid' THEN
             missed := CASE WHEN w.device_bytes IS NOT NULL
                       THEN greatest(w.buffer_reads - w.device_bytes / current_setting('block_size')::bigint, 0) END;

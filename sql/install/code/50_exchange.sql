@@ -334,7 +334,7 @@ BEGIN
       FROM iobench.run_server_reads sr
      WHERE sr.run_id = imported_run_problems.run_id AND sr.buffer_hits > sr.blocks;
     -- a run that read more than 1 % of its blocks from shared buffers is
-    -- stored "invalid" (server_settings.c), never as a measure of the disk
+    -- stored "invalid" (engine_postgres_settings.c), never as a measure of the disk
     RETURN QUERY
     SELECT '"run"."status"', format('is "%s", but %s of the run''s %s blocks were hits in shared buffers (more than 1 %%): its status is "invalid"',
                                     r.status, sr.buffer_hits, sr.buffer_hits + sr.buffer_reads)

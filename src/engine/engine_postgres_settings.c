@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * server_settings.c
+ * engine_postgres_settings.c
  *	  Engine "postgres": the rules of a run, the server settings it runs
- *	  with, and their row in iobench.run_server_reads (server_read.h).
+ *	  with, and their row in iobench.run_server_reads (engine_postgres.h):
+ *	  the run-level callbacks of its operations table.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,7 +23,8 @@
 #include "utils/syscache.h"
 
 #include "base/base.h"
-#include "server_read.h"
+#include "engine.h"
+#include "engine_postgres.h"
 
 /*
  * The tablespace's own effective_io_concurrency (ALTER TABLESPACE ... SET),
@@ -70,19 +72,19 @@ max_io_combine_blocks(void)
  * workers drawing blocks past it
  */
 static void
-check_relation_max_size(const IobRunParams *params)
+check_relation_max_size(const IobEngineWork *work)
 {
 	uint64		max_bytes = IOB_MAX_RELATION_BLOCKS * BLCKSZ;
 
 	/* the largest relation size that is a whole number of ops */
-	max_bytes -= max_bytes % params->block_size;
-	if (params->file_size / BLCKSZ > IOB_MAX_RELATION_BLOCKS)
+	max_bytes -= max_bytes % work->block_size;
+	if (work->file_size / BLCKSZ > IOB_MAX_RELATION_BLOCKS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("file_size " UINT64_FORMAT " is out of range for engine \"postgres\"",
-						params->file_size),
+						work->file_size),
 				 errdetail("Engine \"postgres\" reads a relation of file_size bytes, and a relation holds at most " UINT64_FORMAT " blocks of %d bytes: valid values are between %u and " UINT64_FORMAT " bytes (%s less %s).",
-						   IOB_MAX_RELATION_BLOCKS, BLCKSZ, params->block_size, max_bytes,
+						   IOB_MAX_RELATION_BLOCKS, BLCKSZ, work->block_size, max_bytes,
 						   iob_size_pretty((int64) (IOB_MAX_RELATION_BLOCKS + 1) * BLCKSZ),
 						   iob_size_pretty((int64) ((IOB_MAX_RELATION_BLOCKS + 1) * BLCKSZ - max_bytes))),
 				 errhint("Use a smaller file_size.")));
@@ -90,17 +92,17 @@ check_relation_max_size(const IobRunParams *params)
 
 /*
  * Refuse a relation too small to be read cold: each worker holds up to
- * iob_server_read_span() ops at once (read ahead, or left in shared
+ * iob_pg_read_span() ops at once (read ahead, or left in shared
  * buffers on 15/16), and its ops, its stripe of random ops or its region
  * of sequential ones (workload.c), must be twice as many, so that a random
- * draw finds an op it does not hold within a few draws (server_read.c) and
+ * draw finds an op it does not hold within a few draws (engine_postgres.c) and
  * a sequential reader never wraps onto blocks it still holds.  Otherwise
  * the run would count shared-buffer hits as reads of the disk.
  */
 static void
-check_relation_min_size(const IobRunParams *params)
+check_relation_min_size(const IobEngineWork *work)
 {
-	bool		random = iob_pattern_is_random(params->rw);
+	bool		random = work->random;
 	int			io_concurrency;
 	int			io_combine = 0;
 	uint32		span;
@@ -111,118 +113,105 @@ check_relation_min_size(const IobRunParams *params)
 	const char *held = "read ahead, or left in the buffer ring of its reads";
 #endif
 
-	io_concurrency = params->io_concurrency_given ?
-		params->io_concurrency : get_tablespace_io_concurrency(params->tablespace_oid);
+	io_concurrency = work->io_concurrency_given ?
+		work->io_concurrency : get_tablespace_io_concurrency(work->tablespace_oid);
 #ifdef IOB_HAVE_READ_STREAM
-	io_combine = params->io_combine_given ? params->io_combine_blocks : io_combine_limit;
+	io_combine = work->io_combine_given ? work->io_combine_blocks : io_combine_limit;
 #endif
-	span = iob_server_read_span(random, params->block_size / BLCKSZ, io_concurrency, io_combine);
-	min_bytes = (uint64) params->workers * 2 * span * params->block_size;
-	if (params->file_size < min_bytes)
+	span = iob_pg_read_span(random, work->block_size / BLCKSZ, io_concurrency, io_combine);
+	min_bytes = (uint64) work->workers * 2 * span * work->block_size;
+	if (work->file_size < min_bytes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("argument \"file_size\" must be at least " UINT64_FORMAT "kB for this run of engine \"postgres\", not " UINT64_FORMAT "kB",
-						min_bytes / 1024, params->file_size / 1024),
+						min_bytes / 1024, work->file_size / 1024),
 				 errdetail("Each of its %d workers holds up to %u ops of %u bytes at once (%s, with effective_io_concurrency %d), and needs twice as many of its own in the relation, or its reads would be hits in shared buffers, not reads of the disk.",
-						   params->workers, span, params->block_size, held, io_concurrency),
+						   work->workers, span, work->block_size, held, io_concurrency),
 				 errhint("Use a larger file_size, fewer workers, or a lower effective_io_concurrency.")));
 }
 
 /*
- * The rules of a run of engine "postgres", checked after iob_validate_params()
- * by run(), the one entry point that offers the engine:
- * it reads one relation, with the server's own concurrency, in whole
- * server blocks; what only the raw files have (writes, several files, a
- * queue of the run's own, a rate, groups) is refused, naming the argument.
- * An argument it would ignore is refused too, never overridden.
+ * The rules of a run of engine "postgres" (its check_work), checked after
+ * iob_validate_params() by run(), the one entry point that offers the
+ * engine: it reads one relation, with the server's own concurrency, in
+ * whole server blocks; what only the raw files have (writes, several
+ * files, a queue of the run's own, a rate, groups) is refused, naming the
+ * argument.  An argument it would ignore is refused too, never overridden.
  */
 void
-iob_check_server_read_params(const IobRunParams *params)
+iob_pg_check_work(const IobEngineWork *work)
 {
 	int			own;
-
-	if (params->engine != IOB_ENGINE_POSTGRES)
-	{
-		if (params->io_concurrency_given || params->io_combine_given)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("argument \"%s\" applies only to engine \"postgres\"",
-							params->io_concurrency_given ? "effective_io_concurrency" : "io_combine_limit"),
-					 errdetail("It sets how the server's own read path reads; the other engines read the files themselves, with iodepth I/Os in flight."),
-					 errhint("Use engine => 'postgres', or iodepth for the other engines.")));
-		return;
-	}
 
 	/*
 	 * A group first, as the one error: its other rules (files at least as
 	 * many as tablespaces) contradict this engine's (files 1)
 	 */
-	if (params->ngroup > 0)
+	if (work->ngroup > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("argument \"tablespaces\" cannot be used with engine \"postgres\""),
 				 errdetail("Engine \"postgres\" reads one relation, in the one tablespace that argument \"tablespace\" names; a group spreads files over several tablespaces."),
 				 errhint("Run engine \"postgres\" once per tablespace with tablespace => ..., or measure the group together with engine => 'auto'.")));
-	if (params->rw != IOB_RW_RANDREAD && params->rw != IOB_RW_READ)
+	if (!work->reads_only)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("engine \"postgres\" does not support rw \"%s\"",
-						iob_pattern_name(params->rw)),
+						work->rw_name),
 				 errdetail("It reads a relation through the server's buffer manager: rw \"randread\" or \"read\" only."),
 				 errhint("Use engine => 'auto' for patterns that write.")));
-	if (params->block_size % BLCKSZ != 0)
+	if (work->block_size % BLCKSZ != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("block_size %u is not a multiple of the server's block size %d",
-						params->block_size, BLCKSZ),
+						work->block_size, BLCKSZ),
 				 errdetail("Engine \"postgres\" reads whole blocks of a relation; a larger block_size reads that many consecutive blocks as one op, which the read stream may combine.")));
-	check_relation_max_size(params);
-	if (params->files != 1)
+	check_relation_max_size(work);
+	if (work->files != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("engine \"postgres\" reads one relation: files %d is not supported",
-						params->files),
+						work->files),
 				 errhint("Use files => 1; file_size sizes the relation.")));
-	if (params->iodepth != 1)
+	if (work->depth != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("engine \"postgres\" does not take iodepth %d", params->iodepth),
+				 errmsg("engine \"postgres\" does not take iodepth %d", work->depth),
 				 errdetail("The server decides how many reads are in flight, from effective_io_concurrency."),
-				 errhint("Use effective_io_concurrency => %d instead.", params->iodepth)));
-	if (params->rate_iops > 0 || params->rewrite_pct > 0 || params->cold_reads)
+				 errhint("Use effective_io_concurrency => %d instead.", work->depth)));
+	if (work->file_only_arg != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("engine \"postgres\" does not support argument \"%s\"",
-						params->rate_iops > 0 ? "rate_iops" :
-						params->rewrite_pct > 0 ? "rewrite_pct" : "cold_reads"),
-				 params->cold_reads ?
+						work->file_only_arg),
+				 strcmp(work->file_only_arg, "cold_reads") == 0 ?
 				 errdetail("Its reads are always cold: each buffer is evicted and each block dropped from the page cache once read.") : 0));
 	/* direct (default true) is not this engine's to choose */
-	if (!params->direct)
+	if (!work->direct)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("argument \"direct\" value false cannot be used with engine \"postgres\""),
 				 errdetail("The server's read path decides how data files are read (debug_io_direct); engine \"postgres\" drops each block from the page cache once read, so its reads are cold either way."),
 				 errhint("Leave direct out with engine \"postgres\".")));
 
-	if (params->io_concurrency_given)
+	if (work->io_concurrency_given)
 	{
-		if (params->io_concurrency < 0 || params->io_concurrency > MAX_IO_CONCURRENCY)
+		if (work->io_concurrency < 0 || work->io_concurrency > MAX_IO_CONCURRENCY)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%d is out of range for argument \"effective_io_concurrency\"",
-							params->io_concurrency),
+							work->io_concurrency),
 					 errdetail("Valid values are between 0 and %d.", MAX_IO_CONCURRENCY)));
-		own = tablespace_own_io_concurrency(params->tablespace_oid);
-		if (own >= 0 && own != params->io_concurrency)
+		own = tablespace_own_io_concurrency(work->tablespace_oid);
+		if (own >= 0 && own != work->io_concurrency)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("tablespace \"%s\" sets effective_io_concurrency = %d, which the server's read path uses instead of %d",
-							NameStr(params->tablespace), own, params->io_concurrency),
+							work->tablespace, own, work->io_concurrency),
 					 errhint("Leave effective_io_concurrency out to measure with the tablespace's setting, or ALTER TABLESPACE %s RESET (effective_io_concurrency).",
-							 quote_identifier(NameStr(params->tablespace)))));
+							 quote_identifier(work->tablespace))));
 	}
-	if (params->io_combine_given)
+	if (work->io_combine_given)
 	{
 		int			max = max_io_combine_blocks();
 
@@ -231,24 +220,45 @@ iob_check_server_read_params(const IobRunParams *params)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("argument \"io_combine_limit\" needs PostgreSQL 17 or later"),
 					 errdetail("This server reads one block at a time; it has no read streams that combine reads.")));
-		if (params->io_combine_blocks < 1 || params->io_combine_blocks > max)
+		if (work->io_combine_blocks < 1 || work->io_combine_blocks > max)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%d is out of range for argument \"io_combine_limit\"",
-							params->io_combine_blocks),
+							work->io_combine_blocks),
 					 errdetail("Valid values are between 1 and %d blocks of %d bytes (io_max_combine_limit on 18 and later).",
 							   max, BLCKSZ)));
 	}
-	check_relation_min_size(params);
+	check_relation_min_size(work);
 }
 
 /*
- * Can a run of engine "postgres" take place here?  Its relation is made or
- * extended in transactions of its own, which neither a hot standby nor the
- * caller's read-only transaction allow.  Called before anything is made.
+ * The campaigns that run many runs refuse this engine (its
+ * check_campaign): a suite's tests write, a search steps iodepth
  */
 void
-iob_check_server_read_allowed(void)
+iob_pg_check_campaign(IobCampaignKind campaign)
+{
+	if (campaign == IOB_CAMPAIGN_SUITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("suite() does not support engine \"postgres\""),
+				 errdetail("A suite's tests write, and engine \"postgres\" only reads a relation through the server's buffer manager."),
+				 errhint("Use iobench.run(engine => 'postgres') with rw \"randread\" or \"read\" for the server's read path.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("latency_search() does not support engine \"postgres\""),
+			 errdetail("The search steps iodepth and workers; the server's read path takes no iodepth, its concurrency is effective_io_concurrency."),
+			 errhint("Use iobench.run(engine => 'postgres', effective_io_concurrency => ...) at the concurrencies to compare.")));
+}
+
+/*
+ * Can a run of engine "postgres" take place here (its check_allowed)?  Its
+ * relation is made or extended in transactions of its own, which neither a
+ * hot standby nor the caller's read-only transaction allow.  Called before
+ * anything is made.
+ */
+void
+iob_pg_check_allowed(void)
 {
 	if (RecoveryInProgress())
 		ereport(ERROR,
@@ -267,10 +277,10 @@ iob_check_server_read_allowed(void)
 /*
  * The settings a run of engine "postgres" reads with, decided once in the
  * launcher for every worker: the read path of this release, whether the
- * page cache is in the path, and the concurrency and combining in effect.
+ * page cache is in the path, and the concurrency and combining in effect
  */
-void
-iob_server_settings_resolve(const IobRunParams *params, IobServerShared *shared)
+static void
+resolve_settings(const IobEngineWork *work, IobPgShared *shared)
 {
 #ifdef IOB_HAVE_READ_STREAM
 	shared->read_stream = true;
@@ -280,12 +290,56 @@ iob_server_settings_resolve(const IobRunParams *params, IobServerShared *shared)
 	if (io_direct_flags & IO_DIRECT_DATA)
 		shared->drop_page_cache = false;
 #endif
-	shared->io_concurrency = params->io_concurrency_given ?
-		params->io_concurrency : get_tablespace_io_concurrency(params->tablespace_oid);
+	shared->io_concurrency = work->io_concurrency_given ?
+		work->io_concurrency : get_tablespace_io_concurrency(work->tablespace_oid);
 #ifdef IOB_HAVE_READ_STREAM
-	shared->io_combine_blocks = params->io_combine_given ?
-		params->io_combine_blocks : io_combine_limit;
+	shared->io_combine_blocks = work->io_combine_given ?
+		work->io_combine_blocks : io_combine_limit;
 #endif
+}
+
+/*
+ * In the launcher (its prepare_run): decide the settings of the server's
+ * read path, and have the relation made, filled and cold.  The run's
+ * "direct" then says what the server does: direct I/O for data files
+ * (debug_io_direct), or the page cache.
+ */
+void
+iob_pg_prepare_run(dsm_segment *seg, IobEngineShared *area,
+				   const IobEngineWork *work, bool *direct)
+{
+	IobPgShared *shared = IOB_PG_SHARED(area);
+
+	StaticAssertStmt(sizeof(IobPgShared) <= sizeof(IobEngineShared),
+					 "IobPgShared must fit in IobEngineShared");
+	memset(shared, 0, sizeof(IobPgShared));
+	shared->tablespace_oid = work->tablespace_oid;
+	namestrcpy(&shared->tablespace, work->tablespace);
+	shared->file_size = work->file_size;
+	shared->block_size = work->block_size;
+	shared->seed = work->seed;
+	resolve_settings(work, shared);
+	*direct = !shared->drop_page_cache;
+	iob_pg_relation_prepare(seg, shared);
+}
+
+/*
+ * The effective_io_concurrency and io_combine_limit the workers read with
+ * (its setting), as SHOW prints them, for the run's settings
+ */
+char *
+iob_pg_setting(const IobEngineShared *area, const char *name)
+{
+	const IobPgShared *shared = IOB_PG_SHARED(area);
+	int64		combine = (int64) shared->io_combine_blocks * BLCKSZ;
+
+	if (strcmp(name, "effective_io_concurrency") == 0)
+		return psprintf("%d", shared->io_concurrency);
+	if (strcmp(name, "io_combine_limit") == 0)
+		return (combine % (1024 * 1024) == 0) ?
+			psprintf(INT64_FORMAT "MB", combine / (1024 * 1024)) :
+			psprintf(INT64_FORMAT "kB", combine / 1024);
+	return NULL;
 }
 
 /* A setting as a text Datum, or NULL when this release has no such setting */
@@ -314,7 +368,7 @@ text_setting(const char *name, Datum *value, char *null)
  * never overstated.
  */
 static uint64
-blocks_not_from_disk(int64 run_id, const IobServerCounts *counts,
+blocks_not_from_disk(int64 run_id, const IobEngineCounts *counts,
 					 bool *device_known, uint64 *device_blocks)
 {
 	Oid			types[1] = {INT8OID};
@@ -336,17 +390,21 @@ blocks_not_from_disk(int64 run_id, const IobServerCounts *counts,
 }
 
 /*
- * Store the row of iobench.run_server_reads of run "run_id": the read path,
- * the settings the run's row does not hold, the relation, and the
- * workers' counts.  A run that ran to its end with more than
+ * Store the row of iobench.run_server_reads of run "run_id" (its store):
+ * the read path, the settings the run's row does not hold, the relation,
+ * and the workers' counts: the blocks they obtained in the measured period
+ * (its bytes read, in whole server blocks), their hits and reads.  A run
+ * whose relation was never made (an error before) has no row.  A run that
+ * ran to its end with more than
  * NOT_COLD_MAX_SHARE of its blocks not read from the disk is then stored
  * with status "invalid", with a WARNING that says why: returns its row
  * (iobench.runs) as updated, or "row" unchanged.
  */
 Datum
-iob_store_server_reads(int64 run_id, const IobServerShared *shared,
-					   const IobServerCounts *counts, Datum row)
+iob_pg_store(int64 run_id, const IobEngineShared *area,
+			 const IobEngineCounts *counts, uint64 bytes_read, Datum row)
 {
+	const IobPgShared *shared = IOB_PG_SHARED(area);
 	Oid			types[10] = {INT8OID, TEXTOID, INT8OID, TEXTOID, TEXTOID, INT8OID,
 	INT8OID, INT8OID, INT8OID, BOOLOID};
 	Datum		values[10];
@@ -357,13 +415,15 @@ iob_store_server_reads(int64 run_id, const IobServerShared *shared,
 	uint64		device_blocks;
 	bool		device_known;
 
+	if (shared->relation[0] == '\0' || shared->relation_bytes == 0)
+		return row;
 	values[0] = Int64GetDatum(run_id);
 	values[1] = CStringGetTextDatum(shared->read_stream ? "read_stream" : "prefetch");
 	values[2] = Int64GetDatum((int64) NBuffers * BLCKSZ);
 	text_setting("debug_io_direct", &values[3], &nulls[3]);
 	values[4] = CStringGetTextDatum(shared->relation);
 	values[5] = Int64GetDatum((int64) shared->relation_bytes);
-	values[6] = Int64GetDatum((int64) counts->blocks);
+	values[6] = Int64GetDatum((int64) (bytes_read / BLCKSZ));
 	values[7] = Int64GetDatum((int64) counts->buffer_hits);
 	values[8] = Int64GetDatum((int64) counts->buffer_reads);
 	values[9] = BoolGetDatum(shared->drop_page_cache);

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * server_relation.c
+ * engine_postgres_relation.c
  *	  Engine "postgres": the relation its workers read, made ready by a
- *	  preparer background worker before the run (server_read.h).
+ *	  preparer background worker before the run (engine_postgres.h).
  *
  * The relation of a tablespace is iobench_internal.read_target_<oid of the
  * tablespace>: an unlogged table (no WAL for its fill, nothing sent to a
@@ -59,7 +59,6 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
-#include "storage/shm_toc.h"
 #include "storage/smgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -68,9 +67,8 @@
 #include "utils/snapmgr.h"
 
 #include "base/base.h"
-#include "run/files.h"
-#include "run/run.h"
-#include "server_read.h"
+#include "engine_postgres.h"
+#include "device/device.h"
 
 /* Blocks filled per committed transaction: 64 MB of 8 kB blocks */
 #define FILL_CHUNK_BYTES	(64 * 1024 * 1024)
@@ -109,12 +107,15 @@ wait_for_preparer(BackgroundWorkerHandle *handle)
  * relation that the next run reuses.
  */
 void
-iob_server_relation_prepare(dsm_segment *seg, IobServerShared *shared)
+iob_pg_relation_prepare(dsm_segment *seg, IobPgShared *shared)
 {
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
+	Size		offset = (char *) shared - (char *) dsm_segment_address(seg);
 
 	iob_dynworker_prepare(&worker, "iobench_relation_main", "iobench relation preparer", seg);
+	/* where the engine's state lies in the segment */
+	memcpy(worker.bgw_extra + IOB_DYNWORKER_EXTRA, &offset, sizeof(offset));
 	snprintf(worker.bgw_name, BGW_MAXLEN, "iobench relation preparer of run by PID %d",
 			 MyProcPid);
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
@@ -329,7 +330,7 @@ fill_blocks(Relation rel, BlockNumber first, BlockNumber nblocks,
  * this one.
  */
 static void
-reserve_blocks(const IobRunParams *params, Relation rel, BlockNumber nblocks,
+reserve_blocks(const IobPgShared *shared, Relation rel, BlockNumber nblocks,
 			   BlockNumber need)
 {
 	char		dir[MAXPGPATH];
@@ -345,7 +346,7 @@ reserve_blocks(const IobRunParams *params, Relation rel, BlockNumber nblocks,
 						   psprintf("reserving %u blocks for %s", need - nblocks,
 									RelationGetRelationName(rel)));
 	iob_space_lock(dir, &tag);
-	iob_check_relation_space(params, dir,
+	iob_check_relation_space(NameStr(shared->tablespace), shared->tablespace_oid, dir,
 							 quote_qualified_identifier(READ_TARGET_SCHEMA,
 														RelationGetRelationName(rel)),
 							 (uint64) (need - nblocks) * BLCKSZ, (uint64) need * BLCKSZ);
@@ -370,14 +371,14 @@ reserve_blocks(const IobRunParams *params, Relation rel, BlockNumber nblocks,
  * after the filled ones, which the next run that reads them fills.
  */
 static BlockNumber
-fill_to(const IobRunParams *params, Oid relid, BlockNumber need, Relation *relp)
+fill_to(const IobPgShared *shared, Oid relid, BlockNumber need, Relation *relp)
 {
-	Oid			spcoid = params->tablespace_oid;
+	Oid			spcoid = shared->tablespace_oid;
 	pg_prng_state prng;
 	BulkInsertState bistate;
 	MemoryContext old;
 
-	pg_prng_seed(&prng, params->seed ^ (uint64) relid);
+	pg_prng_seed(&prng, shared->seed ^ (uint64) relid);
 	/* the ring lasts the fill, across its transactions */
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	bistate = GetBulkInsertState();
@@ -398,7 +399,7 @@ fill_to(const IobRunParams *params, Oid relid, BlockNumber need, Relation *relp)
 		nblocks = RelationGetNumberOfBlocks(rel);
 		if (nblocks < need)
 		{
-			reserve_blocks(params, rel, nblocks, need);
+			reserve_blocks(shared, rel, nblocks, need);
 			nblocks = RelationGetNumberOfBlocks(rel);
 		}
 		filled = filled_blocks(rel, nblocks, bistate->strategy);
@@ -493,26 +494,24 @@ sync_and_drop_files(Relation rel, BlockNumber nblocks, bool drop)
 
 /* The preparer's work: the relation made, filled and cold */
 static void
-prepare_relation(IobRunShared *run)
+prepare_relation(IobPgShared *shared)
 {
-	IobServerShared *shared = &run->server;
-	const IobRunParams *params = &run->params;
-	Oid			spcoid = params->tablespace_oid;
+	Oid			spcoid = shared->tablespace_oid;
 	char		relname[NAMEDATALEN];
-	uint64		need_blocks = params->file_size / BLCKSZ;
+	uint64		need_blocks = shared->file_size / BLCKSZ;
 	BlockNumber need;
 	BlockNumber nblocks;
 	Relation	rel;
 	Oid			relid;
 
-	/* counted in 64 bits: iob_check_server_read_params() refused more */
+	/* counted in 64 bits: iob_pg_check_work() refused more */
 	if (need_blocks > IOB_MAX_RELATION_BLOCKS)
 		elog(ERROR, "file_size " UINT64_FORMAT " exceeds the largest relation",
-			 params->file_size);
+			 shared->file_size);
 	need = (BlockNumber) need_blocks;
 	snprintf(relname, sizeof(relname), READ_TARGET_PREFIX "%u", spcoid);
 	relid = find_or_create(spcoid, relname);
-	nblocks = fill_to(params, relid, need, &rel);
+	nblocks = fill_to(shared, relid, need, &rel);
 
 	pgstat_report_activity(STATE_RUNNING, "making the relation cold");
 	FlushRelationBuffers(rel);
@@ -529,22 +528,32 @@ prepare_relation(IobRunShared *run)
 	shared->relid = relid;
 }
 
-/* Background worker entry point: main_arg is the run's DSM handle */
+/*
+ * Background worker entry point: main_arg is the run's DSM handle, and
+ * bgw_extra says where the engine's state (IobPgShared) lies in it
+ */
 void
 iobench_relation_main(Datum main_arg)
 {
 	dsm_segment *seg;
-	shm_toc    *toc;
-	IobRunShared *run;
+	IobPgShared *shared;
+	Size		offset;
 
 	iob_dynworker_connect("iobench");
 	CurrentResourceOwner = ResourceOwnerCreate(NULL, "iobench relation preparer");
-	toc = iob_dynworker_attach(main_arg, IOB_SHM_MAGIC, 0, &seg);
-	run = shm_toc_lookup(toc, IOB_KEY_RUN, false);
+	memcpy(&offset, MyBgworkerEntry->bgw_extra + IOB_DYNWORKER_EXTRA, sizeof(offset));
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map dynamic shared memory segment of the benchmark run")));
+	if (offset + sizeof(IobPgShared) > dsm_segment_map_length(seg))
+		elog(ERROR, "engine state at offset %zu is outside the run's segment", offset);
+	shared = (IobPgShared *) ((char *) dsm_segment_address(seg) + offset);
 
 	PG_TRY();
 	{
-		prepare_relation(run);
+		prepare_relation(shared);
 	}
 	PG_CATCH();
 	{
@@ -553,14 +562,14 @@ iobench_relation_main(Datum main_arg)
 		/* keep the error for the launcher, then end as an ERROR does */
 		MemoryContextSwitchTo(TopMemoryContext);
 		edata = CopyErrorData();
-		strlcpy(run->server.prep_error, edata->message ? edata->message : "unknown error",
-				sizeof(run->server.prep_error));
-		strlcpy(run->server.prep_error_detail, edata->detail ? edata->detail : "",
-				sizeof(run->server.prep_error_detail));
-		strlcpy(run->server.prep_error_hint, edata->hint ? edata->hint : "",
-				sizeof(run->server.prep_error_hint));
+		strlcpy(shared->prep_error, edata->message ? edata->message : "unknown error",
+				sizeof(shared->prep_error));
+		strlcpy(shared->prep_error_detail, edata->detail ? edata->detail : "",
+				sizeof(shared->prep_error_detail));
+		strlcpy(shared->prep_error_hint, edata->hint ? edata->hint : "",
+				sizeof(shared->prep_error_hint));
 		pg_write_barrier();
-		run->server.prep_error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
+		shared->prep_error_code = edata->sqlerrcode ? edata->sqlerrcode : ERRCODE_INTERNAL_ERROR;
 		PG_RE_THROW();
 	}
 	PG_END_TRY();

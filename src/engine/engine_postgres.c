@@ -1,12 +1,16 @@
 /*-------------------------------------------------------------------------
  *
- * server_read.c
- *	  Engine "postgres": one worker's reads through the buffer manager
- *	  (server_read.h).
+ * engine_postgres.c
+ *	  Engine "postgres": its operations table, and one worker's reads
+ *	  through the buffer manager (engine_postgres.h).
  *
- * The worker hands out ops (next_op: the first block of each); each op is
- * blocks_per_op consecutive blocks, handed to the server's read path block
- * by block, and completes when the worker holds its last buffer.  On 17
+ * The worker queues ops as IobIo requests (queue(): a FIFO of them); each
+ * op is blocks_per_op consecutive blocks from its offset, handed to the
+ * server's read path block by block as the path asks for blocks, and
+ * completes when the worker holds its last buffer (complete()).  The
+ * worker keeps more requests queued than the path holds at once
+ * (queue_depth()), so the path never finds the queue empty while the run
+ * goes on, and reads ahead as far as the server lets it.  On 17
  * and later the path is a read stream whose callback hands the blocks out,
  * so the stream decides how far ahead it reads and which reads it combines
  * (effective_io_concurrency, io_combine_limit) and, on 18 and later, issues
@@ -16,14 +20,14 @@
  * sequential reads are their sequential scans', ReadBufferExtended() alone
  * with the kernel's read-ahead.
  *
- * A random op whose blocks this worker is still reading is drawn again
- * (up to MAX_REDRAWS times): its blocks would be shared-buffer hits, not
+ * A random op whose blocks this worker is still reading is drawn again,
+ * through the worker's redraw (up to MAX_REDRAWS times): its blocks would be shared-buffer hits, not
  * reads of the disk, and 18 counts such a block of a combined read as
  * neither a hit nor a read (a forwarded buffer found valid).  On 15 and 16
  * the ops whose blocks are still in the bulk read ring count as in flight
  * too.  Workers of one run draw from stripes of their own (workload.c), so
  * no worker's read is another's hit either.  The relation must hold enough
- * ops for that (iob_server_read_span(): a run of a smaller one is refused
+ * ops for that (iob_pg_read_span(): a run of a smaller one is refused
  * before it starts).
  *
  * Every read goes through a buffer ring (BAS_BULKREAD), as a large
@@ -47,11 +51,17 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "access/relation.h"
+#include "access/xact.h"
 #include "executor/instrument.h"
 #include "storage/bufmgr.h"
+#include "utils/guc.h"
+#include "utils/rel.h"
+#include "utils/resowner.h"
 
 #include "base/base.h"
-#include "server_read.h"
+#include "engine.h"
+#include "engine_postgres.h"
 
 #ifdef IOB_HAVE_READ_STREAM
 #include "storage/read_stream.h"
@@ -91,19 +101,20 @@
 #define MAX_REDRAWS			16
 
 /* What the read path carries with each block, back to the worker */
-typedef struct IobServerBlock
+typedef struct PgBlock
 {
 	BlockNumber block;
-	int64		op_start_ns;	/* when the op's first block was handed out */
+	IobIo	   *io;				/* the request of its op */
 	bool		last;			/* the op's last block */
-} IobServerBlock;
+} PgBlock;
 
-struct IobServerRead
+/* One worker's read path: the engine's private_data */
+typedef struct PgRead
 {
-	Relation	rel;
+	IobEngine  *engine;			/* for the redraw */
+	Relation	rel;			/* open in the worker's transaction */
+	ResourceOwner worker_owner; /* the worker's own, outside the transaction */
 	uint32		blocks_per_op;
-	IobServerNextOp next_op;
-	void	   *next_arg;
 	BufferAccessStrategy strategy;
 	bool		drop_page_cache;
 	bool		sequential;		/* drop DROP_BEHIND_BYTES behind each op */
@@ -122,11 +133,16 @@ struct IobServerRead
 	int			ring_ops;		/* its size */
 	int			ring_next;		/* the oldest entry, replaced next */
 
+	/* the requests queued, not handed out yet: a FIFO */
+	IobIo	  **queued;
+	int			queue_size;		/* the engine's depth */
+	int			queue_head;
+	int			nqueued;
+
 	/* the op being handed out */
+	IobIo	   *io;
 	BlockNumber next_block;
 	uint32		left;			/* its blocks still to hand out */
-	int64		op_start_ns;
-	bool		ended;			/* next_op said no more */
 
 	/* one descriptor per segment file, for the page cache (-1: not open) */
 	char		path[MAXPGPATH];
@@ -137,17 +153,17 @@ struct IobServerRead
 	ReadStream *stream;
 #else
 	/* blocks handed out, prefetched and not read yet: a ring */
-	IobServerBlock *ring;
+	PgBlock    *ring;
 	int			ring_size;		/* distance + 1 */
 	int			head;
 	int			count;
 	int			distance;		/* effective_io_concurrency */
 #endif
-};
+} PgRead;
 
 /* Whether the op starting at block "first" is in flight */
 static inline bool
-op_in_flight(IobServerRead *sr, BlockNumber first)
+op_in_flight(PgRead *sr, BlockNumber first)
 {
 	uint32		op = first / sr->blocks_per_op;
 
@@ -156,7 +172,7 @@ op_in_flight(IobServerRead *sr, BlockNumber first)
 
 /* Mark the op starting at block "first" in flight, or done */
 static inline void
-set_in_flight(IobServerRead *sr, BlockNumber first, bool on)
+set_in_flight(PgRead *sr, BlockNumber first, bool on)
 {
 	uint32		op = first / sr->blocks_per_op;
 
@@ -172,7 +188,7 @@ set_in_flight(IobServerRead *sr, BlockNumber first, bool on)
  * them, when as many ops as the ring holds are done after it
  */
 static void
-op_done(IobServerRead *sr, BlockNumber first)
+op_done(PgRead *sr, BlockNumber first)
 {
 	if (sr->in_ring != NULL)
 	{
@@ -193,13 +209,13 @@ op_done(IobServerRead *sr, BlockNumber first)
  * done (the blocks read ahead: prefetched on 15/16, pinned or in a pending
  * combined read on 17+, and the op being handed out), and on 15/16 the ops
  * whose blocks the bulk read ring still holds.  A relation of fewer ops
- * than twice this per worker is refused (server_settings.c): a draw would
+ * than twice this per worker is refused (engine_postgres_settings.c): a draw would
  * often find its op in flight, a sequential reader would wrap onto blocks
  * it still holds.
  */
 uint32
-iob_server_read_span(bool random, uint32 blocks_per_op, int io_concurrency,
-					 int io_combine_blocks)
+iob_pg_read_span(bool random, uint32 blocks_per_op, int io_concurrency,
+				 int io_combine_blocks)
 {
 	uint64		ahead;
 	uint64		ops;
@@ -221,39 +237,39 @@ iob_server_read_span(bool random, uint32 blocks_per_op, int io_concurrency,
 }
 
 /*
- * Hand out the next block of the current op, or of the next one (a random
- * op still in flight is drawn again)
+ * Hand out the next block of the current op, or of the next request queued
+ * (a random op still in flight is drawn again); false when none is queued
  */
 static bool
-hand_out_block(IobServerRead *sr, IobServerBlock *b)
+hand_out_block(PgRead *sr, PgBlock *b)
 {
 	if (sr->left == 0)
 	{
+		IobIo	   *io;
 		BlockNumber first;
 		int			tries;
 
-		if (sr->ended)
+		if (sr->nqueued == 0)
 			return false;
-		for (tries = 0;; tries++)
+		io = sr->queued[sr->queue_head];
+		sr->queue_head = (sr->queue_head + 1) % sr->queue_size;
+		sr->nqueued--;
+		first = (BlockNumber) (io->offset / BLCKSZ);
+		for (tries = 0; sr->in_flight != NULL && tries < MAX_REDRAWS &&
+			 op_in_flight(sr, first); tries++)
 		{
-			first = sr->next_op(sr->next_arg);
-			if (first == InvalidBlockNumber)
-			{
-				sr->ended = true;
-				return false;
-			}
-			if (sr->in_flight == NULL || tries == MAX_REDRAWS ||
-				!op_in_flight(sr, first))
-				break;
+			sr->engine->redraw(sr->engine->redraw_arg, io);
+			first = (BlockNumber) (io->offset / BLCKSZ);
 		}
 		if (sr->in_flight != NULL)
 			set_in_flight(sr, first, true);
+		sr->io = io;
 		sr->next_block = first;
 		sr->left = sr->blocks_per_op;
-		sr->op_start_ns = iob_now_ns();
+		io->start_ns = iob_now_ns();
 	}
 	b->block = sr->next_block++;
-	b->op_start_ns = sr->op_start_ns;
+	b->io = sr->io;
 	b->last = (--sr->left == 0);
 	return true;
 }
@@ -277,7 +293,7 @@ hand_out_block(IobServerRead *sr, IobServerBlock *b)
  * eighth of them).
  */
 static BufferAccessStrategy
-random_read_ring(const IobServerShared *shared)
+random_read_ring(const IobPgShared *shared)
 {
 	int			pins = iob_read_stream_max_pins(shared->io_concurrency, io_combine_limit);
 
@@ -289,9 +305,9 @@ random_read_ring(const IobServerShared *shared)
 static BlockNumber
 stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
 {
-	IobServerBlock *b = (IobServerBlock *) per_buffer_data;
+	PgBlock    *b = (PgBlock *) per_buffer_data;
 
-	if (!hand_out_block((IobServerRead *) private_data, b))
+	if (!hand_out_block((PgRead *) private_data, b))
 		return InvalidBlockNumber;
 	return b->block;
 }
@@ -303,7 +319,7 @@ stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
  * opened it)
  */
 static void
-drop_blocks(IobServerRead *sr, BlockNumber first, uint32 n)
+drop_blocks(PgRead *sr, BlockNumber first, uint32 n)
 {
 	while (n > 0)
 	{
@@ -347,27 +363,22 @@ read_path_is_async(void)
 }
 
 /*
- * Start the read path of one worker on "rel" (open and locked by the
- * caller, in its transaction), with the settings the launcher decided
+ * Start the read path of one worker on sr->rel (open and locked, in the
+ * worker's transaction), with the settings the launcher decided
  */
-IobServerRead *
-iob_server_read_begin(Relation rel, const IobRunParams *params,
-					  const IobServerShared *shared,
-					  IobServerNextOp next_op, void *arg)
+static void
+read_path_begin(PgRead *sr, const IobEngineWork *work, const IobPgShared *shared)
 {
-	IobServerRead *sr = palloc0(sizeof(IobServerRead));
 	BlockNumber nblocks = (BlockNumber) (shared->relation_bytes / BLCKSZ);
-	bool		random = iob_pattern_is_random(params->rw);
+	bool		random = work->random;
+	Relation	rel = sr->rel;
 	int			i;
 
 	/* the ops are drawn over file_size: all must lie in the relation */
-	if (params->file_size / BLCKSZ > nblocks)
+	if (work->file_size / BLCKSZ > nblocks)
 		elog(ERROR, "relation of " UINT64_FORMAT " bytes is smaller than file_size " UINT64_FORMAT,
-			 shared->relation_bytes, params->file_size);
-	sr->rel = rel;
-	sr->blocks_per_op = params->block_size / BLCKSZ;
-	sr->next_op = next_op;
-	sr->next_arg = arg;
+			 shared->relation_bytes, work->file_size);
+	sr->blocks_per_op = work->block_size / BLCKSZ;
 	sr->drop_page_cache = shared->drop_page_cache;
 	sr->sequential = !random;
 	sr->nblocks = nblocks;
@@ -413,7 +424,7 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 #endif
 		sr->stream = read_stream_begin_relation(flags, sr->strategy, rel, MAIN_FORKNUM,
 												stream_next_block, sr,
-												sizeof(IobServerBlock));
+												sizeof(PgBlock));
 	}
 #else
 	/* a ring of a few buffers keeps the blocks read out of shared buffers */
@@ -437,9 +448,8 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
 	 */
 	sr->drop_all = random && sr->distance == 0 && sr->blocks_per_op > 1;
 	sr->ring_size = sr->distance + 1;
-	sr->ring = palloc(sizeof(IobServerBlock) * sr->ring_size);
+	sr->ring = palloc(sizeof(PgBlock) * sr->ring_size);
 #endif
-	return sr;
 }
 
 /*
@@ -447,7 +457,7 @@ iob_server_read_begin(Relation rel, const IobRunParams *params,
  * when every block handed out has been read
  */
 static bool
-next_buffer(IobServerRead *sr, Buffer *buf, IobServerBlock *b)
+next_buffer(PgRead *sr, Buffer *buf, PgBlock *b)
 {
 #ifdef IOB_HAVE_READ_STREAM
 	void	   *data;
@@ -455,13 +465,13 @@ next_buffer(IobServerRead *sr, Buffer *buf, IobServerBlock *b)
 	*buf = read_stream_next_buffer(sr->stream, &data);
 	if (*buf == InvalidBuffer)
 		return false;
-	*b = *(IobServerBlock *) data;
+	*b = *(PgBlock *) data;
 	return true;
 #else
 	/* hand out (and prefetch) up to "distance" blocks ahead of the read */
 	while (sr->count < sr->ring_size)
 	{
-		IobServerBlock *slot = &sr->ring[(sr->head + sr->count) % sr->ring_size];
+		PgBlock *slot = &sr->ring[(sr->head + sr->count) % sr->ring_size];
 
 		if (!hand_out_block(sr, slot))
 			break;
@@ -479,19 +489,25 @@ next_buffer(IobServerRead *sr, Buffer *buf, IobServerBlock *b)
 #endif
 }
 
-/* See server_read.h */
-bool
-iob_server_read_next(IobServerRead *sr, IobServerOp *op)
+/*
+ * The next op done, its request stamped; false when no block is handed out
+ * or to come (no request queued).  An op ends with its last buffer: only
+ * that one is timed.  Each buffer is released at once, and evicted (17+);
+ * the op's blocks are dropped from the page cache once it is done.
+ */
+static IobIo *
+next_op_done(PgRead *sr)
 {
 	for (;;)
 	{
 		Buffer		buf;
-		IobServerBlock b;
+		PgBlock		b;
 		int64		got_ns = 0;
+		BlockNumber first;
+		IobIo	   *io;
 
 		if (!next_buffer(sr, &buf, &b))
-			return false;
-		/* an op ends with its last buffer: only that one is timed */
+			return NULL;
 		if (b.last)
 			got_ns = iob_now_ns();
 		ReleaseBuffer(buf);
@@ -500,14 +516,14 @@ iob_server_read_next(IobServerRead *sr, IobServerOp *op)
 #endif
 		if (!b.last)
 			continue;
-		op->first_block = b.block - (sr->blocks_per_op - 1);
+		io = b.io;
+		first = b.block - (sr->blocks_per_op - 1);
 		if (sr->in_flight != NULL)
-			op_done(sr, op->first_block);
-		op->start_ns = b.op_start_ns;
-		op->end_ns = got_ns;
+			op_done(sr, first);
+		io->end_ns = got_ns;
+		io->result = io->len;
 		if (sr->drop_page_cache)
 		{
-			BlockNumber first = op->first_block;
 			uint32		n = sr->blocks_per_op;
 
 			if (sr->drop_all)
@@ -533,14 +549,115 @@ iob_server_read_next(IobServerRead *sr, IobServerOp *op)
 			}
 			drop_blocks(sr, first, n);
 		}
-		return true;
+		return io;
 	}
 }
 
-/* End the read path: what is in flight is waited for and released */
-void
-iob_server_read_end(IobServerRead *sr)
+/*
+ * The requests a worker keeps queued: more ops than its read path holds at
+ * once, so the path never finds the queue empty while the run goes on
+ */
+static int
+pg_queue_depth(const IobEngineWork *work, const IobEngineShared *area)
 {
+	const IobPgShared *shared = IOB_PG_SHARED(area);
+
+	return (int) iob_pg_read_span(work->random, work->block_size / BLCKSZ,
+								  shared->io_concurrency,
+								  shared->io_combine_blocks) + 1;
+}
+
+/*
+ * Open the run's relation (its preparer made it) in a transaction that
+ * lasts the run, take the run's settings of the read path for this
+ * process, and start the read path
+ */
+static int
+pg_init(IobEngine *engine, int depth)
+{
+	const IobPgShared *shared = IOB_PG_SHARED(engine->shared);
+	PgRead	   *sr = palloc0(sizeof(PgRead));
+	char		value[16];
+
+	Assert(engine->redraw != NULL);
+	sr->engine = engine;
+	sr->queue_size = depth;
+	sr->queued = palloc(sizeof(IobIo *) * depth);
+	sr->worker_owner = CurrentResourceOwner;
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	sr->rel = relation_open(shared->relid, AccessShareLock);
+	snprintf(value, sizeof(value), "%d", shared->io_concurrency);
+	SetConfigOption("effective_io_concurrency", value, PGC_USERSET, PGC_S_SESSION);
+	if (shared->io_combine_blocks > 0)
+	{
+		snprintf(value, sizeof(value), "%d", shared->io_combine_blocks);
+		SetConfigOption("io_combine_limit", value, PGC_USERSET, PGC_S_SESSION);
+	}
+	read_path_begin(sr, engine->work, shared);
+	engine->private_data = sr;
+	engine->inflight = 0;
+	return 0;
+}
+
+/* Queue a read of the op at io->offset, for the read path to take */
+static void
+pg_queue(IobEngine *engine, IobIo *io)
+{
+	PgRead	   *sr = (PgRead *) engine->private_data;
+
+	Assert(io->kind == IOB_OP_READ && sr->nqueued < sr->queue_size);
+	sr->queued[(sr->queue_head + sr->nqueued) % sr->queue_size] = io;
+	sr->nqueued++;
+	engine->inflight++;
+}
+
+/*
+ * Hand the read path what is queued as it asks, and return the next op
+ * done (the server decides how many reads are in flight: the engine returns
+ * one op a call, and waits for it however long it takes)
+ */
+static int
+pg_complete(IobEngine *engine, int min_complete, int64 timeout_ns,
+			IobIo **done, int max_done)
+{
+	PgRead	   *sr = (PgRead *) engine->private_data;
+	IobIo	   *io;
+
+	if (max_done < 1)
+		return 0;
+	io = next_op_done(sr);
+#ifdef IOB_HAVE_READ_STREAM
+	if (io == NULL && sr->nqueued > 0)
+	{
+		/*
+		 * The stream found the queue empty once, and ended: every block it
+		 * handed out is read, and it starts afresh on what is queued since
+		 */
+		read_stream_reset(sr->stream);
+		io = next_op_done(sr);
+	}
+#endif
+	if (io == NULL)
+	{
+		if (engine->inflight != 0)
+			elog(ERROR, "read path of engine \"postgres\" ended with %d ops queued",
+				 engine->inflight);
+		return 0;
+	}
+	engine->inflight--;
+	done[0] = io;
+	return 1;
+}
+
+/*
+ * End the read path: what is in flight is waited for and released; the
+ * relation closed, the worker's transaction committed
+ */
+static void
+pg_shutdown(IobEngine *engine)
+{
+	PgRead	   *sr = (PgRead *) engine->private_data;
 	int			i;
 
 #ifdef IOB_HAVE_READ_STREAM
@@ -551,12 +668,35 @@ iob_server_read_end(IobServerRead *sr)
 	for (i = 0; i < sr->nsegs; i++)
 		if (sr->seg_fds[i] >= 0)
 			close(sr->seg_fds[i]);
+	relation_close(sr->rel, AccessShareLock);
+	CommitTransactionCommand();
+	CurrentResourceOwner = sr->worker_owner;
+	engine->private_data = NULL;
+	engine->inflight = 0;
 }
 
 /* The buffer manager's counts of this process so far */
-void
-iob_server_read_counts(IobServerCounts *counts)
+static void
+pg_counts(IobEngine *engine, IobEngineCounts *counts)
 {
 	counts->buffer_hits = (uint64) pgBufferUsage.shared_blks_hit;
 	counts->buffer_reads = (uint64) pgBufferUsage.shared_blks_read;
 }
+
+/* The operations table of engine "postgres" (engine.h) */
+const IobEngineOps iob_engine_postgres = {
+	.name = "postgres",
+	.flags = IOB_ENGINE_SHARED_CACHE | IOB_ENGINE_SERVER_IO,
+	.check_work = iob_pg_check_work,
+	.check_campaign = iob_pg_check_campaign,
+	.check_allowed = iob_pg_check_allowed,
+	.prepare_run = iob_pg_prepare_run,
+	.queue_depth = pg_queue_depth,
+	.init = pg_init,
+	.queue = pg_queue,
+	.complete = pg_complete,
+	.shutdown = pg_shutdown,
+	.counts = pg_counts,
+	.setting = iob_pg_setting,
+	.store = iob_pg_store
+};

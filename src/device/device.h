@@ -1,0 +1,18 @@
+/*-------------------------------------------------------------------------
+ *
+ * device.h
+ *	  The device subsystem's public header: the block device and file
+ *	  system under a tablespace.
+ *
+ * Its counters, second by second (diskstats.h), and its free space with
+ * the lock that claims it (space.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_DEVICE_H
+#define IOBENCH_DEVICE_H
+
+#include "diskstats.h"
+#include "space.h"
+
+#endif							/* IOBENCH_DEVICE_H */
