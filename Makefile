@@ -6,7 +6,8 @@
 #                    cluster and run a short benchmark on pg_default
 #   make test        the same set-up, then the pg_regress suite on a private instance
 #                    with iobench preloaded, the isolation specs and the TAP tests
-#   make include-check  fail when src/ has an include cycle (tools/include_graph.sh)
+#   make include-check  fail when an include of src/ runs up or sideways between its
+#                    subsystems, or on a cycle (tools/include_graph.sh)
 #   make test-lint   fail on a test check that cannot fail (count(*) >= 0 ...) and on
 #                    TAP tests that share a number (tools/test_lint.pl)
 #   make dist        the PGXN bundle iobench-X.Y.Z.zip of the commit HEAD, its
@@ -263,8 +264,8 @@ ifneq ($(strip $(REGRESS)$(ISOLATION)),)
 endif
 EXTRA_CLEAN += testtablespace testtablespace2 output_iso
 
-# The local-include graph of src/ has no cycle but the allowed start-up
-# edges (tools/include_graph.sh prints the graph and the cycles)
+# The includes of src/ run downwards between its subsystems, through their
+# public headers, with no cycle (tools/include_graph.sh: the table of levels)
 .PHONY: include-check
 include-check:
 	@tools/include_graph.sh -q

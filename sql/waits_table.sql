@@ -116,7 +116,7 @@ SELECT wait_type FROM iobench.benign_waits WHERE builtin ORDER BY wait_type;
 SELECT count(*) FROM iobench.benign_waits WHERE wait_type LIKE '%idle in transaction%';
 
 -- A run of engine 'postgres' keeps the server's I/O workers' waits apart
--- (' (io worker)' after the wait type, src/wait_run.c): they wait for the
+-- (' (io worker)' after the wait type, src/run/wait_run.c): they wait for the
 -- same reads as the run's own workers, so they are outside the Percentage
 -- base (the run's own rows make up 100 %), kept in the tables people read
 -- unless benign, and benign and described as their wait type is (the

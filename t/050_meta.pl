@@ -114,7 +114,7 @@ SKIP:
 		  . scalar(@files) . ' files)');
 	my %in = map { $_ => 1 } @files;
 	is(join(', ', grep { !$in{$_} } qw(META.json README.md LICENSE CHANGELOG.md Makefile iobench.control
-		  src/compat.h src/iobench.c sql/install/upgrade/finish.sql specs/wait_counts.spec
+		  src/base/compat.h src/iobench.c sql/install/upgrade/finish.sql specs/wait_counts.spec
 		  test/regress.conf t/050_meta.pl doc/iobench.md doc/reference.md
 		  tools/pg_dirs.sh tools/deps.sh tools/sql_limits.sh tools/installcheck_check.sh)),
 		'', 'it has the metadata, the licence, the build files, the sources, the tests and the docs');

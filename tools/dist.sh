@@ -30,7 +30,7 @@ TMP=
 
 # The files a PGXN bundle of iobench must hold (a build and its tests need them).
 REQUIRED=(META.json README.md LICENSE CHANGELOG.md Makefile iobench.control
-	src/compat.h sql/install/upgrade/finish.sql test/regress.conf tools/pg_dirs.sh
+	src/base/compat.h sql/install/upgrade/finish.sql test/regress.conf tools/pg_dirs.sh
 	tools/sql_limits.sh doc/iobench.md doc/reference.md)
 
 # Print an error and exit.

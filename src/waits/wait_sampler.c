@@ -93,7 +93,7 @@
 
 /* The sampler's own wait event, as a key: never credited */
 #define IOB_KEY_SAMPLER		IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_SAMPLER_WAIT_EVENT)
-/* iobench's launcher and recorder waiting on a run (iobench.h): the same */
+/* iobench's launcher and recorder waiting on a run (base/settings.h): the same */
 #define IOB_KEY_RUN			IOB_WAIT_KEY(IOB_FLAVOUR_PLAIN, IOB_RUN_WAIT_EVENT)
 
 /* Is key a wait of iobench's own, which no table counts? */

@@ -1,4 +1,4 @@
--- Who may run benchmarks and read results (C, src/privileges.c).  The group
+-- Who may run benchmarks and read results (C, src/base/privileges.c).  The group
 -- role iobench_user and the grants are made in 90_privileges.sql.
 
 -- Raise "permission denied" with a HINT naming the grant unless the caller

@@ -1,4 +1,4 @@
--- Running one benchmark (C, src/run_launcher.c).
+-- Running one benchmark (C, src/run/run_launcher.c).
 
 CREATE OR REPLACE FUNCTION iobench.run(
     tablespace   name     DEFAULT 'pg_default',

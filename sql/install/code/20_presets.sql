@@ -1,5 +1,5 @@
--- Presets built on run(): pgiosim() and suite() (C, src/pgiosim.c and
--- src/suite.c), and the
+-- Presets built on run(): pgiosim() and suite() (C, src/campaigns/pgiosim.c and
+-- src/campaigns/suite.c), and the
 -- side-by-side comparison of suites and runs.
 
 -- pgiosim's workload done right: random 8 kB buffered reads from a cold

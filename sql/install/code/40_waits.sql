@@ -63,7 +63,7 @@ COMMENT ON FUNCTION iobench.wait_event_descriptions IS 'the server''s descriptio
 -- then only the class rule holds back an average).
 --
 -- Rows of the server's I/O workers that a run of engine 'postgres' keeps
--- apart (wait type followed by ' (io worker)', src/wait_run.c) wait for
+-- apart (wait type followed by ' (io worker)', src/run/wait_run.c) wait for
 -- the same reads as the run's own workers: they are outside the
 -- Percentage base and have no Percentage, and are kept for the tables
 -- people read (in_top_95) unless benign; benign and description are those
@@ -576,7 +576,7 @@ BEGIN ATOMIC
     SELECT * FROM iobench.wait_table_all(ARRAY(
         SELECT ROW(w.wait_type, w.wait_s, w.signal_s, w.wait_count,
                    w.exact_count, w.exact_wait_s,
-                   -- the server's I/O workers' rows (src/wait_run.c)
+                   -- the server's I/O workers' rows (src/run/wait_run.c)
                    CASE WHEN w.wait_type LIKE '% (io worker)' THEN 'io worker' END
                   )::iobench.wait_raw
         FROM iobench.run_waits w

@@ -637,7 +637,7 @@ END
 $$;
 COMMENT ON FUNCTION iobench.import_runs(jsonb, text) IS 'store the runs of an export_runs() document; a run stored already is left as it is';
 
--- The bucket of iobench's latency histogram (src/histogram.h) holding a
+-- The bucket of iobench's latency histogram (src/results/histogram.h) holding a
 -- value in nanoseconds, as the lower and upper bound in microseconds that
 -- run_latency stores: every value below 64 ns has its own bucket, above,
 -- each power of two is split into 64; 2^41 ns and more go to the top one.

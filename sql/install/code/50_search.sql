@@ -1,4 +1,4 @@
--- The load a disk carries within a latency target (C, src/search.c).
+-- The load a disk carries within a latency target (C, src/campaigns/search.c).
 
 -- A latency percentile of a run's data I/O (op NULL: reads and writes) or
 -- of one op kind, from its stored histogram, as the runs' own percentiles

@@ -1,4 +1,4 @@
--- Engine 'postgres' (C, src/engine_postgres_relation.c): the relations its runs
+-- Engine 'postgres' (C, src/engine/engine_postgres_relation.c): the relations its runs
 -- read, and their removal.
 
 -- The relation of each tablespace that runs of engine 'postgres' read:

@@ -13,7 +13,7 @@
 -- holds EXECUTE through no role but PUBLIC, with a HINT naming the grant:
 -- iobench_user, pg_monitor, or EXECUTE on the function for those of the
 -- owner; sweep_io_workers() checks for a superuser itself.  PUBLIC's
--- EXECUTE grants nothing else (see src/privileges.c), so that a user
+-- EXECUTE grants nothing else (see src/base/privileges.c), so that a user
 -- without a grant never meets PostgreSQL's bare "permission denied".
 ------------------------------------------------------------------------
 

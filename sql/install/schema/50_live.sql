@@ -1,4 +1,4 @@
--- What a running run has stored so far (its recorder's, src/recorder.c):
+-- What a running run has stored so far (its recorder's, src/run/recorder.c):
 -- committed as the run goes, so other sessions see it and a crash keeps
 -- it.  When the run is stored in iobench.runs its seconds move to
 -- iobench.run_seconds and its live rows are deleted, in one transaction;
@@ -17,7 +17,7 @@ CREATE TABLE iobench.live_runs (
     workers         integer NOT NULL,
     iodepth         integer NOT NULL,
     duration        interval NOT NULL,
-    -- what of the shared memory's seconds (src/second_ring.h) the rows
+    -- what of the shared memory's seconds (src/run/second_ring.h) the rows
     -- below hold: seconds of the ring, and each worker's late entries
     ring_stored     integer NOT NULL DEFAULT 0,
     late_stored     bigint[] NOT NULL DEFAULT '{}'
