@@ -33,6 +33,7 @@ OBJS = \
 	src/campaigns/suite.o \
 	src/device/diskstats.o \
 	src/device/space.o \
+	src/device/storage.o \
 	src/engine/engine.o \
 	src/engine/engine_postgres.o \
 	src/engine/engine_postgres_relation.o \
@@ -42,7 +43,6 @@ OBJS = \
 	src/results/histogram.o \
 	src/results/run_params.o \
 	src/results/run_store.o \
-	src/results/storage.o \
 	src/run/files.o \
 	src/run/recorder.o \
 	src/run/run_args.o \

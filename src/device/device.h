@@ -4,8 +4,9 @@
  *	  The device subsystem's public header: the block device and file
  *	  system under a tablespace.
  *
- * Its counters, second by second (diskstats.h), and its free space with
- * the lock that claims it (space.h).
+ * Its counters, second by second (diskstats.h), its free space with the
+ * lock that claims it (space.h), and what it is: device, file system,
+ * mount point (storage.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -14,5 +15,6 @@
 
 #include "diskstats.h"
 #include "space.h"
+#include "storage.h"
 
 #endif							/* IOBENCH_DEVICE_H */

@@ -5,9 +5,8 @@
  *
  * A run's settings (run_params.h) and its record (run_record.h:
  * everything known about a run once its workers are gone), the latency
- * histograms it is measured in
- * (histogram.h), the storage a tablespace lies on (storage.h), and the
- * writing of the iobench.runs tables (run_store.h).
+ * histograms it is measured in (histogram.h), and the writing of the
+ * iobench.runs tables (run_store.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +17,5 @@
 #include "run_params.h"
 #include "run_record.h"
 #include "run_store.h"
-#include "storage.h"
 
 #endif							/* IOBENCH_RESULTS_H */

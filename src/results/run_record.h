@@ -19,7 +19,7 @@
 #include "engine/engine.h"
 #include "histogram.h"
 #include "run_params.h"
-#include "storage.h"
+#include "device/device.h"
 
 /* One worker's figures for one tablespace of the group */
 typedef struct IobGroupStats
