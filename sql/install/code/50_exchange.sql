@@ -794,7 +794,7 @@ SELECT f.rw, f.block_size, f.workers, f.iodepth, f.read_pct, f.fsync_every, f.sy
        round(f.lat_p99_us::numeric, 1) AS lat_p99_us,
        f.servers::integer AS servers,
        round(f.median_iops::numeric, 1) AS fleet_median_iops,
-       round((f.iops / nullif(f.median_iops, 0))::numeric, 2) AS ratio_to_median,
+       round((f.iops / nullif(f.median_iops, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((f.iops / nullif(f.median_iops, 0))::numeric, 0))))::integer)) AS ratio_to_median,
        rank() OVER (PARTITION BY f.rw, f.block_size, f.workers, f.iodepth, f.read_pct,
                                  f.fsync_every, f.sync_method, f.direct
                     ORDER BY f.iops NULLS FIRST)::integer AS rank_from_slowest,
