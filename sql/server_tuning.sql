@@ -127,14 +127,17 @@ SELECT bool_or(setting = 'io_combine_limit') IS NOT DISTINCT FROM
        EXISTS (SELECT FROM pg_settings WHERE name = 'io_combine_limit') AS combine_row_iff_17
   FROM tune;
 -- effective_io_concurrency: the smallest step within the margin of the
--- best IOPS, where the best step ran twice (the mean of its two runs, the
--- margin at least 10 %, else twice their spread), the basis says the
--- margin and the spread; maintenance_io_concurrency: the same knee
+-- best IOPS (the knee), where the best step ran twice (the mean of its two
+-- runs, the margin at least 10 %, else twice their spread), the basis says
+-- the margin and the spread; maintenance_io_concurrency: the same knee.
+-- Each value in effect is measured too, and kept when within the margin.
 SELECT t.setting,
-       t.recommended::int = (SELECT min((x ->> 'value')::int) FROM jsonb_array_elements(e.steps) x
-                              WHERE (x ->> 'figure')::float8
-                                    >= (1 - m.margin) * (SELECT max((y ->> 'figure')::float8)
-                                                           FROM jsonb_array_elements(e.steps) y)) AS rule_ok,
+       t.recommended::int = CASE WHEN (SELECT (x ->> 'figure')::float8 FROM jsonb_array_elements(e.steps) x
+                                        WHERE (x ->> 'value')::int = t.in_effect::int)
+                                      >= (1 - m.margin) * k.best
+                                 THEN t.in_effect::int ELSE k.knee END AS rule_ok,
+       EXISTS (SELECT FROM jsonb_array_elements(e.steps) x WHERE (x ->> 'value')::int = t.in_effect::int)
+         AS in_effect_measured,
        t.setting = 'maintenance_io_concurrency'
          OR s.shown = round((100 * m.margin)::numeric, 1) / 100 AS basis_says_margin
   FROM tune t, tune e,
@@ -144,7 +147,12 @@ SELECT t.setting,
                   FROM jsonb_array_elements(e.steps) x
                   JOIN iobench.runs r1 ON r1.run_id = (x ->> 'run_id')::bigint
                   JOIN iobench.runs r2 ON r2.run_id = (x ->> 'repeat_run_id')::bigint) s,
-       LATERAL (SELECT least(greatest(0.10, 2 * s.spread), 0.5) AS margin, s.spread) m
+       LATERAL (SELECT least(greatest(0.10, 2 * s.spread), 0.5) AS margin, s.spread) m,
+       LATERAL (SELECT max((y ->> 'figure')::float8) AS best,
+                       min((y ->> 'value')::int) FILTER (WHERE (y ->> 'figure')::float8
+                                                         >= (1 - m.margin) * (SELECT max((z ->> 'figure')::float8)
+                                                                                FROM jsonb_array_elements(e.steps) z)) AS knee
+                  FROM jsonb_array_elements(e.steps) y) k
  WHERE t.setting IN ('effective_io_concurrency', 'maintenance_io_concurrency')
    AND e.setting = 'effective_io_concurrency'
  ORDER BY t.setting;

@@ -203,7 +203,16 @@ SKIP:
 # Steps up to 4 and runs of 2 s: a step reads about 800 blocks, so the
 # reads the server asked for that the device completes after the period
 # (up to the concurrency) stay under the 1 % that makes a run "invalid",
-# which tune_tablespace() refuses to recommend from (eic 8 in 1 s did, on 18).
+# which tune_tablespace() refuses to recommend from (eic 8 in 1 s did, on
+# 18, and the step of the value in effect, 16 there: 17 of 856 blocks).
+# The values in effect are set low for that reason (and reset after).
+$node->safe_psql('postgres', q{
+	ALTER SYSTEM SET effective_io_concurrency = 1;
+	ALTER SYSTEM SET maintenance_io_concurrency = 2;
+	SELECT pg_reload_conf()});
+$node->poll_query_until('postgres',
+	"SELECT current_setting('effective_io_concurrency') = '1' AND current_setting('maintenance_io_concurrency') = '2'")
+  or die 'the reload did not reach new sessions';
 my $tune = q{
 	SELECT string_agg(setting || '=' || recommended, ' ' ORDER BY setting)
 	         FILTER (WHERE setting <> 'random_page_cost'),
@@ -220,6 +229,10 @@ like($rec1, qr/^effective_io_concurrency=\d+ .*maintenance_io_concurrency=\d+$/,
 	'tune_tablespace() recommends on the capped disk');
 is($rec2, $rec1, 'and the same again on a second call');
 is($shown1 . $shown2, 'tt', 'each says the margin and the spread of its repeated step');
+$node->safe_psql('postgres', q{
+	ALTER SYSTEM RESET effective_io_concurrency;
+	ALTER SYSTEM RESET maintenance_io_concurrency;
+	SELECT pg_reload_conf()});
 
 # leave the rule to no other test
 iob_cgroup_write($cgroup, 'blkio.throttle.read_iops_device', "$majmin 0");
