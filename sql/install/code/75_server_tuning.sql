@@ -401,6 +401,7 @@ DECLARE
     keep_eic boolean;
     keep_maint boolean;
     keep_comb boolean;
+    comb_knee integer;
     rnd iobench.runs;
     seq iobench.runs;
     seq_cost double precision;
@@ -546,8 +547,11 @@ BEGIN
         EXECUTE repeat_sql INTO comb_steps USING comb_steps, top, r.run_id, coalesce(r.mb_per_s, 0);
         EXECUTE knee_sql INTO comb_rec USING comb_steps, comb_margin;
         EXECUTE kept_sql INTO keep_comb USING comb_steps, combine_in_effect, comb_margin;
-        IF keep_comb THEN
+        IF keep_comb AND comb_rec OPERATOR(pg_catalog.<>) combine_in_effect THEN
+            comb_knee := comb_rec;
             comb_rec := combine_in_effect;
+        ELSE
+            keep_comb := false;
         END IF;
     END IF;
 
@@ -580,7 +584,8 @@ BEGIN
     recommended := eic::text;
     in_effect := now_eic;
     basis := format('%s within %s %% of the best cold 8 kB random-read IOPS (%s); the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%)',
-                    CASE WHEN keep_eic THEN format('the value in effect (the knee is %s), kept: it is', knee)
+                    CASE WHEN keep_eic AND eic OPERATOR(pg_catalog.<>) knee
+                         THEN format('the value in effect (the knee is %s), kept: it is', knee)
                          ELSE 'the smallest step (the knee)' END,
                     pg_catalog.round((100 OPERATOR(pg_catalog.*) eic_margin)::numeric, 1),
                     (SELECT pg_catalog.round(pg_catalog.max((e.v OPERATOR(pg_catalog.->>) 'figure')::numeric), 0)
@@ -601,7 +606,7 @@ BEGIN
     setting := 'maintenance_io_concurrency';
     recommended := maint::text;
     in_effect := now_maint;
-    basis := CASE WHEN keep_maint
+    basis := CASE WHEN keep_maint AND maint OPERATOR(pg_catalog.<>) knee
                   THEN 'the value in effect, kept: it is within the margin of the best cold 8 kB random-read IOPS, as for effective_io_concurrency'
                   ELSE 'the knee of effective_io_concurrency: deeper steps gained less than the margin' END;
     IF recommended OPERATOR(pg_catalog.=) in_effect THEN
@@ -619,7 +624,7 @@ BEGIN
         recommended := comb_rec::text;
         in_effect := combine_in_effect::text;
         basis := format('%s within %s %% of the best cold sequential MB/s at effective_io_concurrency %s; the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%); a server setting, not a tablespace option',
-                        CASE WHEN keep_comb THEN 'the value in effect, kept: it is'
+                        CASE WHEN keep_comb THEN format('the value in effect (the knee is %s), kept: it is', comb_knee)
                              ELSE 'the smallest step (the knee)' END,
                         pg_catalog.round((100 OPERATOR(pg_catalog.*) comb_margin)::numeric, 1), eic,
                         pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0))::numeric, 1));
