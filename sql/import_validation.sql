@@ -74,6 +74,8 @@ SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,measured_s}', '0'), '
 SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,iops}', '16042'), 'elsewhere');
 SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,read_lat_p99_us}', '0.001'), 'elsewhere');
 SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,fsync_lat_p999_us}', '31.5'), 'elsewhere');
+-- (commits too: a rate of commits without any)
+SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,commit_iops}', '7'), 'elsewhere');
 -- texts of at most 8192 characters, JSON nested at most 32 levels
 SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,run,label}', to_jsonb(repeat('x', 8193))), 'elsewhere');
 SELECT * FROM iobench.import_runs(pg_temp.bad('{runs,0,waits}',

@@ -116,28 +116,59 @@ SELECT s.pattern, s.concurrency, r.engine AS raw_engine, s.raw_iops IS NOT NULL 
 CREATE TEMP TABLE tune AS
 SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{1,2}', duration => '1s',
                                       file_size => '64MB', label => 'regress');
-SELECT setting, statement LIKE 'ALTER %' AS has_statement
-  FROM tune WHERE setting <> 'io_combine_limit' ORDER BY setting;
+-- (each row: the value in effect now, a statement only for a change, and
+-- when it takes effect; io_combine_limit, 17+, below)
+SELECT t.setting, t.in_effect = (SELECT p.reset_val FROM pg_settings p WHERE p.name = t.setting) AS in_effect_ok,
+       (t.statement IS NULL) = (t.recommended::numeric = t.in_effect::numeric) AS statement_iff_change,
+       CASE WHEN t.statement IS NULL THEN t.applies = 'nothing to apply: already in effect'
+            ELSE t.applies LIKE 'at once: a tablespace option%' END AS applies_ok
+  FROM tune t WHERE t.setting <> 'io_combine_limit' ORDER BY t.setting;
 SELECT bool_or(setting = 'io_combine_limit') IS NOT DISTINCT FROM
        EXISTS (SELECT FROM pg_settings WHERE name = 'io_combine_limit') AS combine_row_iff_17
   FROM tune;
--- effective_io_concurrency: the smallest step within 5 % of the best IOPS
--- of its runs; maintenance_io_concurrency: the best step
+-- effective_io_concurrency: the smallest step within the margin of the
+-- best IOPS (the knee), where the best step ran twice (the mean of its two
+-- runs, the margin at least 10 %, else twice their spread), the basis says
+-- the margin and the spread; maintenance_io_concurrency: the same knee.
+-- Each value in effect is measured too, and kept when within the margin.
 SELECT t.setting,
-       t.recommended::int = CASE t.setting
-           WHEN 'maintenance_io_concurrency'
-           THEN (SELECT r.effective_io_concurrency FROM unnest(e.run_ids) u(id)
-                   JOIN iobench.runs r ON r.run_id = u.id
-                  ORDER BY r.iops DESC, 1 LIMIT 1)
-           ELSE (SELECT min(r.effective_io_concurrency) FROM unnest(e.run_ids) u(id)
-                   JOIN iobench.runs r ON r.run_id = u.id
-                  WHERE r.iops >= 0.95 * (SELECT max(r2.iops) FROM iobench.runs r2 WHERE r2.run_id = ANY (e.run_ids)))
-           END AS rule_ok,
-       (SELECT array_agg((x ->> 'run_id')::bigint) FROM jsonb_array_elements(t.steps) x) = t.run_ids AS steps_ok
-  FROM tune t, tune e
+       t.recommended::int = CASE WHEN (SELECT (x ->> 'figure')::float8 FROM jsonb_array_elements(e.steps) x
+                                        WHERE (x ->> 'value')::int = t.in_effect::int)
+                                      >= (1 - m.margin) * k.best
+                                 THEN t.in_effect::int ELSE k.knee END AS rule_ok,
+       EXISTS (SELECT FROM jsonb_array_elements(e.steps) x WHERE (x ->> 'value')::int = t.in_effect::int)
+         AS in_effect_measured,
+       t.setting = 'maintenance_io_concurrency'
+         OR s.shown = round((100 * m.margin)::numeric, 1) / 100 AS basis_says_margin
+  FROM tune t, tune e,
+       LATERAL (SELECT x ->> 'value' AS repeated,
+                       abs((r1.iops - r2.iops) / greatest(r1.iops, r2.iops)) AS spread,
+                       (regexp_match(e.basis, 'within ([0-9.]+) %'))[1]::numeric / 100 AS shown
+                  FROM jsonb_array_elements(e.steps) x
+                  JOIN iobench.runs r1 ON r1.run_id = (x ->> 'run_id')::bigint
+                  JOIN iobench.runs r2 ON r2.run_id = (x ->> 'repeat_run_id')::bigint) s,
+       LATERAL (SELECT least(greatest(0.10, 2 * s.spread), 0.5) AS margin, s.spread) m,
+       LATERAL (SELECT max((y ->> 'figure')::float8) AS best,
+                       min((y ->> 'value')::int) FILTER (WHERE (y ->> 'figure')::float8
+                                                         >= (1 - m.margin) * (SELECT max((z ->> 'figure')::float8)
+                                                                                FROM jsonb_array_elements(e.steps) z)) AS knee
+                  FROM jsonb_array_elements(e.steps) y) k
  WHERE t.setting IN ('effective_io_concurrency', 'maintenance_io_concurrency')
    AND e.setting = 'effective_io_concurrency'
  ORDER BY t.setting;
+-- every run is named: the steps', then the repeat of the best step
+SELECT (SELECT array_agg((x ->> 'run_id')::bigint ORDER BY n) FROM jsonb_array_elements(t.steps) WITH ORDINALITY x(x, n))
+         || (SELECT array_agg((x ->> 'repeat_run_id')::bigint) FROM jsonb_array_elements(t.steps) x
+              WHERE x ? 'repeat_run_id') = t.run_ids AS steps_ok,
+       (SELECT count(*) FROM jsonb_array_elements(t.steps) x WHERE x ? 'repeat_run_id') AS repeated_steps,
+       (SELECT bool_and((x ->> 'figure')::float8
+                        = CASE WHEN x ? 'repeat_run_id' THEN (r.iops + q.iops) / 2 ELSE r.iops END
+                        AND r.effective_io_concurrency = (x ->> 'value')::int
+                        AND coalesce(q.effective_io_concurrency, r.effective_io_concurrency) = r.effective_io_concurrency)
+          FROM jsonb_array_elements(t.steps) x
+          JOIN iobench.runs r ON r.run_id = (x ->> 'run_id')::bigint
+          LEFT JOIN iobench.runs q ON q.run_id = (x ->> 'repeat_run_id')::bigint) AS figures_ok
+  FROM tune t WHERE t.setting = 'effective_io_concurrency';
 -- random_page_cost = seq_page_cost x (random cost / sequential cost per
 -- page) x 10 %, at least seq_page_cost
 SELECT t.recommended::numeric = round(greatest(1.0, (q.mb_per_s / r.mb_per_s) * 0.1)::numeric, 2) AS cost_ok,
@@ -150,24 +181,35 @@ SELECT t.recommended::numeric = round(greatest(1.0, (q.mb_per_s / r.mb_per_s) * 
   JOIN iobench.run_server_reads rs ON rs.run_id = r.run_id
   JOIN iobench.runs q ON q.run_id = t.run_ids[2]
  WHERE t.setting = 'random_page_cost';
--- the statement parses and sets what it says (on the test tablespace, rolled back)
+-- each statement parses and sets what it says (on the test tablespace,
+-- rolled back); one equal to the value in effect has none
 BEGIN;
 DO $$
+DECLARE
+    st text;
 BEGIN
-    EXECUTE (SELECT replace(statement, 'pg_default', 'iob_tune_ts') FROM tune
-              WHERE setting = 'effective_io_concurrency');
+    FOR st IN SELECT replace(statement, 'pg_default', 'iob_tune_ts') FROM tune
+               WHERE statement LIKE 'ALTER TABLESPACE %' LOOP
+        EXECUTE st;
+    END LOOP;
 END
 $$;
-SELECT (SELECT array_agg(o.option_name ORDER BY o.option_name) FROM pg_options_to_table(spcoptions) o) AS options,
-       (SELECT o.option_value FROM pg_options_to_table(spcoptions) o WHERE o.option_name = 'effective_io_concurrency')
-         = (SELECT recommended FROM tune WHERE setting = 'effective_io_concurrency') AS eic_ok,
-       (SELECT o.option_value::numeric FROM pg_options_to_table(spcoptions) o WHERE o.option_name = 'random_page_cost')
-         = (SELECT recommended::numeric FROM tune WHERE setting = 'random_page_cost') AS rpc_ok
-  FROM pg_tablespace WHERE spcname = 'iob_tune_ts';
+SELECT bool_and(coalesce((SELECT o.option_value::numeric FROM pg_tablespace ts, pg_options_to_table(ts.spcoptions) o
+                           WHERE ts.spcname = 'iob_tune_ts' AND o.option_name = t.setting),
+                         t.in_effect::numeric) = t.recommended::numeric) AS options_ok
+  FROM tune t WHERE t.setting <> 'io_combine_limit';
 ROLLBACK;
-SELECT count(*) FILTER (WHERE statement LIKE 'ALTER SYSTEM SET io_combine_limit = %')
-       = count(*) FILTER (WHERE setting = 'io_combine_limit') AS combine_statement_ok
-  FROM tune;
+-- io_combine_limit (17+): a server setting, applied on reload; none when the
+-- knee is the value a new session gets (the default 16 is no change)
+SELECT count(*) FILTER (WHERE t.statement ~ '^ALTER SYSTEM SET io_combine_limit = [0-9]+; SELECT pg_catalog.pg_reload_conf\(\);$'
+                          AND t.applies LIKE 'on reload: %'
+                          AND t.recommended <> t.in_effect
+                        OR t.statement IS NULL AND t.applies = 'nothing to apply: already in effect'
+                          AND t.recommended = t.in_effect)
+       = count(*) AS combine_statement_ok,
+       bool_and(t.in_effect = (SELECT p.reset_val FROM pg_settings p WHERE p.name = t.setting)) IS NOT FALSE
+         AS combine_in_effect_ok
+  FROM tune t WHERE t.setting = 'io_combine_limit';
 
 -- export_runs() / import_runs() carry a server run's read path; an
 -- imported one is checked like the other children

@@ -23,10 +23,11 @@ SELECT test_no, test, tablespace_no, tablespace,
             THEN (runs = 2 AND engine = 'io_uring' AND iodepth = 32 AND note IS NULL)
               OR (runs = 0 AND note = 'skipped: iodepth 32 needs io_uring, which is not available')
             -- the WAL test writes as the server's WAL writer (with pwrite(),
-            -- whatever the suite's engine), and says how
+            -- whatever the suite's engine), and says how; its latencies are
+            -- its commits' (a write and its sync)
             WHEN test_no = 4
             THEN runs = 2 AND iodepth = 1 AND engine = 'psync'
-                 AND note = format('as the WAL writer with wal_sync_method %s (the server''s): buffered 8 kB writes into a %s segment, %s after each',
+                 AND note = format('as the WAL writer with wal_sync_method %s (the server''s): buffered 8 kB writes into a %s segment, %s after each; latencies per commit (a write and its sync)',
                                    current_setting('wal_sync_method'),
                                    pg_size_pretty(pg_size_bytes(current_setting('wal_segment_size'))),
                                    current_setting('wal_sync_method'))
@@ -65,7 +66,9 @@ SELECT DISTINCT sr.test_no, r.rw, r.block_size, r.workers, r.files, r.fsync_ever
 -- as the server writes WAL at wal_level replica
 SELECT bool_and(r.sync_method = current_setting('wal_sync_method')
                 AND r.file_size = pg_size_bytes(current_setting('wal_segment_size'))
-                AND NOT r.direct AND r.rw = 'write' AND r.block_size = 8192) AS wal_as_server
+                AND NOT r.direct AND r.rw = 'write' AND r.block_size = 8192) AS wal_as_server,
+       -- and measures its commits (a write and its sync: each write here)
+       bool_and(r.commit_ops IS NOT NULL AND abs(r.commit_ops - r.write_ops) <= 1) AS commits_measured
   FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
  WHERE sr.suite_id = (SELECT max(suite_id) FROM o) AND sr.test_no = 4;
 -- the mean and standard deviation are those of the runs
@@ -76,10 +79,15 @@ SELECT bool_and(o.iops = round(x.m::numeric, 1) AND o.iops_stddev = round(x.sd::
                 GROUP BY 1, 2) x USING (test_no, tablespace);
 
 -- side by side: a column set per tablespace, ratios to the first one
+-- (rounded to 2 decimals, but to two significant digits at least)
+CREATE FUNCTION pg_temp.ratio(a numeric, b numeric) RETURNS numeric
+LANGUAGE sql AS $$
+    SELECT round(a / nullif(b, 0), greatest(2, 1 - floor(log(abs(nullif(a / nullif(b, 0), 0))))::integer))
+$$;
 SELECT test_no, base_tablespace, tablespace,
-       iops_ratio IS NOT DISTINCT FROM round(iops / nullif(base_iops, 0), 2) AS iops_ratio_ok,
-       mb_per_s_ratio IS NOT DISTINCT FROM round(mb_per_s / nullif(base_mb_per_s, 0), 2) AS mbps_ratio_ok,
-       p99_ratio IS NOT DISTINCT FROM round(p99_us / nullif(base_p99_us, 0), 2) AS p99_ratio_ok,
+       iops_ratio IS NOT DISTINCT FROM pg_temp.ratio(iops, base_iops) AS iops_ratio_ok,
+       mb_per_s_ratio IS NOT DISTINCT FROM pg_temp.ratio(mb_per_s, base_mb_per_s) AS mbps_ratio_ok,
+       p99_ratio IS NOT DISTINCT FROM pg_temp.ratio(p99_us, base_p99_us) AS p99_ratio_ok,
        tablespace <> base_tablespace OR base_iops = 0
          OR (iops_ratio = 1 AND coalesce(p99_ratio, 1) = 1) AS baseline_is_1
   FROM iobench.compare((SELECT max(suite_id) FROM o))
@@ -94,7 +102,7 @@ SELECT count(*) AS rows, bool_and(base_tablespace = 'iob_suite_a') AS first_is_b
   FROM iobench.suite_comparison WHERE suite_id = (SELECT max(suite_id) FROM o);
 -- any runs side by side
 SELECT count(*) AS runs, bool_and(baseline_run = x.ids[1]) AS first_is_baseline,
-       bool_and(iops_ratio IS NOT DISTINCT FROM round(iops / nullif(base_iops, 0), 2)) AS ratios_ok
+       bool_and(iops_ratio IS NOT DISTINCT FROM pg_temp.ratio(iops, base_iops)) AS ratios_ok
   FROM (SELECT array_agg(run_id ORDER BY run_id) AS ids FROM iobench.suite_runs
          WHERE suite_id = (SELECT max(suite_id) FROM o) AND test_no = 1) x,
        iobench.compare_runs(x.ids);

@@ -13,6 +13,7 @@ use IobFault;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 
 my ($loop_dir, $loop_dev) = iob_need_rigs(
 	'the loop-device rig',
@@ -107,6 +108,43 @@ is( $node->safe_psql('postgres', qq{
 		   AND (j->'disk_util'->0->>'util')::float8 BETWEEN 0 AND 100
 		  FROM iobench.run_json($r) j}),
 	't', 'run_json() puts the device in disk_util, as fio does');
+
+# Other load.  The runs above had the device to themselves: report() says
+# nothing of other load.  A dd reading a file of the same file system with
+# O_DIRECT, over and over during a run, makes the device read far more than
+# iobench did: report() says so, and by how much.
+foreach my $alone ($r, $w)
+{
+	unlike($node->safe_psql('postgres', "SELECT string_agg(r, E'\\n') FROM iobench.report($alone) r"),
+		qr/OTHER LOAD/, "run $alone alone on the device: no other load reported");
+}
+my $other = "$loop_dir/other_load";
+system('dd', 'if=/dev/zero', "of=$other", 'bs=1M', 'count=32', 'oflag=direct', 'status=none') == 0
+  or die "dd: $?";
+my $flag = "$other.on";
+open my $flag_fh, '>', $flag or die "could not create $flag: $!";
+close $flag_fh;
+my $dd = IPC::Run::start(
+	[ 'sh', '-c', 'while [ -e "$1" ]; do dd if="$2" of=/dev/null bs=1M iflag=direct status=none; done',
+	  'sh', $flag, $other ]);
+my $o = run_on('loopts', "rw => 'randread', direct => true");
+unlink $flag;
+$dd->finish;
+unlink $other;
+my $report = $node->safe_psql('postgres', "SELECT string_agg(r, E'\\n') FROM iobench.report($o) r");
+my ($shown) = $report =~ /^(  OTHER LOAD: .*)$/m;
+note($shown // 'no OTHER LOAD line');
+like($report, qr/^  OTHER LOAD: the device read [\d.]+ MB\/s, [\d.]+x iobench's own [\d.]+ MB\/s: another process used it/m,
+	'a run beside a dd on the same device: report() says other load was present');
+# by how much: the device's bytes over the run's, as stored
+is( $node->safe_psql('postgres', qq{
+		SELECT round((d.b / (r.read_bytes / r.measured_s))::numeric, 2)
+		  FROM iobench.runs r,
+		       (SELECT sum(read_sectors) * 512 / sum(interval_s) AS b
+		          FROM iobench.run_disk_seconds WHERE run_id = $o AND NOT member) d
+		 WHERE r.run_id = $o}),
+	($shown // '') =~ /, ([\d.]+)x iobench/ ? $1 : 'none',
+	'the factor it gives is the device\'s read bytes over the run\'s');
 
 # Second by second as counts, second 0 included, on a device whose rate
 # the kernel sets: the loop device capped at 300 reads/s (a cgroup-v1 blkio

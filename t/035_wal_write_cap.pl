@@ -78,10 +78,39 @@ sub iobench_wal
 		CREATE TEMP TABLE s AS
 		SELECT * FROM iobench.suite('wal only', ARRAY['walcap'], duration => '${secs}s',
 		                            file_size => '1MB', wal_sync_method => '$m');
-		SELECT r.engine, r.write_ops / r.measured_s, coalesce(r.disk_w_s, -1)
+		SELECT r.engine, r.write_ops / r.measured_s, coalesce(r.disk_w_s, -1), r.run_id, s.suite_id
 		  FROM s JOIN iobench.suite_runs sr USING (suite_id, test_no)
 		  JOIN iobench.runs r ON r.run_id = sr.run_id});
 	return split /\|/, $row;
+}
+
+# The WAL test's headline latency is the commit's: a write and its sync
+# (fdatasync, fsync), or the synchronous write alone (open_datasync,
+# open_sync), one commit per write (the period's edges may cut one pair); compare() shows the commit's p99, not
+# the buffered write's.  At iodepth 1 a worker does nothing but commit, so
+# its commits' latencies fill its measured time: commits/s x mean commit
+# latency is near 1 (less the time between two commits, well under half).
+sub check_commits
+{
+	my ($m, $run_id, $suite_id) = @_;
+	my $synced = ($m eq 'fdatasync' || $m eq 'fsync');
+	my $synced_sql = $synced ? 'true' : 'false';
+	my $row = $node->safe_psql('postgres', qq{
+		SELECT abs(r.commit_ops - r.write_ops) <= 1
+		       AND (abs(r.commit_ops - coalesce(r.fsync_ops, 0)) <= 1) = $synced_sql,
+		       r.commit_lat_p99_us >= r.write_lat_p99_us
+		       AND r.commit_lat_p99_us >= coalesce(r.fsync_lat_p99_us, 0),
+		       c.p99_us = round(r.commit_lat_p99_us::numeric, 1),
+		       round((r.commit_iops * r.commit_lat_avg_us / 1e6)::numeric, 3),
+		       r.commit_lat_p99_us, r.write_lat_p99_us, coalesce(r.fsync_lat_p99_us, 0)
+		  FROM iobench.runs r, iobench.compare($suite_id) c
+		 WHERE r.run_id = $run_id});
+	my ($ops, $over_parts, $headline, $busy, $c99, $w99, $s99) = split /\|/, $row;
+	note("$m: commit p99 $c99 us, write p99 $w99 us, sync p99 $s99 us, busy $busy");
+	is($ops, 't', "$m: a commit per write" . ($synced ? ' and per sync' : ''));
+	is($over_parts, 't', "$m: the commit's p99 is at least the write's and the sync's");
+	is($headline, 't', "$m: compare()'s p99 is the commit's");
+	ok($busy >= 0.5 && $busy <= 1.05, "$m: commits fill the worker's time (commits/s x mean latency $busy)");
 }
 
 foreach my $m (@methods)
@@ -98,10 +127,10 @@ foreach my $m (@methods)
 	# A rate over the cap is never measured again: nothing but a broken
 	# throttle or an escaping flush makes it.
 	my ($lo, $hi) = ($m eq 'open_datasync' || $m eq 'fdatasync') ? (0.8, 1.25) : (0.67, 1.5);
-	my ($engine, $iob, $dev_w, $ptf);
+	my ($engine, $iob, $dev_w, $ptf, $run_id, $suite_id);
 	foreach my $try (1 .. 3)
 	{
-		($engine, $iob, $dev_w) = iobench_wal($m);
+		($engine, $iob, $dev_w, $run_id, $suite_id) = iobench_wal($m);
 		$ptf = $ptf{$m} // 0;
 		note(sprintf('%-14s pg_test_fsync %8.1f/s  iobench %8.1f/s (%s)  ratio %.3f  device %.1f writes/s',
 				$m, $ptf, $iob, $engine, $ptf > 0 ? $iob / $ptf : 0, $dev_w));
@@ -116,6 +145,7 @@ foreach my $m (@methods)
 	  or diag("iobench $iob/s, pg_test_fsync $ptf/s");
 	ok($iob <= $cap && $ptf <= $cap, "$m: neither exceeds the cap of $cap writes/s")
 	  or diag("iobench $iob/s, pg_test_fsync $ptf/s");
+	check_commits($m, $run_id, $suite_id);
 	# a write and a flush per commit, both issued by the worker: the device
 	# runs at the cap (what the file system's journal thread writes for
 	# fsync and open_sync is its own, outside the group)

@@ -92,3 +92,19 @@ iob_pattern_writes(IobPattern rw)
 {
 	return rw != IOB_RW_RANDREAD && rw != IOB_RW_READ;
 }
+
+/*
+ * Does the run measure commits, as a WAL flush is one: at iodepth 1, a
+ * write and the sync that follows it (fsync_every 1), or a write alone
+ * when the files are opened with O_DSYNC or O_SYNC (no sync calls).  The
+ * commit's latency is the write's plus the sync's.
+ */
+bool
+iob_params_commits(const IobRunParams *p)
+{
+	if (p->iodepth != 1 || !iob_pattern_writes(p->rw))
+		return false;
+	if (p->fsync_every == 1)
+		return true;
+	return p->fsync_every == 0 && iob_sync_method_is_open(p->sync_method);
+}

@@ -132,6 +132,7 @@ extern const char *iob_sync_method_name(IobSyncMethod method);
 extern const char *iob_steady_name(IobSteadyMetric metric);
 extern bool iob_sync_method_by_name(const char *name, IobSyncMethod *method);
 extern bool iob_sync_method_is_open(IobSyncMethod method);
+extern bool iob_params_commits(const IobRunParams *p);
 
 /* Tablespaces of the run: 1 for a single one */
 static inline int

@@ -61,6 +61,7 @@ typedef struct IobRunSummary
 	double		measured_s;		/* length of the measured period */
 	IobHistogram hist[IOB_NUM_OP_KINDS];	/* merged over workers */
 	uint64		bytes[IOB_NUM_OP_KINDS];
+	IobHistogram commit_hist;	/* commits (iob_params_commits), merged */
 	double		cpu_user_s;
 	double		cpu_sys_s;
 	uint64		offset_digest;

@@ -280,6 +280,9 @@ summary_json(const IobRunSummary *s)
 	json_run_settings(&buf, s);
 	json_num(&buf, "measured_s", s->measured_s, true);
 	json_op_figures(&buf, s->hist, s->bytes, s->measured_s);
+	/* a commit is a write and its sync (iob_params_commits): its figures */
+	if (iob_params_commits(p))
+		json_figures(&buf, "commit_", &s->commit_hist, 0, s->measured_s, false);
 
 	json_num(&buf, "cpu_user_pct", 100.0 * s->cpu_user_s / s->measured_s, s->measured_s > 0);
 	json_num(&buf, "cpu_sys_pct", 100.0 * s->cpu_sys_s / s->measured_s, s->measured_s > 0);

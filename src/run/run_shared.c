@@ -61,6 +61,7 @@ init_worker_slots(IobWorkerState *workers, int nworkers, IobSecondSlot *seconds)
 		pg_atomic_init_u64(&workers[i].late_stored, 0);
 		for (k = 0; k < IOB_NUM_OP_KINDS; k++)
 			iob_hist_reset(&workers[i].hist[k]);
+		iob_hist_reset(&workers[i].commit_hist);
 	}
 	for (i = 0; i < IOB_SECOND_RING * IOB_NUM_OP_KINDS; i++)
 	{

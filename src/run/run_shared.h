@@ -174,6 +174,7 @@ typedef struct IobWorkerState
 	/* measured period only */
 	IobHistogram hist[IOB_NUM_OP_KINDS];
 	uint64		bytes[IOB_NUM_OP_KINDS];
+	IobHistogram commit_hist;	/* commits, when iob_params_commits() */
 	uint64		io_errors;
 	double		cpu_user_s;
 	double		cpu_sys_s;

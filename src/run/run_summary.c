@@ -28,6 +28,7 @@ summarize_workers(IobRunSummary *s, IobWorkerState *workers, int nworkers)
 		iob_hist_reset(&s->hist[k]);
 		s->bytes[k] = 0;
 	}
+	iob_hist_reset(&s->commit_hist);
 	s->nstall_events = 0;
 	s->stall_events = palloc(sizeof(IobStallEvent) *
 							 Max(nworkers * IOB_MAX_STALL_EVENTS, 1));
@@ -42,6 +43,7 @@ summarize_workers(IobRunSummary *s, IobWorkerState *workers, int nworkers)
 			iob_hist_merge(&s->hist[k], &ws->hist[k]);
 			s->bytes[k] += ws->bytes[k];
 		}
+		iob_hist_merge(&s->commit_hist, &ws->commit_hist);
 		s->cpu_user_s += ws->cpu_user_s;
 		s->cpu_sys_s += ws->cpu_sys_s;
 		s->stall_count += ws->nstalls;

@@ -97,6 +97,10 @@ typedef struct WorkerContext
 	int			stall_write_file;
 	uint64		stall_write_offset;
 	int64		stall_write_ns;
+
+	/* commits (iob_params_commits): the write waiting for its sync, or -1 */
+	bool		commits;
+	int64		commit_write_ns;
 } WorkerContext;
 
 /* Seconds of user and system CPU between two getrusage() readings */
@@ -210,6 +214,32 @@ check_stall(WorkerContext *wc, const IobIo *io)
 }
 
 /*
+ * The latency of the commit io completes (iob_params_commits): a write
+ * alone when each write is synchronous, else the write before the sync
+ * plus the sync; -1 when io completes none.
+ */
+static int64
+commit_latency(WorkerContext *wc, const IobIo *io)
+{
+	int64		lat = io->end_ns - io->start_ns;
+
+	if (!wc->commits || io->kind == IOB_OP_READ)
+		return -1;
+	if (wc->run->params.fsync_every == 0)
+		return io->kind == IOB_OP_WRITE ? lat : -1;
+	if (io->kind == IOB_OP_WRITE)
+	{
+		wc->commit_write_ns = lat;
+		return -1;
+	}
+	if (wc->commit_write_ns < 0)
+		return -1;
+	lat += wc->commit_write_ns;
+	wc->commit_write_ns = -1;
+	return lat;
+}
+
+/*
  * Keep buffered reads cold (params.cold_reads): drop the block just
  * read from the page cache, and a file's clean pages once it is synced, so
  * the next read of any block goes to the device however long the run and
@@ -235,6 +265,7 @@ account_io(WorkerContext *wc, IobIo *io)
 {
 	IobRunShared *run = wc->run;
 	uint64		lat;
+	int64		commit_ns;
 	int			sec;
 	int64		expected = (io->kind == IOB_OP_FSYNC) ? 0 : (int64) io->len;
 
@@ -274,12 +305,15 @@ account_io(WorkerContext *wc, IobIo *io)
 
 	if (run->params.stall_threshold_us > 0)
 		check_stall(wc, io);
+	commit_ns = commit_latency(wc, io);
 
 	if (io->end_ns < run->measure_start_ns || io->end_ns >= wc->count_until_ns)
 		return;
 
 	lat = (uint64) (io->end_ns - io->start_ns);
 	iob_hist_record(&wc->state->hist[io->kind], lat);
+	if (commit_ns >= 0)
+		iob_hist_record(&wc->state->commit_hist, (uint64) commit_ns);
 	wc->state->bytes[io->kind] += io->len;
 	if (wc->group)
 	{
@@ -807,6 +841,8 @@ iobench_worker_main(Datum main_arg)
 	wc.state->pid = MyProcPid;
 	wc.state->procno = GetNumberFromPGProc(MyProc);
 	wc.cur_second = -1;
+	wc.commits = iob_params_commits(&wc.run->params);
+	wc.commit_write_ns = -1;
 
 	/* from here on, every ending is recorded and leaves final figures */
 	my_worker = &wc;

@@ -28,7 +28,10 @@ COMMENT ON FUNCTION iobench.pgiosim IS 'pgiosim-style burn-in: random 8 kB cold 
 
 -- Mean and standard deviation over the repeats of each (suite, test,
 -- tablespace); figures of completed runs only.  Rounded for reading: the
--- exact figures are in iobench.runs.
+-- exact figures are in iobench.runs.  The latencies are the commit's (the
+-- write plus its sync, runs.commit_*) for a test that commits, as the WAL
+-- test does, else the data I/O's; the sync's p99 alone is fsync_p99_us and
+-- the write's is in runs.write_lat_p99_us.  The note says which.
 CREATE OR REPLACE VIEW iobench.suite_results AS
 SELECT sr.suite_id,
        s.name AS suite,
@@ -44,11 +47,13 @@ SELECT sr.suite_id,
        round(stddev_samp(r.iops)::numeric, 1) AS iops_stddev,
        round(avg(r.mb_per_s)::numeric, 2) AS mb_per_s,
        round(stddev_samp(r.mb_per_s)::numeric, 2) AS mb_per_s_stddev,
-       round(avg(r.lat_avg_us)::numeric, 1) AS lat_avg_us,
-       round(avg(r.lat_p99_us)::numeric, 1) AS lat_p99_us,
-       round(stddev_samp(r.lat_p99_us)::numeric, 1) AS lat_p99_stddev,
+       round(avg(coalesce(r.commit_lat_avg_us, r.lat_avg_us))::numeric, 1) AS lat_avg_us,
+       round(avg(coalesce(r.commit_lat_p99_us, r.lat_p99_us))::numeric, 1) AS lat_p99_us,
+       round(stddev_samp(coalesce(r.commit_lat_p99_us, r.lat_p99_us))::numeric, 1) AS lat_p99_stddev,
        round(avg(r.fsync_lat_p99_us)::numeric, 1) AS fsync_p99_us,
-       string_agg(DISTINCT sr.note, '; ') AS note,
+       nullif(concat_ws('; ', string_agg(DISTINCT sr.note, '; '),
+                        CASE WHEN bool_or(r.commit_lat_p99_us IS NOT NULL)
+                             THEN 'latencies per commit (a write and its sync)' END), '') AS note,
        round(avg(r.mib_per_s)::numeric, 2) AS mib_per_s,
        round(stddev_samp(r.mib_per_s)::numeric, 2) AS mib_per_s_stddev
   FROM iobench.suite_runs sr
@@ -77,6 +82,9 @@ COMMENT ON FUNCTION iobench.suite IS 'run a named suite (iobench.suite_tests) on
 
 -- Every suite's tablespaces side by side with the first one (the
 -- baseline): ratios above 1 mean more IOPS or MB/s, or a longer p99.
+-- Every ratio here, in compare(), compare_runs() and the fleet's reports is
+-- rounded to 2 decimals but keeps at least two significant digits: 49 µs
+-- against 99,090 µs is 0.00049, not 0.00.
 CREATE OR REPLACE VIEW iobench.suite_comparison AS
 SELECT o.suite_id,
        o.suite,
@@ -86,13 +94,13 @@ SELECT o.suite_id,
        o.tablespace,
        b.iops AS base_iops,
        o.iops,
-       round(o.iops / nullif(b.iops, 0), 2) AS iops_ratio,
+       round((o.iops / nullif(b.iops, 0)), greatest(2, 1 - floor(log(abs(nullif((o.iops / nullif(b.iops, 0)), 0))))::integer)) AS iops_ratio,
        b.mb_per_s AS base_mb_per_s,
        o.mb_per_s,
-       round(o.mb_per_s / nullif(b.mb_per_s, 0), 2) AS mb_per_s_ratio,
+       round((o.mb_per_s / nullif(b.mb_per_s, 0)), greatest(2, 1 - floor(log(abs(nullif((o.mb_per_s / nullif(b.mb_per_s, 0)), 0))))::integer)) AS mb_per_s_ratio,
        b.lat_p99_us AS base_p99_us,
        o.lat_p99_us AS p99_us,
-       round(o.lat_p99_us / nullif(b.lat_p99_us, 0), 2) AS p99_ratio,
+       round((o.lat_p99_us / nullif(b.lat_p99_us, 0)), greatest(2, 1 - floor(log(abs(nullif((o.lat_p99_us / nullif(b.lat_p99_us, 0)), 0))))::integer)) AS p99_ratio,
        o.tablespace_no,
        o.note
   FROM iobench.suite_results o
@@ -145,9 +153,9 @@ BEGIN
     END IF;
     RETURN QUERY
     SELECT o.test_no, o.test, b.tablespace, o.tablespace,
-           b.iops, o.iops, round(o.iops / nullif(b.iops, 0), 2),
-           b.mb_per_s, o.mb_per_s, round(o.mb_per_s / nullif(b.mb_per_s, 0), 2),
-           b.lat_p99_us, o.lat_p99_us, round(o.lat_p99_us / nullif(b.lat_p99_us, 0), 2),
+           b.iops, o.iops, round((o.iops / nullif(b.iops, 0)), greatest(2, 1 - floor(log(abs(nullif((o.iops / nullif(b.iops, 0)), 0))))::integer)),
+           b.mb_per_s, o.mb_per_s, round((o.mb_per_s / nullif(b.mb_per_s, 0)), greatest(2, 1 - floor(log(abs(nullif((o.mb_per_s / nullif(b.mb_per_s, 0)), 0))))::integer)),
+           b.lat_p99_us, o.lat_p99_us, round((o.lat_p99_us / nullif(b.lat_p99_us, 0)), greatest(2, 1 - floor(log(abs(nullif((o.lat_p99_us / nullif(b.lat_p99_us, 0)), 0))))::integer)),
            o.note
       FROM iobench.suite_results o
       JOIN iobench.suite_results b
@@ -186,7 +194,8 @@ COMMENT ON FUNCTION iobench.compare(bigint, name) IS 'one suite''s tablespaces s
 
 -- Any runs side by side, in the order given, against a baseline run (the
 -- first when NULL).  server names where each ran: the name it was gathered
--- or imported under, or the host for runs made here.  A run of engine
+-- or imported under, or the host for runs made here.  The p99 of a run
+-- that commits (runs.commit_*: a write and its sync) is the commit's.  A run of engine
 -- postgres shows the io_method and effective_io_concurrency it read with,
 -- so runs under different methods compare.
 CREATE OR REPLACE FUNCTION iobench_internal.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
@@ -228,14 +237,16 @@ BEGIN
            o.engine, CASE WHEN o.engine = 'postgres' THEN o.io_method END,
            CASE WHEN o.engine = 'postgres' THEN o.effective_io_concurrency END, b.run_id,
            round(b.iops::numeric, 1), round(o.iops::numeric, 1),
-           round((o.iops / nullif(b.iops, 0))::numeric, 2),
+           round((o.iops / nullif(b.iops, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((o.iops / nullif(b.iops, 0))::numeric, 0))))::integer)),
            round(b.mb_per_s::numeric, 2), round(o.mb_per_s::numeric, 2),
-           round((o.mb_per_s / nullif(b.mb_per_s, 0))::numeric, 2),
-           round(b.lat_p99_us::numeric, 1), round(o.lat_p99_us::numeric, 1),
-           round((o.lat_p99_us / nullif(b.lat_p99_us, 0))::numeric, 2)
+           round((o.mb_per_s / nullif(b.mb_per_s, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((o.mb_per_s / nullif(b.mb_per_s, 0))::numeric, 0))))::integer)),
+           round(bp.p99::numeric, 1), round(op.p99::numeric, 1),
+           round((op.p99 / nullif(bp.p99, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((op.p99 / nullif(bp.p99, 0))::numeric, 0))))::integer))
       FROM unnest(compare_runs.run_ids) WITH ORDINALITY AS u(id, n)
       JOIN iobench.runs o ON o.run_id = u.id
-      JOIN iobench.runs b ON b.run_id = base
+      JOIN iobench.runs b ON b.run_id = base,
+           LATERAL (SELECT coalesce(o.commit_lat_p99_us, o.lat_p99_us) AS p99) op,
+           LATERAL (SELECT coalesce(b.commit_lat_p99_us, b.lat_p99_us) AS p99) bp
      ORDER BY u.n;
 END
 $$;

@@ -514,7 +514,11 @@ BEGIN
             (3, 'fsync', r.fsync_ops, r.fsync_iops, NULL, NULL, r.fsync_lat_avg_us,
              r.fsync_lat_p50_us, r.fsync_lat_p90_us, r.fsync_lat_p99_us, r.fsync_lat_p999_us, r.fsync_lat_max_us),
             (4, 'all data', r.ops, r.iops, coalesce(r.mib_per_s, r.mb_per_s * 1e6 / 1048576), r.mb_per_s, r.lat_avg_us,
-             r.lat_p50_us, r.lat_p90_us, r.lat_p99_us, r.lat_p999_us, r.lat_max_us))
+             r.lat_p50_us, r.lat_p90_us, r.lat_p99_us, r.lat_p999_us, r.lat_max_us),
+            -- a commit: the write and its sync (runs.commit_*)
+            (5, 'commit', r.commit_ops, r.commit_iops, NULL, NULL, r.commit_lat_avg_us,
+             r.commit_lat_p50_us, r.commit_lat_p90_us, r.commit_lat_p99_us, r.commit_lat_p999_us,
+             r.commit_lat_max_us))
             AS t(n, op, ops, iops, mibps, mbps, avg, p50, p90, p99, p999, mx)
          WHERE coalesce(t.ops, 0) > 0 ORDER BY t.n
     LOOP
@@ -573,6 +577,34 @@ BEGIN
                            round(coalesce(r.read_iops, 0)::numeric, 1),
                            round(coalesce(r.write_iops, 0)::numeric, 1),
                            round(coalesce(r.fsync_iops, 0)::numeric, 1));
+        -- other load: the device read or wrote clearly more than the run
+        -- did.  The margin, 25 % of the run's own bytes plus 1 MB/s, takes
+        -- read-ahead, the filesystem's metadata, the seconds lost at the
+        -- period's edges and the recorder's own commits; writes also get
+        -- 16 kB per sync, the journal commit a filesystem may write for it.
+        FOR w IN
+            SELECT x.what, x.did, x.dev, x.own
+              FROM (SELECT sum(d.rd) AS rd, sum(d.wr) AS wr
+                      FROM (SELECT sum(s.read_sectors) * 512 / sum(s.interval_s) AS rd,
+                                   sum(s.write_sectors) * 512 / sum(s.interval_s) AS wr
+                              FROM iobench.run_disk_seconds s
+                             WHERE s.run_id = r.run_id AND NOT s.member
+                             GROUP BY s.device) d) t,
+                   LATERAL (VALUES
+                       (1, 'read', 'read', t.rd, coalesce(r.read_bytes, 0) / r.measured_s, 0.0),
+                       (2, 'wrote', 'write', t.wr, coalesce(r.write_bytes, 0) / r.measured_s,
+                        16384 * coalesce(r.fsync_iops, 0))) AS x(n, did, what, dev, own, allowance)
+             WHERE r.measured_s > 0 AND x.dev > 1.25 * x.own + 1e6 + x.allowance
+             ORDER BY x.n
+        LOOP
+            RETURN NEXT format('  OTHER LOAD: the device %s %s MB/s, %s: another process used it during the run, so these figures are not the disk''s alone',
+                               w.did, round((w.dev / 1e6)::numeric, 1),
+                               CASE WHEN w.own > 0
+                                    THEN format('%sx iobench''s own %s MB/s',
+                                                round((w.dev / w.own)::numeric, 2),
+                                                round((w.own / 1e6)::numeric, 1))
+                                    ELSE format('while iobench did not %s', w.what) END);
+        END LOOP;
     END IF;
 
     -- latency histograms

@@ -401,15 +401,15 @@ BEGIN
                (rows.j ->> (k.prefix || 'ops'))::numeric AS ops,
                (rows.j ->> (k.prefix || 'bytes'))::numeric AS bytes,
                (rows.j ->> (k.prefix || 'iops'))::numeric AS iops
-          FROM rows CROSS JOIN (VALUES (1, 'read_'), (2, 'write_'), (3, 'fsync_'), (4, '')) AS k(n, prefix)
+          FROM rows CROSS JOIN (VALUES (1, 'read_'), (2, 'write_'), (3, 'fsync_'), (4, ''), (5, 'commit_')) AS k(n, prefix)
     ), pct AS (
         SELECT k.pos, k.at, k.n, k.prefix, p.i, p.name,
                (k.j ->> (k.prefix || 'lat_' || p.name || '_us'))::numeric AS v
           FROM kinds k
          CROSS JOIN (VALUES (1, 'p50'), (2, 'p90'), (3, 'p99'), (4, 'p999'), (5, 'max')) AS p(i, name)
     ), problems AS (
-        -- each I/O of iobench moves block_size bytes (a sync none); of
-        -- another tool, some bytes
+        -- each I/O of iobench moves block_size bytes (a sync none, and a
+        -- commit's are its write's); of another tool, some bytes
         SELECT k.pos, k.n, 1 AS rule, 0 AS i, 0 AS lo_i,
                format('%s"%sbytes"', k.at, k.prefix) AS field,
                CASE WHEN r.own
@@ -419,7 +419,7 @@ BEGIN
                     ELSE format('is %s, but "%sops" is %s', coalesce(k.bytes, 0), k.prefix, coalesce(k.ops, 0))
                END AS problem
           FROM kinds k, r
-         WHERE k.prefix <> 'fsync_'
+         WHERE k.prefix NOT IN ('fsync_', 'commit_')
            AND CASE WHEN r.own THEN coalesce(k.bytes, 0) <> coalesce(k.ops, 0) * r.block_size
                     ELSE (coalesce(k.bytes, 0) > 0) <> (coalesce(k.ops, 0) > 0) END
         UNION ALL
@@ -794,7 +794,7 @@ SELECT f.rw, f.block_size, f.workers, f.iodepth, f.read_pct, f.fsync_every, f.sy
        round(f.lat_p99_us::numeric, 1) AS lat_p99_us,
        f.servers::integer AS servers,
        round(f.median_iops::numeric, 1) AS fleet_median_iops,
-       round((f.iops / nullif(f.median_iops, 0))::numeric, 2) AS ratio_to_median,
+       round((f.iops / nullif(f.median_iops, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((f.iops / nullif(f.median_iops, 0))::numeric, 0))))::integer)) AS ratio_to_median,
        rank() OVER (PARTITION BY f.rw, f.block_size, f.workers, f.iodepth, f.read_pct,
                                  f.fsync_every, f.sync_method, f.direct
                     ORDER BY f.iops NULLS FIRST)::integer AS rank_from_slowest,

@@ -29,7 +29,8 @@ COMMENT ON FUNCTION iobench_internal.existing_fleet(bigint) IS 'the stored fleet
 -- The servers of a fleet call side by side per test, with ratios to a
 -- baseline server (the first given when NULL) and to the median server.
 -- A concurrent call adds a row "(all servers)" per test: their IOPS and
--- MB/s summed and their percentiles from the merged histograms.
+-- MB/s summed and their percentiles from the merged histograms.  Ratios
+-- keep at least two significant digits (as compare()'s, 20_presets.sql).
 CREATE OR REPLACE FUNCTION iobench_internal.fleet_compare(fleet_id bigint, baseline text DEFAULT NULL)
 RETURNS TABLE (
     test_no         integer,
@@ -86,10 +87,10 @@ BEGIN
         HAVING count(*) > 1
     )
     SELECT x.test_no, x.test, x.server, base,
-           round(x.r_iops::numeric, 1), round((x.r_iops / nullif(b.r_iops, 0))::numeric, 2),
-           round(x.r_mb::numeric, 2), round((x.r_mb / nullif(b.r_mb, 0))::numeric, 2),
-           round(x.r_p99::numeric, 1), round((x.r_p99 / nullif(b.r_p99, 0))::numeric, 2),
-           CASE WHEN x.run_id IS NOT NULL THEN round((x.r_iops / nullif(med.m, 0))::numeric, 2) END,
+           round(x.r_iops::numeric, 1), round((x.r_iops / nullif(b.r_iops, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((x.r_iops / nullif(b.r_iops, 0))::numeric, 0))))::integer)),
+           round(x.r_mb::numeric, 2), round((x.r_mb / nullif(b.r_mb, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((x.r_mb / nullif(b.r_mb, 0))::numeric, 0))))::integer)),
+           round(x.r_p99::numeric, 1), round((x.r_p99 / nullif(b.r_p99, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((x.r_p99 / nullif(b.r_p99, 0))::numeric, 0))))::integer)),
+           CASE WHEN x.run_id IS NOT NULL THEN round((x.r_iops / nullif(med.m, 0))::numeric, greatest(2, 1 - floor(log(abs(nullif((x.r_iops / nullif(med.m, 0))::numeric, 0))))::integer)) END,
            round((x.skew_us / 1000)::numeric, 3), x.run_id, x.error
       FROM rows x
       LEFT JOIN fr b ON b.test_no = x.test_no AND b.server = base

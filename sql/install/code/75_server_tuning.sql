@@ -321,16 +321,29 @@ COMMENT ON FUNCTION iobench.server_vs_disk(name, integer[], interval, text, inte
 -- page cache); it never changes a setting.
 --   effective_io_concurrency: 8 kB random reads at each step of
 --     "concurrencies" (ascending; stops once two steps running gain under
---     5 % over the best before them); the smallest step within 5 % of the
---     best IOPS (the knee).
---   maintenance_io_concurrency: the step with the best IOPS (maintenance
---     runs in few sessions at a time and takes the deepest useful queue).
+--     5 % over the best before them).  The best step is measured a second
+--     time: the two runs' spread sets the margin, at least 10 %, else twice
+--     the spread (a throttle's overshoot, 426 against a cap of 400, or any
+--     noise within it is no gain).  The knee: the smallest step within the
+--     margin of the best IOPS (the repeated step counts with the mean of its
+--     two runs).  The value in effect is measured too (a step of its own
+--     when no step is it), and kept when it is within the margin: a change
+--     is recommended only for a gain above the noise.  The same disk gives
+--     the same recommendation call after call.
+--   maintenance_io_concurrency: the same knee (steps past it gain less
+--     than the noise; maintenance takes the deepest queue that still gains),
+--     or the value in effect within the margin.
 --   io_combine_limit (17+; a server setting): sequential reads at each step
---     of "combine_limits" at the recommended concurrency; the knee of MB/s.
+--     of "combine_limits" at the recommended concurrency; the knee of MB/s,
+--     or the value in effect, found the same way.
 --   random_page_cost = seq_page_cost x (cold random cost / cold sequential
 --     cost per page) x cache_miss_pct / 100, never below seq_page_cost: a
 --     random read at concurrency 1 (a plain index scan's) against
 --     sequential reads per page through the read stream.
+-- Each row has the value in effect now ("in_effect": the tablespace's option,
+-- else what a new session gets), and when the recommendation differs, the
+-- statement that applies it and when it takes effect ("applies"); a
+-- recommendation equal to the value in effect has no statement.
 CREATE OR REPLACE FUNCTION iobench_internal.tune_tablespace(
     spc            oid,
     tablespace     name,
@@ -344,17 +357,27 @@ CREATE OR REPLACE FUNCTION iobench_internal.tune_tablespace(
 RETURNS TABLE (
     setting     text,
     recommended text,
+    in_effect   text,
     basis       text,
     run_ids     bigint[],
     steps       jsonb,
-    statement   text)
+    statement   text,
+    applies     text)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     blk integer := pg_catalog.current_setting('block_size')::integer;
-    combine_now integer;
-    knee_sql text := 'SELECT (e.v OPERATOR(pg_catalog.->>) ''value'')::integer FROM pg_catalog.jsonb_array_elements($1) e(v) WHERE (e.v OPERATOR(pg_catalog.->>) ''figure'')::double precision OPERATOR(pg_catalog.>=) (0.95 OPERATOR(pg_catalog.*) (SELECT pg_catalog.max((x.v OPERATOR(pg_catalog.->>) ''figure'')::double precision) FROM pg_catalog.jsonb_array_elements($1) x(v))) ORDER BY 1 LIMIT 1';
+    combine_now integer;        -- this session's io_combine_limit
+    combine_in_effect integer;  -- what a new session gets
+    -- the smallest step whose figure is within the margin ($2) of the best
+    knee_sql text := 'SELECT (e.v OPERATOR(pg_catalog.->>) ''value'')::integer FROM pg_catalog.jsonb_array_elements($1) e(v) WHERE (e.v OPERATOR(pg_catalog.->>) ''figure'')::double precision OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) $2) OPERATOR(pg_catalog.*) (SELECT pg_catalog.max((x.v OPERATOR(pg_catalog.->>) ''figure'')::double precision) FROM pg_catalog.jsonb_array_elements($1) x(v))) ORDER BY 1 LIMIT 1';
+    -- the best step: its value and figure
+    best_sql text := 'SELECT (e.v OPERATOR(pg_catalog.->>) ''value'')::integer, (e.v OPERATOR(pg_catalog.->>) ''figure'')::double precision FROM pg_catalog.jsonb_array_elements($1) e(v) ORDER BY 2 DESC, 1 LIMIT 1';
+    -- is step $2 within the margin ($3) of the best figure?
+    kept_sql text := 'SELECT (e.v OPERATOR(pg_catalog.->>) ''figure'')::double precision OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) $3) OPERATOR(pg_catalog.*) (SELECT pg_catalog.max((x.v OPERATOR(pg_catalog.->>) ''figure'')::double precision) FROM pg_catalog.jsonb_array_elements($1) x(v))) FROM pg_catalog.jsonb_array_elements($1) e(v) WHERE (e.v OPERATOR(pg_catalog.->>) ''value'')::integer OPERATOR(pg_catalog.=) $2';
+    -- the steps with the repeated one's second run: its figure the mean
+    repeat_sql text := 'SELECT pg_catalog.jsonb_agg(CASE WHEN (e.v OPERATOR(pg_catalog.->>) ''value'')::integer OPERATOR(pg_catalog.=) $2 THEN e.v OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(''figure'', ((e.v OPERATOR(pg_catalog.->>) ''figure'')::double precision OPERATOR(pg_catalog.+) $4) OPERATOR(pg_catalog./) 2, ''repeat_run_id'', $3, ''repeat_figure'', $4) ELSE e.v END ORDER BY e.i) FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY e(v, i)';
     conc integer[];
     comb integer[];
     c integer;
@@ -365,21 +388,51 @@ DECLARE
     eic_runs bigint[] := '{}';
     comb_steps jsonb := '[]';
     comb_runs bigint[] := '{}';
+    top integer;
+    top_figure double precision;
+    eic_spread double precision;
+    eic_margin double precision;
+    comb_spread double precision;
+    comb_margin double precision;
     eic integer;
     maint integer;
     comb_rec integer;
+    knee integer;
+    keep_eic boolean;
+    keep_maint boolean;
+    keep_comb boolean;
+    comb_knee integer;
     rnd iobench.runs;
     seq iobench.runs;
     seq_cost double precision;
     cost_ratio double precision;
     rpc numeric;
-    spc_stmt text;
+    opts text[];
+    now_eic text;
+    now_maint text;
+    now_rpc text;
+    spc_applies constant text := 'at once: a tablespace option, which each new query reads (no reload)';
     tag text := coalesce(tune_tablespace.label OPERATOR(pg_catalog.||) ' ', '');
 BEGIN
     conc := tune_tablespace.concurrencies;
     comb := tune_tablespace.combine_limits;
     combine_now := (SELECT s.setting::integer FROM pg_catalog.pg_settings s
                      WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit');
+    combine_in_effect := (SELECT s.reset_val::integer FROM pg_catalog.pg_settings s
+                           WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit');
+    -- the tablespace's options now; without one, what a new session gets
+    opts := (SELECT t.spcoptions FROM pg_catalog.pg_tablespace t
+              WHERE t.spcname OPERATOR(pg_catalog.=) tune_tablespace.tablespace);
+    SELECT coalesce(pg_catalog.max(o.option_value) FILTER (WHERE o.option_name OPERATOR(pg_catalog.=) 'effective_io_concurrency'),
+                    (SELECT s.reset_val FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) 'effective_io_concurrency')),
+           coalesce(pg_catalog.max(o.option_value) FILTER (WHERE o.option_name OPERATOR(pg_catalog.=) 'maintenance_io_concurrency'),
+                    (SELECT s.reset_val FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) 'maintenance_io_concurrency')),
+           coalesce(pg_catalog.max(o.option_value) FILTER (WHERE o.option_name OPERATOR(pg_catalog.=) 'random_page_cost'),
+                    (SELECT s.reset_val FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) 'random_page_cost')),
+           coalesce(pg_catalog.max(o.option_value) FILTER (WHERE o.option_name OPERATOR(pg_catalog.=) 'seq_page_cost'),
+                    (SELECT s.reset_val FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) 'seq_page_cost'))::double precision
+      INTO now_eic, now_maint, now_rpc, seq_cost
+      FROM pg_catalog.pg_options_to_table(coalesce(opts, '{}')) o;
 
     -- effective_io_concurrency: 8 kB random reads, step by step
     FOREACH c IN ARRAY conc LOOP
@@ -404,13 +457,41 @@ BEGIN
         best := GREATEST(best, coalesce(r.iops, 0));
         EXIT WHEN flat OPERATOR(pg_catalog.>=) 2;
     END LOOP;
-    -- the knee: the smallest step within 5 % of the best figure
-    EXECUTE knee_sql INTO eic USING eic_steps;
-    SELECT (e.v OPERATOR(pg_catalog.->>) 'value')::integer INTO maint
-      FROM pg_catalog.jsonb_array_elements(eic_steps) e(v)
-     ORDER BY (e.v OPERATOR(pg_catalog.->>) 'figure')::double precision DESC,
-              (e.v OPERATOR(pg_catalog.->>) 'value')::integer
-     LIMIT 1;
+    -- the values in effect are measured too (when no step was them): one
+    -- within the margin of the best is kept, no change
+    FOREACH c IN ARRAY ARRAY(SELECT DISTINCT v.v FROM pg_catalog.unnest(ARRAY[now_eic::integer, now_maint::integer]) v(v)
+                               WHERE NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(eic_steps) e(s)
+                                                  WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) v.v)
+                               ORDER BY 1) LOOP
+        r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
+                         block_size => blk::text, workers => tune_tablespace.workers,
+                         duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                         engine => 'postgres', effective_io_concurrency => c,
+                         label => format('%stune_tablespace: randread at effective_io_concurrency %s, in effect', tag, c));
+        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+        eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
+        eic_steps := eic_steps OPERATOR(pg_catalog.||)
+                     jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.iops, 0),
+                                        'iops', r.iops, 'lat_p99_us', r.lat_p99_us, 'in_effect', true);
+    END LOOP;
+    -- the best step once more: the spread of its two runs sets the margin
+    EXECUTE best_sql INTO top, top_figure USING eic_steps;
+    r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
+                     block_size => blk::text, workers => tune_tablespace.workers,
+                     duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                     engine => 'postgres', effective_io_concurrency => top,
+                     label => format('%stune_tablespace: randread at effective_io_concurrency %s, repeated', tag, top));
+    PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+    eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
+    eic_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.iops, 0))
+                  OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.iops, 0)), 0);
+    eic_margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(eic_spread, 0)), 0.5);
+    EXECUTE repeat_sql INTO eic_steps USING eic_steps, top, r.run_id, coalesce(r.iops, 0);
+    EXECUTE knee_sql INTO knee USING eic_steps, eic_margin;
+    EXECUTE kept_sql INTO keep_eic USING eic_steps, now_eic::integer, eic_margin;
+    EXECUTE kept_sql INTO keep_maint USING eic_steps, now_maint::integer, eic_margin;
+    eic := CASE WHEN keep_eic THEN now_eic::integer ELSE knee END;
+    maint := CASE WHEN keep_maint THEN now_maint::integer ELSE knee END;
 
     -- io_combine_limit: sequential reads at the recommended concurrency
     IF comb IS NOT NULL THEN
@@ -436,7 +517,42 @@ BEGIN
             best := GREATEST(best, coalesce(r.mb_per_s, 0));
             EXIT WHEN flat OPERATOR(pg_catalog.>=) 2;
         END LOOP;
-        EXECUTE knee_sql INTO comb_rec USING comb_steps;
+        -- the value in effect, when no step was it
+        IF NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(comb_steps) e(s)
+                        WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) combine_in_effect) THEN
+            r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
+                             block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
+                             workers => tune_tablespace.workers,
+                             duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                             engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => combine_in_effect,
+                             label => format('%stune_tablespace: read at io_combine_limit %s, in effect', tag, combine_in_effect));
+            PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+            comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
+            comb_steps := comb_steps OPERATOR(pg_catalog.||)
+                          jsonb_build_object('value', combine_in_effect, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
+                                             'mb_per_s', r.mb_per_s, 'lat_p99_us', r.lat_p99_us, 'in_effect', true);
+        END IF;
+        EXECUTE best_sql INTO top, top_figure USING comb_steps;
+        r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
+                         block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
+                         workers => tune_tablespace.workers,
+                         duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
+                         engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => top,
+                         label => format('%stune_tablespace: read at io_combine_limit %s, repeated', tag, top));
+        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+        comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
+        comb_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.mb_per_s, 0))
+                       OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.mb_per_s, 0)), 0);
+        comb_margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0)), 0.5);
+        EXECUTE repeat_sql INTO comb_steps USING comb_steps, top, r.run_id, coalesce(r.mb_per_s, 0);
+        EXECUTE knee_sql INTO comb_rec USING comb_steps, comb_margin;
+        EXECUTE kept_sql INTO keep_comb USING comb_steps, combine_in_effect, comb_margin;
+        IF keep_comb AND comb_rec OPERATOR(pg_catalog.<>) combine_in_effect THEN
+            comb_knee := comb_rec;
+            comb_rec := combine_in_effect;
+        ELSE
+            keep_comb := false;
+        END IF;
     END IF;
 
     -- random_page_cost: a random read at concurrency 1 (measured above when
@@ -458,49 +574,75 @@ BEGIN
     FOREACH r IN ARRAY ARRAY[rnd, seq] LOOP
         PERFORM iobench_internal.server_tuning_refuse_invalid(r);
     END LOOP;
-    seq_cost := coalesce((SELECT o.option_value::double precision
-                            FROM pg_catalog.pg_tablespace t,
-                                 pg_catalog.pg_options_to_table(t.spcoptions) o
-                           WHERE t.spcname OPERATOR(pg_catalog.=) tune_tablespace.tablespace
-                             AND o.option_name OPERATOR(pg_catalog.=) 'seq_page_cost'),
-                         pg_catalog.current_setting('seq_page_cost')::double precision);
     -- pages per second sequentially / pages per second at random (8 kB each)
     cost_ratio := seq.mb_per_s OPERATOR(pg_catalog./) NULLIF(rnd.mb_per_s, 0);
     rpc := pg_catalog.round(GREATEST(seq_cost,
                seq_cost OPERATOR(pg_catalog.*) cost_ratio OPERATOR(pg_catalog.*)
                tune_tablespace.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
 
-    spc_stmt := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s, maintenance_io_concurrency = %s%s)',
-                       tune_tablespace.tablespace, eic, maint,
-                       CASE WHEN rpc IS NOT NULL THEN format(', random_page_cost = %s', rpc) ELSE '' END);
-
     setting := 'effective_io_concurrency';
     recommended := eic::text;
-    basis := format('the smallest step within 5 %% of the best cold 8 kB random-read IOPS (%s)',
+    in_effect := now_eic;
+    basis := format('%s within %s %% of the best cold 8 kB random-read IOPS (%s); the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%)',
+                    CASE WHEN keep_eic AND eic OPERATOR(pg_catalog.<>) knee
+                         THEN format('the value in effect (the knee is %s), kept: it is', knee)
+                         ELSE 'the smallest step (the knee)' END,
+                    pg_catalog.round((100 OPERATOR(pg_catalog.*) eic_margin)::numeric, 1),
                     (SELECT pg_catalog.round(pg_catalog.max((e.v OPERATOR(pg_catalog.->>) 'figure')::numeric), 0)
-                       FROM pg_catalog.jsonb_array_elements(eic_steps) e(v)));
+                       FROM pg_catalog.jsonb_array_elements(eic_steps) e(v)),
+                    pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(eic_spread, 0))::numeric, 1));
     run_ids := eic_runs;
     steps := eic_steps;
-    statement := spc_stmt;
+    IF recommended OPERATOR(pg_catalog.=) in_effect THEN
+        statement := NULL;
+        applies := 'nothing to apply: already in effect';
+    ELSE
+        statement := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s)',
+                            tune_tablespace.tablespace, eic);
+        applies := spc_applies;
+    END IF;
     RETURN NEXT;
 
     setting := 'maintenance_io_concurrency';
     recommended := maint::text;
-    basis := 'the step with the best cold 8 kB random-read IOPS';
+    in_effect := now_maint;
+    basis := CASE WHEN keep_maint AND maint OPERATOR(pg_catalog.<>) knee
+                  THEN 'the value in effect, kept: it is within the margin of the best cold 8 kB random-read IOPS, as for effective_io_concurrency'
+                  ELSE 'the knee of effective_io_concurrency: deeper steps gained less than the margin' END;
+    IF recommended OPERATOR(pg_catalog.=) in_effect THEN
+        statement := NULL;
+        applies := 'nothing to apply: already in effect';
+    ELSE
+        statement := format('ALTER TABLESPACE %I SET (maintenance_io_concurrency = %s)',
+                            tune_tablespace.tablespace, maint);
+        applies := spc_applies;
+    END IF;
     RETURN NEXT;
 
     IF comb IS NOT NULL THEN
         setting := 'io_combine_limit';
         recommended := comb_rec::text;
-        basis := format('the smallest step within 5 %% of the best cold sequential MB/s at effective_io_concurrency %s; a server setting, not a tablespace option', eic);
+        in_effect := combine_in_effect::text;
+        basis := format('%s within %s %% of the best cold sequential MB/s at effective_io_concurrency %s; the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%); a server setting, not a tablespace option',
+                        CASE WHEN keep_comb THEN format('the value in effect (the knee is %s), kept: it is', comb_knee)
+                             ELSE 'the smallest step (the knee)' END,
+                        pg_catalog.round((100 OPERATOR(pg_catalog.*) comb_margin)::numeric, 1), eic,
+                        pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0))::numeric, 1));
         run_ids := comb_runs;
         steps := comb_steps;
-        statement := format('ALTER SYSTEM SET io_combine_limit = %s', comb_rec);
+        IF comb_rec OPERATOR(pg_catalog.=) combine_in_effect THEN
+            statement := NULL;
+            applies := 'nothing to apply: already in effect';
+        ELSE
+            statement := format('ALTER SYSTEM SET io_combine_limit = %s; SELECT pg_catalog.pg_reload_conf();', comb_rec);
+            applies := 'on reload: ALTER SYSTEM writes postgresql.auto.conf, pg_reload_conf() makes the server and every session read it (a session or role that SET io_combine_limit keeps its own)';
+        END IF;
         RETURN NEXT;
     END IF;
 
     setting := 'random_page_cost';
     recommended := rpc::text;
+    in_effect := now_rpc;
     basis := format('seq_page_cost %s x (cold random read %s us / cold sequential read %s us per page = %s) x %s %% of random reads missing the cache, at least seq_page_cost',
                     seq_cost,
                     pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(rnd.iops, 0))::numeric, 1),
@@ -512,7 +654,14 @@ BEGIN
                                     'effective_io_concurrency', 1, 'iops', rnd.iops, 'mb_per_s', rnd.mb_per_s),
                  jsonb_build_object('pattern', 'read', 'run_id', seq.run_id, 'block_size', seq.block_size,
                                     'effective_io_concurrency', eic, 'iops', seq.iops, 'mb_per_s', seq.mb_per_s));
-    statement := spc_stmt;
+    IF rpc IS NULL OR rpc OPERATOR(pg_catalog.=) now_rpc::numeric THEN
+        statement := NULL;
+        applies := CASE WHEN rpc IS NULL THEN 'nothing to apply: not measured'
+                        ELSE 'nothing to apply: already in effect' END;
+    ELSE
+        statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', tune_tablespace.tablespace, rpc);
+        applies := spc_applies;
+    END IF;
     RETURN NEXT;
 END
 $$;
@@ -603,10 +752,12 @@ CREATE OR REPLACE FUNCTION iobench.tune_tablespace(
 RETURNS TABLE (
     setting     text,
     recommended text,
+    in_effect   text,
     basis       text,
     run_ids     bigint[],
     steps       jsonb,
-    statement   text)
+    statement   text,
+    applies     text)
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC

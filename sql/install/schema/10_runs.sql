@@ -123,6 +123,18 @@ CREATE TABLE iobench.runs (
     maintenance_io_concurrency integer,
     wal_sync_method            text,
     full_page_writes           boolean,
+    -- commits (0.3): a run at iodepth 1 that syncs after each write
+    -- (fsync_every 1), or whose writes are each synchronous (sync_method
+    -- open_datasync or open_sync), as a WAL flush: a commit is the write
+    -- plus its sync, and its latency their sum.  NULL for other runs.
+    commit_ops        bigint,
+    commit_iops       double precision,
+    commit_lat_avg_us double precision,
+    commit_lat_p50_us double precision,
+    commit_lat_p90_us double precision,
+    commit_lat_p99_us double precision,
+    commit_lat_p999_us double precision,
+    commit_lat_max_us double precision,
     CONSTRAINT runs_run_uuid_key UNIQUE (run_uuid)
 );
 COMMENT ON TABLE iobench.runs IS 'one row per benchmark run: settings, storage, summary figures';

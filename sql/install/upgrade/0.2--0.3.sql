@@ -58,3 +58,15 @@ SELECT pg_catalog.pg_extension_config_dump('iobench.live_disk_seconds', '');
 -- (issue 35)
 ALTER TABLE iobench.runs DROP CONSTRAINT runs_status_check,
     ADD CONSTRAINT runs_status_check CHECK (status IN ('completed', 'incomplete', 'cancelled', 'failed', 'invalid'));
+
+-- A run that syncs after each write at iodepth 1 (the WAL test) stores its
+-- commits, write plus sync, as the headline latency of compare() (issue 38)
+ALTER TABLE iobench.runs
+    ADD COLUMN commit_ops        bigint,
+    ADD COLUMN commit_iops       double precision,
+    ADD COLUMN commit_lat_avg_us double precision,
+    ADD COLUMN commit_lat_p50_us double precision,
+    ADD COLUMN commit_lat_p90_us double precision,
+    ADD COLUMN commit_lat_p99_us double precision,
+    ADD COLUMN commit_lat_p999_us double precision,
+    ADD COLUMN commit_lat_max_us double precision;
