@@ -18,8 +18,11 @@
 # sync.  iobench runs the oltp suite's WAL pattern (wal_pattern.c) with each
 # method picked by the caller: sequential 8 kB writes through one file of
 # the server's wal_segment_size, wrapping, one sync or synchronous write
-# each.  Both are reported as operations per second; the ratio is
-# iobench / pg_test_fsync.  On a device with a known flush time the two
+# each.  iobench's headline is its commits (runs.commit_*: each write plus
+# its sync, as a WAL flush), not the buffered write alone: commits per
+# second against pg_test_fsync's ops/sec (the ratio is iobench /
+# pg_test_fsync), the mean commit latency against its usecs/op, and the
+# commit's p99.  On a device with a known flush time the two
 # agree within a few per cent; on a device with a volatile write cache the
 # figures are those of the cache.  A shared disk drifts from one second
 # to the next, so the tools take turns, round after round, and the figures
@@ -108,14 +111,16 @@ cluster_psql -c "INSERT INTO iobench.suite_tests (suite, test_no, test, rw, bloc
 	VALUES ('wal_only', 1, 'WAL', 'write', '8kB', 1, 1, 1, 1, 'wal', 'the oltp suite''s WAL test alone')"
 
 echo "directory: $DIR ($(df --output=source,fstype "$DIR" | tail -n 1 | tr -s ' '))"
-# ops/sec of "one 8kB write" for method $2, from pg_test_fsync output $1
-ptf_ops() {
-	awk -v m="$2" '/^Compare file sync methods using one 8kB write/ { on = 1; next }
+# ops/sec ($3 = 2) or usecs/op ($3 = 4) of "one 8kB write" for method $2,
+# from pg_test_fsync output $1
+ptf_field() {
+	awk -v m="$2" -v f="$3" '/^Compare file sync methods using one 8kB write/ { on = 1; next }
 		on && /^Compare/ { exit }
-		on && $1 == m && $3 == "ops/sec" { print $2; exit }' <<<"$1"
+		on && $1 == m && $3 == "ops/sec" { print $f; exit }' <<<"$1"
 }
 
-# iobench's WAL test with method $1: "direct writes/s p99_us device_w/s device_f/s"
+# iobench's WAL test with method $1:
+# "direct commits/s commit_avg_us commit_p99_us device_w/s device_f/s"
 iobench_wal() {
 	# the suite's rows are read by a second statement: the first one's
 	# snapshot predates them
@@ -123,8 +128,8 @@ iobench_wal() {
 		CREATE TEMP TABLE s AS
 		SELECT * FROM iobench.suite('wal_only', ARRAY['$SPC'], duration => '${SECS}s',
 		                            file_size => '1MB', wal_sync_method => '$1', label => 'wal_fsync');
-		SELECT r.direct, round((r.write_ops / r.measured_s)::numeric, 1),
-		       round((coalesce(r.fsync_lat_p99_us, 0) + r.write_lat_p99_us)::numeric),
+		SELECT r.direct, round(r.commit_iops::numeric, 1), round(r.commit_lat_avg_us::numeric),
+		       round(r.commit_lat_p99_us::numeric),
 		       coalesce(round(d.w_s::numeric, 1)::text, '-'), coalesce(round(d.f_s::numeric, 1)::text, '-')
 		  FROM s JOIN iobench.suite_runs sr USING (suite_id, test_no)
 		  JOIN iobench.runs r ON r.run_id = sr.run_id
@@ -136,32 +141,38 @@ iobench_wal() {
 # Median of the numbers on stdin
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-declare -A PTF IOB P99 DIRECT DEVW DEVF
+declare -A PTF PTFUS IOB AVG P99 DIRECT DEVW DEVF
 for ((round = 1; round <= ROUNDS; round++)); do
 	echo "round $round/$ROUNDS: pg_test_fsync -s $SECS, then iobench (${#METHODS[@]} x ${SECS}s)"
 	out=$(cd "$CLUSTER_DIR" && cluster_as_owner "$PG_TEST_FSYNC" -f "$DIR/pg_test_fsync.out" -s "$SECS" 2>&1)
 	cluster_as_owner rm -f "$DIR/pg_test_fsync.out"
 	for m in "${METHODS[@]}"; do
-		PTF[$m]+="$(ptf_ops "$out" "$m") "
-		read -r d iops p99 devw devf <<<"$(iobench_wal "$m")"
+		PTF[$m]+="$(ptf_field "$out" "$m" 2) "
+		PTFUS[$m]+="$(ptf_field "$out" "$m" 4) "
+		read -r d iops avg p99 devw devf <<<"$(iobench_wal "$m")"
 		DIRECT[$m]=$d
 		IOB[$m]+="$iops "
+		AVG[$m]+="$avg "
 		P99[$m]+="$p99 "
 		DEVW[$m]+="$devw "
 		DEVF[$m]+="$devf "
 	done
 done
 
-printf '%-15s %7s %16s %16s %7s %14s %10s %10s\n' method direct 'pg_test_fsync/s' 'iobench/s' ratio 'iobench p99' \
-	'device w/s' 'device f/s'
+printf '%-15s %7s %16s %17s %7s %16s %16s %12s %10s %10s\n' method direct 'pg_test_fsync/s' \
+	'iobench commit/s' ratio 'pg_test_fsync avg' 'iobench commit avg' 'commit p99' 'device w/s' 'device f/s'
 for m in "${METHODS[@]}"; do
 	ptf=$(tr ' ' '\n' <<<"${PTF[$m]}" | grep . | median)
+	ptfus=$(tr ' ' '\n' <<<"${PTFUS[$m]}" | grep . | median)
 	iob=$(tr ' ' '\n' <<<"${IOB[$m]}" | grep . | median)
+	avg=$(tr ' ' '\n' <<<"${AVG[$m]}" | grep . | median)
 	p99=$(tr ' ' '\n' <<<"${P99[$m]}" | grep . | median)
 	devw=$(tr ' ' '\n' <<<"${DEVW[$m]}" | grep -v -e '^$' -e '^-$' | median)
 	devf=$(tr ' ' '\n' <<<"${DEVF[$m]}" | grep -v -e '^$' -e '^-$' | median)
 	ratio=$(awk -v a="$iob" -v b="$ptf" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
-	printf '%-15s %7s %16s %16s %7s %11s us %10s %10s\n' "$m" "${DIRECT[$m]}" "$ptf" "$iob" "$ratio" "$p99" "$devw" "$devf"
+	printf '%-15s %7s %16s %17s %7s %13s us %15s us %9s us %10s %10s\n' "$m" "${DIRECT[$m]}" "$ptf" "$iob" "$ratio" \
+		"$ptfus" "$avg" "$p99" "$devw" "$devf"
 done
-echo "(medians of $ROUNDS rounds; iobench p99: the p99 of the writes plus the p99 of their syncs;"
-echo " device w/s, f/s: the disk's writes and flushes per second during iobench's runs, - when not sampled)"
+echo "(medians of $ROUNDS rounds; iobench's figures are its commits (runs.commit_*): each write plus its"
+echo " sync, as a WAL flush; pg_test_fsync avg: its usecs/op; device w/s, f/s: the disk's writes and"
+echo " flushes per second during iobench's runs, - when not sampled)"

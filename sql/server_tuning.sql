@@ -293,7 +293,9 @@ SELECT pg_reload_conf();
 SET client_min_messages = error;
 SELECT count(*) AS relation_made FROM iobench.run(engine => 'postgres', tablespace => 'iob_tune_ts',
                                                    file_size => '8MB', duration => '100ms');
-SELECT dblink_connect('warm', 'dbname=' || current_database());
+-- (on this server's socket and port: an installcheck server need not listen
+-- where libpq's defaults point)
+SELECT dblink_connect('warm', waits_connstr());
 SELECT dblink_send_query('warm', format($q$DO $d$
 DECLARE
     deadline timestamptz := clock_timestamp() + interval '120 s';
