@@ -48,13 +48,13 @@ OBJS = \
 	src/run/run_args.o \
 	src/run/run_launcher.o \
 	src/run/run_limits.o \
-	src/run/run_options.o \
 	src/run/run_progress.o \
 	src/run/run_shared.o \
-	src/run/run_storer.o \
 	src/run/run_summary.o \
+	src/run/run_validate.o \
 	src/run/second_ring.o \
 	src/run/steady_state.o \
+	src/run/store_worker.o \
 	src/run/tablespace_group.o \
 	src/run/wait_run.o \
 	src/run/wal_pattern.o \
@@ -127,7 +127,7 @@ NEW_SCHEMA_0.1 = sql/install/schema/05_internal.sql sql/install/schema/11_runs_u
 # and since release 0.2
 NEW_SCHEMA_0.2 = sql/install/schema/60_server_reads.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
-LIMIT_HEADERS = src/run/run_options.h src/base/settings.h
+LIMIT_HEADERS = src/run/run_validate.h src/base/settings.h
 UPGRADE_STEPS = $(wildcard sql/install/upgrade/$(LAST_RELEASE)--$(EXTVERSION).sql)
 # the frozen scripts of every release
 DATA = $(sort $(wildcard sql/iobench--*.sql))

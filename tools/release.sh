@@ -52,7 +52,7 @@ last=$(find sql -maxdepth 1 -name 'iobench--*.sql' | sed -n 's,^sql/iobench--\([
 [ "$(printf '%s\n' "$last" "$VERSION" | sort -V | tail -n 1)" = "$VERSION" ] ||
 	die "version $VERSION is older than the last release $last"
 
-dirty=$(git status --porcelain -- sql/install iobench.control META.json Makefile src/run/run_options.h src/base/settings.h tools/sql_limits.sh)
+dirty=$(git status --porcelain -- sql/install iobench.control META.json Makefile src/run/run_validate.h src/base/settings.h tools/sql_limits.sh)
 [ -z "$dirty" ] || die "uncommitted changes to what builds the scripts; commit them first:
 $dirty"
 grep -qx "## $VERSION (unreleased)" CHANGELOG.md ||

@@ -9,7 +9,7 @@
  * notifies that backend of its start and exit, and connects to the
  * backend's database (the first Oid of bgw_extra).  What is particular to
  * each (its name, its entry point, what else it needs in bgw_extra) stays
- * with it: worker.c, recorder.c, run_storer.c.
+ * with it: worker.c, recorder.c, store_worker.c.
  *
  *-------------------------------------------------------------------------
  */

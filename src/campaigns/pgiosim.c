@@ -7,7 +7,7 @@
  * of them followed by a rewrite of the same block and an fsync, with write
  * stalls (write + fsync over a threshold) counted and listed and a progress
  * line every 10 seconds, as the original tool printed.  Every one of those
- * is a setting of iobench.run() (run_options.h); this file only reads
+ * is a setting of iobench.run() (run_validate.h); this file only reads
  * pgiosim's arguments, fixes the rest of the settings and runs it, as the
  * caller, exactly as iobench.run() would.
  *

@@ -449,7 +449,7 @@ iobench_latency_search(PG_FUNCTION_ARGS)
 	 * Everything the search stores is written in a subtransaction of its
 	 * own: a step that ends in an error (a cancel) ends the search with
 	 * that error, and the search is kept as "cancelled" with the steps done
-	 * before by a process that commits on its own (run_storer.h)
+	 * before by a process that commits on its own (store_worker.h)
 	 */
 	s.cxt = CurrentMemoryContext;
 	iob_subxact_begin(&sx);

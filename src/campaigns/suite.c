@@ -18,7 +18,7 @@
  * each test runs in a nested one.  A test that ends in an error (a cancel,
  * above all) ends the suite with that error: the suite is marked
  * "cancelled", its rows are read out, the suite's subtransaction is rolled
- * back, and a storer worker (run_storer.h) stores those rows in a
+ * back, and a storer worker (store_worker.h) stores those rows in a
  * transaction of its own, so a long suite cancelled near its end keeps
  * what it measured.
  *
@@ -689,7 +689,7 @@ rethrow_failed_suite(Suite *suite, const char *kept)
  * deviation over the repeats.  Everything the suite stores is written in a
  * subtransaction of its own: a test that ends in an error (a cancel) ends
  * the suite with that error, and the suite is kept as "cancelled" with the
- * runs done before by a process that commits on its own (run_storer.h).
+ * runs done before by a process that commits on its own (store_worker.h).
  */
 Datum
 iobench_suite(PG_FUNCTION_ARGS)

@@ -87,7 +87,7 @@ typedef enum IobEngineKind
 /*
  * What a run asks of its engine: the narrow description every engine (its
  * rules, its preparation, its workers) takes instead of the run's
- * parameters.  Built from those by iob_engine_work() (run_options.h); it
+ * parameters.  Built from those by iob_engine_work() (run_validate.h); it
  * points into them, so it lives no longer than they do and is never put in
  * shared memory.
  */

@@ -7,7 +7,7 @@
  * nothing else; presets express themselves in these settings.  It is part
  * of every run's record (run_record.h), so it lives with the results; the
  * run subsystem owns the limits of the settings and their validation
- * (run/run_options.h).
+ * (run/run_validate.h).
  *
  * IobRunParams is plain data (no pointers) because it is copied into the
  * run's dynamic shared memory segment for the workers.

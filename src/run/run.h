@@ -4,10 +4,10 @@
  *	  The run subsystem's public header: one benchmark run.
  *
  * What the campaigns and the entry point use of a run: its parameters and
- * their validation (run_options.h), the arguments of the SQL functions
+ * their validation (run_validate.h), the arguments of the SQL functions
  * (run_args.h), the cluster-wide limits (run_limits.h, with their start-up
  * from _PG_init), launching a run and waiting for it (run_launcher.h),
- * storing it (run_storer.h), tablespace groups (tablespace_group.h) and the
+ * storing it (store_worker.h), tablespace groups (tablespace_group.h) and the
  * WAL pattern (wal_pattern.h).
  *
  *-------------------------------------------------------------------------
@@ -15,11 +15,11 @@
 #ifndef IOBENCH_RUN_H
 #define IOBENCH_RUN_H
 
-#include "run_options.h"
+#include "run_validate.h"
 #include "run_args.h"
 #include "run_limits.h"
 #include "run_launcher.h"
-#include "run_storer.h"
+#include "store_worker.h"
 #include "tablespace_group.h"
 #include "wal_pattern.h"
 

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * run_args.h
- *	  Reading SQL arguments into a run's settings (run_options.h).
+ *	  Reading SQL arguments into a run's settings (run_validate.h).
  *
  * One reader per kind of argument, shared by iobench.run() and the
  * presets (pgiosim.c, suite.c, search.c): each raises the same ERROR for a
@@ -17,7 +17,7 @@
 
 #include "fmgr.h"
 
-#include "run_options.h"
+#include "run_validate.h"
 #include "base/base.h"
 #include "tablespace_group.h"
 

@@ -21,7 +21,7 @@
  * statement_timeout, a worker's error or termination) fails the statement
  * with that error, as any statement does; before the error goes on, the
  * workers are stopped and the partial run is stored as "cancelled" by a
- * process that commits on its own (run_storer.c), and the error's DETAIL
+ * process that commits on its own (store_worker.c), and the error's DETAIL
  * names the stored run.  Termination of the caller does the same from its
  * exit callback, as far as a dying backend can.
  *
@@ -60,7 +60,7 @@
 #include "run_progress.h"
 #include "run_shared.h"
 #include "results/results.h"
-#include "run_storer.h"
+#include "store_worker.h"
 #include "run_summary.h"
 #include "steady_state.h"
 #include "tablespace_group.h"
@@ -245,7 +245,7 @@ carry_waits(RunContext *ctx)
 /*
  * A run that ends in an error: once measuring began, stop the workers and
  * store what they measured from a process that commits on its own
- * (run_storer.c), as "cancelled" when an operator stopped it (SQLSTATE
+ * (store_worker.c), as "cancelled" when an operator stopped it (SQLSTATE
  * class 57: cancel, statement_timeout, termination) and as "failed"
  * otherwise.  Returns the stored run id, or 0 with *why set (NULL when
  * nothing was measured, so nothing is stored).

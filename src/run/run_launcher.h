@@ -18,7 +18,7 @@
 
 #include "postgres.h"
 
-#include "run_options.h"
+#include "run_validate.h"
 #include "run_progress.h"
 
 /* How a run ended, as iob_execute_run() reports it */
@@ -39,7 +39,7 @@ typedef struct IobRunResult
  * workers, wait for them while reporting progress, store the result, and
  * say in *result how it ended.  An error once measuring began (cancel
  * included) stops the workers, stores the partial run as "cancelled" from
- * a process that commits on its own (run_storer.c), removes everything the
+ * a process that commits on its own (store_worker.c), removes everything the
  * run made and is re-thrown with a DETAIL naming the stored run; *result
  * then says "failed" with that run's id (0 when it could not be stored),
  * for a caller that catches the error.  *result should be memory that survives the

@@ -6,7 +6,7 @@
  *
  * A run holds a background worker slot per worker and one more
  * (IOB_RUN_HELPER_SLOTS) for its recorder, whose slot the storer of a
- * failed run takes over once the recorder has exited (run_storer.h).  The
+ * failed run takes over once the recorder has exited (store_worker.h).  The
  * caps count those slots: iobench.max_workers_per_run for one run,
  * iobench.max_workers_total for all runs together; both are held within
  * what max_worker_processes leaves after the workers started with the

@@ -16,7 +16,7 @@
  *					as the run goes, so its size does not depend on the
  *					duration
  *	IOB_KEY_STORE	IobRunStoreInfo: the launcher's facts about the run,
- *					for whoever stores it (run_storer.h)
+ *					for whoever stores it (store_worker.h)
  *
  * Ownership and locking rules:
  *	- The launcher writes IobRunShared before any worker starts; after that
@@ -59,7 +59,7 @@
 #include "device/device.h"
 #include "engine/engine.h"
 #include "results/results.h"
-#include "run_options.h"
+#include "run_validate.h"
 
 #define IOB_SHM_MAGIC		0x10BE7C40
 
@@ -214,7 +214,7 @@ typedef struct IobSecondSlot
 /*
  * The launcher's facts about the run (IOB_KEY_STORE), for whoever stores
  * it: the launcher in the caller's transaction, or the storer of a failed
- * run (run_storer.h)
+ * run (store_worker.h)
  */
 #define IOB_KEY_STORE		4
 

@@ -17,7 +17,7 @@
 
 #include "postgres.h"
 
-#include "run_options.h"
+#include "run_validate.h"
 #include "run_shared.h"
 
 /* The launcher's view of a run's steady state */

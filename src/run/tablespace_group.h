@@ -19,7 +19,7 @@
 #include "postgres.h"
 
 #include "results/results.h"
-#include "run_options.h"
+#include "run_validate.h"
 
 #define IOB_KEY_GROUP	5
 

@@ -18,7 +18,7 @@
 
 #include "postgres.h"
 
-#include "run_options.h"
+#include "run_validate.h"
 
 /*
  * Make *params write like the WAL writer with wal_sync_method "method", or

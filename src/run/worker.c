@@ -47,7 +47,7 @@
 #include "engine/engine.h"
 #include "files.h"
 #include "run_limits.h"
-#include "run_options.h"
+#include "run_validate.h"
 #include "run_shared.h"
 #include "second_ring.h"
 #include "tablespace_group.h"

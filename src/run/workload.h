@@ -21,7 +21,7 @@
 #include "common/pg_prng.h"
 
 #include "engine/engine.h"
-#include "run_options.h"
+#include "run_validate.h"
 
 /* Number of leading ops folded into the offset digest */
 #define IOB_DIGEST_OPS 64

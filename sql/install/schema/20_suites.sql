@@ -3,7 +3,7 @@
 -- The tests of each named suite.  A superuser may add suites by adding rows.
 -- The CHECKs hold the limits of iobench.run() that no setting changes
 -- (block size, workers, iodepth, files, buffer memory), taken at build time
--- from src/run/run_options.h and src/base/settings.h (@NAME@, see the Makefile); before it
+-- from src/run/run_validate.h and src/base/settings.h (@NAME@, see the Makefile); before it
 -- stores anything, iobench.suite() checks each test again as a run, with
 -- the suite's file_size and iobench.max_workers_per_run, and any error
 -- names the test.  A test with more workers than iobench.max_workers_per_run

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * run_storer.c
+ * store_worker.c
  *	  The storer: the background worker that keeps a run, suite or search
  *	  whose statement failed, in a transaction of its own.
  *
- * See run_storer.h for who stores which run.  The storer is one dynamic
+ * See store_worker.h for who stores which run.  The storer is one dynamic
  * background worker per failed run; it connects to the launcher's
  * database, stores the run through iob_store_run() (as the schema owner,
  * like the launcher) in a transaction of its own, and exits.
@@ -33,7 +33,7 @@
 #include "run_limits.h"
 #include "engine/engine.h"
 #include "results/results.h"
-#include "run_storer.h"
+#include "store_worker.h"
 #include "run_summary.h"
 #include "second_ring.h"
 
@@ -42,7 +42,7 @@ PGDLLEXPORT void iobench_store_main(Datum main_arg);
 /* How long the launcher waits for the storer before giving up on it */
 #define STORE_WAIT_MS		30000
 
-/* See run_storer.h */
+/* See store_worker.h */
 bool
 iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
 {
@@ -99,7 +99,7 @@ iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info, const char **why)
 	return true;
 }
 
-/* See run_storer.h */
+/* See store_worker.h */
 bool
 iob_store_rows_detached(const char *json, const char **why)
 {
@@ -138,7 +138,7 @@ iob_store_rows_detached(const char *json, const char **why)
 	return stored;
 }
 
-/* See run_storer.h; runs as the schema owner */
+/* See store_worker.h; runs as the schema owner */
 char *
 iob_export_run_waits(int64 run_id)
 {
@@ -202,14 +202,14 @@ export_rows(const char *parent, const char *links, const char *key,
 											   SPI_OK_SELECT, &isnull));
 }
 
-/* See run_storer.h */
+/* See store_worker.h */
 char *
 iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 {
 	return export_rows("suites", "suite_runs", "suite_id", suite_id, failed_run_id);
 }
 
-/* See run_storer.h */
+/* See store_worker.h */
 char *
 iob_export_search_rows(int64 search_id, int64 failed_run_id)
 {

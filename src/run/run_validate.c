@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * run_options.c
- *	  The one validation every run's settings pass (run_options.h).
+ * run_validate.c
+ *	  The one validation every run's settings pass (run_validate.h).
  *
  * A broken rule gets an ERROR that names the setting, quotes its value
  * and states the allowed range, as the argument readers (run_args.c) do.
@@ -12,7 +12,7 @@
 
 #include "base/base.h"
 #include "run_limits.h"
-#include "run_options.h"
+#include "run_validate.h"
 
 /*
  * Raise the error for a setting outside [min, max]; "sizes" shows the
@@ -60,7 +60,7 @@ exact_size(uint64 bytes)
 	return psprintf(UINT64_FORMAT " bytes", bytes);
 }
 
-/* See run_options.h */
+/* See run_validate.h */
 void
 iob_check_steady_band(double band)
 {
@@ -223,7 +223,7 @@ check_pattern_rules(const IobRunParams *params)
 				 errdetail("The rate is shared among the workers; each needs at least 1 I/O per second.")));
 }
 
-/* See run_options.h */
+/* See run_validate.h */
 void
 iob_validate_params(const IobRunParams *params)
 {
@@ -245,7 +245,7 @@ iob_validate_params(const IobRunParams *params)
 	iob_check_fd_limit(params->files);
 }
 
-/* See run_options.h */
+/* See run_validate.h */
 void
 iob_engine_work(const IobRunParams *params, IobEngineWork *work)
 {
@@ -272,7 +272,7 @@ iob_engine_work(const IobRunParams *params, IobEngineWork *work)
 	work->io_combine_blocks = params->io_combine_blocks;
 }
 
-/* See run_options.h */
+/* See run_validate.h */
 void
 iob_check_engine_params(const IobRunParams *params)
 {

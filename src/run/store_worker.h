@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_storer.h
+ * store_worker.h
  *	  Who stores a run: the launcher in the caller's transaction, or the
  *	  storer, a background worker that commits on its own, for a run (or a
  *	  suite's or search's rows) whose statement failed.
@@ -25,8 +25,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef IOBENCH_RUN_STORER_H
-#define IOBENCH_RUN_STORER_H
+#ifndef IOBENCH_STORE_WORKER_H
+#define IOBENCH_STORE_WORKER_H
 
 #include "postgres.h"
 
@@ -72,4 +72,4 @@ extern bool iob_store_detached(dsm_segment *seg, IobRunStoreInfo *info,
  */
 extern bool iob_store_rows_detached(const char *json, const char **why);
 
-#endif							/* IOBENCH_RUN_STORER_H */
+#endif							/* IOBENCH_STORE_WORKER_H */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_options.h
+ * run_validate.h
  *	  The limits of a run's settings, and their validation.
  *
  * The settings themselves, IobRunParams, are part of a run's record
@@ -10,8 +10,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef IOBENCH_RUN_OPTIONS_H
-#define IOBENCH_RUN_OPTIONS_H
+#ifndef IOBENCH_RUN_VALIDATE_H
+#define IOBENCH_RUN_VALIDATE_H
 
 #include "postgres.h"
 
@@ -86,4 +86,4 @@ extern void iob_check_engine_params(const IobRunParams *params);
 /* steady_band: a share of the mean, more than 0 and at most 100 % */
 extern void iob_check_steady_band(double band);
 
-#endif							/* IOBENCH_RUN_OPTIONS_H */
+#endif							/* IOBENCH_RUN_VALIDATE_H */
