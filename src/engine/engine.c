@@ -102,7 +102,7 @@ iob_engine_uring_unavailable(IobEngineKind requested)
 	int			uring_errno;
 
 	Assert(requested == IOB_ENGINE_AUTO || requested == IOB_ENGINE_IO_URING);
-	uring_errno = !iobench_io_uring ? EPERM : iob_engine_probe_uring();
+	uring_errno = !iobench_io_uring ? EPERM : iob_engine_uring.probe();
 	errno = uring_errno;
 	if (uring_errno != 0 && requested == IOB_ENGINE_IO_URING)
 		ereport(ERROR,

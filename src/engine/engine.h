@@ -186,6 +186,13 @@ typedef struct IobEngineOps
 	void		(*check_work) (const IobEngineWork *work);
 
 	/*
+	 * Optional.  Can this process use the engine (the kernel may refuse
+	 * it)?  Returns 0, or the errno of the refusal; the choice of the
+	 * engine (iob_engine_resolve()) falls back on it.  NULL: always.
+	 */
+	int			(*probe) (void);
+
+	/*
 	 * Optional.  In the backend that calls a campaign: refuse this engine
 	 * in that campaign, if it must (NULL: every campaign may use it).
 	 */
@@ -298,7 +305,6 @@ extern const IobEngineOps iob_engine_postgres;
 /* Their names, indexed by IobEngineKind */
 extern const char *const iob_engine_names[IOB_NUM_ENGINE_KINDS];
 extern const char *iob_engine_kind_name(IobEngineKind kind);
-extern int	iob_engine_probe_uring(void);
 
 /* The table of an engine kind ("auto": io_uring's, which the file engines share) */
 extern const IobEngineOps *iob_engine_ops(IobEngineKind kind);

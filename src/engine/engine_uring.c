@@ -136,12 +136,14 @@ static int	uring_complete(IobEngine *engine, int min_complete,
 						   int64 timeout_ns, IobIo **done, int max_done);
 static void uring_shutdown(IobEngine *engine);
 static int	uring_note_submitted(UringState *st, int64 call_ns);
+static int	uring_probe(void);
 
 /* The io_uring operations table (the build always links liburing) */
 const IobEngineOps iob_engine_uring = {
 	.name = "io_uring",
 	.flags = IOB_ENGINE_RUN_FILES,
 	.check_work = iob_engine_check_file_work,
+	.probe = uring_probe,
 	.init = uring_init,
 	.queue = uring_queue,
 	.complete = uring_complete,
@@ -180,8 +182,8 @@ uring_check_ring(struct io_uring *ring)
  * policy forbids it, ENOSYS when the kernel lacks it (or the opcodes we
  * need), ENOMEM when the ring cannot be allocated.
  */
-int
-iob_engine_probe_uring(void)
+static int
+uring_probe(void)
 {
 	static int	cached = -1;
 	struct io_uring ring;
