@@ -54,7 +54,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $top = $ENV{IOBENCH_CHECKOUT} // "$FindBin::RealBin/..";
+# t/.. is the checkout, or tools/run-tests.sh's copy of the files read here
+my $top = "$FindBin::RealBin/..";
 my @docs = ('README.md', 'doc/iobench.md', 'doc/methodology.md', 'doc/reference.md');
 
 # SQL keywords an example starts with
@@ -242,8 +243,12 @@ SELECT DISTINCT search_id FROM iobench.latency_search(latency_target => '10s', m
     step_duration => '300ms', file_size => '1MB')}), "5\n5", 'fixture: search 5');
 
 # server_vs_disk()'s runs, which the guide's io_method comparison compares
-ok( $node->safe_psql('postgres', qq{
-SELECT count(*) FROM iobench.server_vs_disk('fast_ssd', concurrencies => '{1}', $tiny, label => 'worker')}) > 0,
+# (16 MB: on 17 and later engine 'postgres' refuses a relation too small to
+# be read cold in io_combine_limit's blocks; its runs may be stored
+# 'invalid', with a WARNING, which does not matter here)
+ok( $node->safe_psql('postgres', q{
+SELECT count(*) FROM iobench.server_vs_disk('fast_ssd', concurrencies => '{1}', duration => '300ms',
+    file_size => '16MB', label => 'worker')}) > 0,
 	'fixture: server_vs_disk() runs');
 
 # Objects made just before the first example that names them: the
