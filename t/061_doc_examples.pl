@@ -69,8 +69,8 @@ foreach my $doc (@docs)
 	my @lines = <$fh>;
 	close $fh;
 	chomp @lines;
-	my ($fence, $lang, $indent, $output, $stmt, $stmt_line, $in_block);
-	my $blocks = 0;
+	my ($lang, $indent, $output, $stmt, $stmt_line, $in_block, $block_line, $block_first);
+	my ($blocks, @empty) = (0);
 	for my $i (0 .. $#lines)
 	{
 		my $line = $lines[$i];
@@ -80,12 +80,15 @@ foreach my $doc (@docs)
 			if (!$in_block)
 			{
 				($in_block, $indent, $lang, $output, $stmt) = (1, $1, $2, 0, undef);
+				($block_line, $block_first) = ($no, scalar @examples);
 				$blocks++ if $lang eq 'sql';
 			}
 			else
 			{
 				die "$doc:$stmt_line: statement not ended by \";\" before the block's end\n"
 				  if defined $stmt;
+				push @empty, "$doc:$block_line"
+				  if $lang eq 'sql' && @examples == $block_first;
 				$in_block = 0;
 			}
 			next;
@@ -146,7 +149,8 @@ foreach my $doc (@docs)
 			$stmt = undef;
 		}
 	}
-	ok($blocks > 0 || $doc eq 'README.md', "$doc: sql blocks found");
+	ok($blocks > 0, "$doc: $blocks sql blocks");
+	is(join(', ', @empty), '', "$doc: every sql block has a statement");
 }
 note(scalar(@examples) . ' examples');
 
