@@ -27,7 +27,8 @@
 #     tune_tablespace(), sweep_io_workers(), fleet_run(), fleet_suite(),
 #     sample_waits(), sample_waits_all(), sample_waits_by_backend()):
 #     the server resolves every function, argument name, type, column and
-#     cast of the statement without executing it;
+#     cast of the statement without executing it (a query given as a
+#     $$-quoted string, cron.schedule()'s command, is resolved so too);
 #   - with two rewrites, stated here: a server-side path under /tmp/ reads
 #     this test's directory instead (the file is made there beforehand or by
 #     the \copy example before it), and CREATE TABLESPACE's LOCATION
@@ -44,7 +45,11 @@
 # examples use (but replica1, which the guide's example creates), and real
 # tiny runs (300 ms on 1 MB files) stored with the ids the examples use:
 # runs 1, 3, 42 (two tablespaces), 43 (pgiosim), 101-103, 205 and 309;
-# suites 3 and 7; fleets 1 and 7; search 5; wait snapshots.
+# suites 3 and 7; fleets 1 and 7; search 5; the runs of a server_vs_disk()
+# call; the wait snapshot "after batch" (taken when an example first names
+# it).  Where pg_cron is installed it is preloaded, for the guide's nightly
+# burn-in (its job removed at once); settings the examples change with
+# ALTER SYSTEM are reset at the end.
 use strict;
 use warnings;
 
