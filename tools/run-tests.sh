@@ -251,11 +251,12 @@ copy_tap_inputs() {
 	# the test data pg_regress reads too (t/../data, as in the checkout)
 	if [ -d "$SRC/data" ]; then cp -r "$SRC/data" "$WORK/tap/"; fi
 	cp "$SRC/test/regress.conf" "$WORK/tap/regress.conf"
-	# what t/050_meta.pl and t/060_reference.pl compare (t/.. is the
+	# what t/050_meta.pl, t/060_reference.pl and t/061_doc_examples.pl read (t/.. is the
 	# checkout's top)
 	mkdir -p "$WORK/tap/doc"
 	cp "$SRC/META.json" "$SRC/iobench.control" "$SRC/LICENSE" "$WORK/tap/"
-	cp "$SRC/doc/iobench.md" "$SRC/doc/reference.md" "$WORK/tap/doc/"
+	cp "$SRC/doc/iobench.md" "$SRC/doc/reference.md" "$SRC/doc/methodology.md" "$WORK/tap/doc/"
+	cp "$SRC/README.md" "$WORK/tap/"
 	# and the licence each source file and the Debian package state
 	mkdir -p "$WORK/tap/debian" "$WORK/tap/sql"
 	cp "$SRC/debian/copyright" "$SRC/debian/changelog" "$WORK/tap/debian/"
