@@ -1,14 +1,15 @@
 ------------------------------------------------------------------------
--- The rows the API's reading functions return (new in 0.3)
+-- The row types of the API's functions that return rows (new in 0.3)
 --
--- Each function of the API that returns rows has a body in
--- iobench_internal and the entry point in iobench that checks the grant
--- first (code/90_privileges.sql); both return the one composite type here,
--- so that the columns are written once.  The types are in schema iobench:
--- they are part of the API (psql's \df shows "SETOF iobench.compare_row",
--- and a caller may declare a variable of the type), and every caller has
--- USAGE on iobench, none on iobench_internal.  A type whose columns change
--- needs DROP and CREATE with its functions in the upgrade step.
+-- A function of the API that returns rows and has its body in
+-- iobench_internal (the entry point in iobench checks the grant first,
+-- then calls the body: code/90_privileges.sql) returns one composite type
+-- of this file, as its body does, so that the columns are written once.
+-- The types are in schema iobench: they are part of the API (psql's \df
+-- shows "SETOF iobench.compare_row", and a caller may declare a variable
+-- of the type), and every caller has USAGE on iobench, none on
+-- iobench_internal.  As a table's, a change of a type's columns is a step
+-- of the upgrade file (sql/install/upgrade/).
 ------------------------------------------------------------------------
 
 -- A row of iobench.compare()
