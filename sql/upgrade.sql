@@ -313,8 +313,10 @@ SELECT b.version, b.tab, b.nrows AS rows_before, a.nrows AS rows_after
  WHERE a.digest IS DISTINCT FROM b.digest
  ORDER BY 1, 2;
 
--- 0.1's run() changes its argument list in 0.2: a DBA's grants on it are
--- carried over to the new run()
+-- 0.1's run() changes its argument list in 0.2 (and again in 0.3), and
+-- 0.2's functions that return rows get a row type of their own in 0.3
+-- (iobench.<name>_row): a DBA's grants on them are carried over to the new
+-- functions
 CREATE ROLE iob_upgrade_user;
 CREATE ROLE iob_upgrade_admin;
 CREATE DATABASE iobench_upgrade;
@@ -323,6 +325,11 @@ SELECT dblink_exec((SELECT s FROM conn), 'CREATE EXTENSION iobench VERSION ''0.1
 SELECT dblink_exec((SELECT s FROM conn), 'GRANT EXECUTE ON FUNCTION iobench.run TO iob_upgrade_user');
 SELECT dblink_exec((SELECT s FROM conn),
                    'GRANT EXECUTE ON FUNCTION iobench.run TO iob_upgrade_admin WITH GRANT OPTION');
+SELECT dblink_exec((SELECT s FROM conn), 'ALTER EXTENSION iobench UPDATE TO ''0.2''');
+SELECT dblink_exec((SELECT s FROM conn),
+                   'GRANT EXECUTE ON FUNCTION iobench.compare, iobench.wait_event_descriptions TO iob_upgrade_user');
+SELECT dblink_exec((SELECT s FROM conn),
+                   'GRANT EXECUTE ON FUNCTION iobench.stalls TO iob_upgrade_admin WITH GRANT OPTION');
 SELECT dblink_exec((SELECT s FROM conn), 'ALTER EXTENSION iobench UPDATE');
 SELECT * FROM dblink((SELECT s FROM conn), $$
     SELECT p.proname::text, p.pronargs > 17, a.grantee::regrole::text, a.is_grantable
@@ -330,12 +337,26 @@ SELECT * FROM dblink((SELECT s FROM conn), $$
      WHERE p.pronamespace = 'iobench'::regnamespace AND p.proname LIKE 'run%'
        AND a.grantee::regrole::text LIKE 'iob_upgrade_%'
      ORDER BY 3 $$) AS t(function text, new_signature boolean, grantee text, grantable boolean);
+SELECT * FROM dblink((SELECT s FROM conn), $$
+    SELECT p.proname::text, p.prorettype::regtype::text, a.grantee::regrole::text, a.is_grantable
+      FROM pg_proc p, aclexplode(p.proacl) a
+     WHERE p.pronamespace = 'iobench'::regnamespace AND p.proname NOT LIKE 'run%'
+       AND a.grantee::regrole::text LIKE 'iob_upgrade_%'
+     ORDER BY 1, 3 $$) AS t(function text, result_type text, grantee text, grantable boolean);
+-- (the old functions are gone, in both schemas)
+SELECT * FROM dblink((SELECT s FROM conn), $$
+    SELECT count(*) FROM pg_proc p
+     WHERE p.pronamespace IN ('iobench'::regnamespace, 'iobench_internal'::regnamespace)
+       AND p.proname LIKE '%\_\_replaced' $$) AS t(replaced_functions_left bigint);
 -- and they stay the DBA's: not the extension's initial privileges, which
 -- pg_dump leaves out of a dump
 SELECT * FROM dblink((SELECT s FROM conn), $$
     SELECT count(*) FROM pg_init_privs i, aclexplode(i.initprivs) a
      WHERE a.grantee::regrole::text LIKE 'iob_upgrade_%' $$) AS t(dba_grants_in_initial_privileges bigint);
 SELECT dblink_exec((SELECT s FROM conn), 'REVOKE ALL ON FUNCTION iobench.run FROM iob_upgrade_user, iob_upgrade_admin CASCADE');
+SELECT dblink_exec((SELECT s FROM conn),
+                   'REVOKE ALL ON FUNCTION iobench.compare, iobench.stalls, iobench.wait_event_descriptions
+                    FROM iob_upgrade_user, iob_upgrade_admin CASCADE');
 
 DROP DATABASE iobench_upgrade;
 DROP ROLE iob_upgrade_user;

@@ -112,21 +112,7 @@ COMMENT ON VIEW iobench.suite_comparison IS 'each suite''s tablespaces side by s
 -- (the suite's first tablespace when NULL).  The baseline's own rows have
 -- ratio 1.
 CREATE OR REPLACE FUNCTION iobench_internal.compare(suite_id bigint, baseline name DEFAULT NULL)
-RETURNS TABLE (
-    test_no        integer,
-    test           text,
-    base_tablespace name,
-    tablespace     name,
-    base_iops      numeric,
-    iops           numeric,
-    iops_ratio     numeric,
-    base_mb_per_s  numeric,
-    mb_per_s       numeric,
-    mb_per_s_ratio numeric,
-    base_p99_us    numeric,
-    p99_us         numeric,
-    p99_ratio      numeric,
-    note           text)
+RETURNS SETOF iobench.compare_row
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -169,21 +155,7 @@ COMMENT ON FUNCTION iobench_internal.compare(bigint, name) IS 'the body of ioben
 -- iobench.compare(): the API checks first; the body above runs as the caller, bound
 -- when created (no role has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.compare(suite_id bigint, baseline name DEFAULT NULL)
-RETURNS TABLE (
-    test_no        integer,
-    test           text,
-    base_tablespace name,
-    tablespace     name,
-    base_iops      numeric,
-    iops           numeric,
-    iops_ratio     numeric,
-    base_mb_per_s  numeric,
-    mb_per_s       numeric,
-    mb_per_s_ratio numeric,
-    base_p99_us    numeric,
-    p99_us         numeric,
-    p99_ratio      numeric,
-    note           text)
+RETURNS SETOF iobench.compare_row
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
@@ -199,28 +171,7 @@ COMMENT ON FUNCTION iobench.compare(bigint, name) IS 'one suite''s tablespaces s
 -- postgres shows the io_method and effective_io_concurrency it read with,
 -- so runs under different methods compare.
 CREATE OR REPLACE FUNCTION iobench_internal.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
-RETURNS TABLE (
-    run_id         bigint,
-    server         text,
-    label          text,
-    tablespace     name,
-    rw             text,
-    block_size     integer,
-    workers        integer,
-    iodepth        integer,
-    engine         text,
-    io_method      text,
-    effective_io_concurrency integer,
-    baseline_run   bigint,
-    base_iops      numeric,
-    iops           numeric,
-    iops_ratio     numeric,
-    base_mb_per_s  numeric,
-    mb_per_s       numeric,
-    mb_per_s_ratio numeric,
-    base_p99_us    numeric,
-    p99_us         numeric,
-    p99_ratio      numeric)
+RETURNS SETOF iobench.compare_runs_row
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -255,28 +206,7 @@ COMMENT ON FUNCTION iobench_internal.compare_runs(bigint[], bigint) IS 'the body
 -- iobench.compare_runs(): the API checks first; the body above runs as the caller, bound
 -- when created (no role has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.compare_runs(run_ids bigint[], baseline bigint DEFAULT NULL)
-RETURNS TABLE (
-    run_id         bigint,
-    server         text,
-    label          text,
-    tablespace     name,
-    rw             text,
-    block_size     integer,
-    workers        integer,
-    iodepth        integer,
-    engine         text,
-    io_method      text,
-    effective_io_concurrency integer,
-    baseline_run   bigint,
-    base_iops      numeric,
-    iops           numeric,
-    iops_ratio     numeric,
-    base_mb_per_s  numeric,
-    mb_per_s       numeric,
-    mb_per_s_ratio numeric,
-    base_p99_us    numeric,
-    p99_us         numeric,
-    p99_ratio      numeric)
+RETURNS SETOF iobench.compare_runs_row
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC

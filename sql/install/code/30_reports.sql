@@ -26,14 +26,7 @@ CREATE OR REPLACE FUNCTION iobench_internal.stalls(
     run_id        bigint,
     min_fraction  double precision DEFAULT 0.5,
     max_latency   interval DEFAULT '1s')
-RETURNS TABLE (
-    second         integer,
-    iops           numeric,
-    median_iops    numeric,
-    fraction       numeric,
-    max_latency_us numeric,
-    max_latency_op text,
-    reason         text)
+RETURNS SETOF iobench.stalls_row
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -99,14 +92,7 @@ CREATE OR REPLACE FUNCTION iobench.stalls(
     run_id        bigint,
     min_fraction  double precision DEFAULT 0.5,
     max_latency   interval DEFAULT '1s')
-RETURNS TABLE (
-    second         integer,
-    iops           numeric,
-    median_iops    numeric,
-    fraction       numeric,
-    max_latency_us numeric,
-    max_latency_op text,
-    reason         text)
+RETURNS SETOF iobench.stalls_row
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
@@ -299,12 +285,7 @@ COMMENT ON FUNCTION iobench.latency_ranges(bigint, text) IS 'a run''s latency hi
 -- the summed counters over the summed intervals, as iostat computes an
 -- interval) and the busiest second (highest %util, then most I/Os).
 CREATE OR REPLACE FUNCTION iobench_internal.disk_stats(run_id bigint)
-RETURNS TABLE (device text, member boolean, kind text, second integer,
-               r_s double precision, w_s double precision,
-               rmb_s double precision, wmb_s double precision,
-               areq_kb double precision, aqu_sz double precision,
-               r_await_ms double precision, w_await_ms double precision,
-               util_pct double precision, d_s double precision, f_s double precision)
+RETURNS SETOF iobench.disk_stats_row
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -354,12 +335,7 @@ COMMENT ON FUNCTION iobench_internal.disk_stats(bigint) IS 'the body of iobench.
 -- iobench.disk_stats(): the API checks first; the body above runs as the caller, bound
 -- when created (no role has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.disk_stats(run_id bigint)
-RETURNS TABLE (device text, member boolean, kind text, second integer,
-               r_s double precision, w_s double precision,
-               rmb_s double precision, wmb_s double precision,
-               areq_kb double precision, aqu_sz double precision,
-               r_await_ms double precision, w_await_ms double precision,
-               util_pct double precision, d_s double precision, f_s double precision)
+RETURNS SETOF iobench.disk_stats_row
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC

@@ -13,7 +13,7 @@
 -- The server's description of each wait event, as "type:event" (PostgreSQL
 -- 17 and later have the pg_wait_events view; before, no rows).
 CREATE OR REPLACE FUNCTION iobench_internal.wait_event_descriptions()
-RETURNS TABLE (wait_type text, description text)
+RETURNS SETOF iobench.wait_event_descriptions_row
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -30,7 +30,7 @@ COMMENT ON FUNCTION iobench_internal.wait_event_descriptions() IS 'the body of i
 -- iobench.wait_event_descriptions(): the API checks first; the body above runs as the caller, bound
 -- when created (no role has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.wait_event_descriptions()
-RETURNS TABLE (wait_type text, description text)
+RETURNS SETOF iobench.wait_event_descriptions_row
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC

@@ -672,10 +672,7 @@ COMMENT ON FUNCTION iobench.latency_bucket(bigint) IS 'the bucket of iobench''s 
 -- or 'fsync'.  As in iobench.run(), a percentile is the midpoint of the
 -- bucket holding its rank, clamped to the largest maximum of the runs.
 CREATE OR REPLACE FUNCTION iobench_internal.merged_latency(run_ids bigint[], op text DEFAULT 'data')
-RETURNS TABLE (runs integer, ops bigint, lat_avg_us double precision,
-               lat_p50_us double precision, lat_p90_us double precision,
-               lat_p99_us double precision, lat_p999_us double precision,
-               lat_max_us double precision)
+RETURNS SETOF iobench.merged_latency_row
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -739,10 +736,7 @@ COMMENT ON FUNCTION iobench_internal.merged_latency(bigint[], text) IS 'the body
 -- iobench.merged_latency(): the API checks first; the body above runs as the caller, bound
 -- when created (no role has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.merged_latency(run_ids bigint[], op text DEFAULT 'data')
-RETURNS TABLE (runs integer, ops bigint, lat_avg_us double precision,
-               lat_p50_us double precision, lat_p90_us double precision,
-               lat_p99_us double precision, lat_p999_us double precision,
-               lat_max_us double precision)
+RETURNS SETOF iobench.merged_latency_row
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC

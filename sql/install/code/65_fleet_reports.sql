@@ -32,21 +32,7 @@ COMMENT ON FUNCTION iobench_internal.existing_fleet(bigint) IS 'the stored fleet
 -- MB/s summed and their percentiles from the merged histograms.  Ratios
 -- keep at least two significant digits (as compare()'s, 20_presets.sql).
 CREATE OR REPLACE FUNCTION iobench_internal.fleet_compare(fleet_id bigint, baseline text DEFAULT NULL)
-RETURNS TABLE (
-    test_no         integer,
-    test            text,
-    server          text,
-    base_server     text,
-    iops            numeric,
-    iops_ratio      numeric,
-    mb_per_s        numeric,
-    mb_per_s_ratio  numeric,
-    p99_us          numeric,
-    p99_ratio       numeric,
-    ratio_to_median numeric,
-    skew_ms         numeric,
-    run_id          bigint,
-    error           text)
+RETURNS SETOF iobench.fleet_compare_row
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -103,21 +89,7 @@ COMMENT ON FUNCTION iobench_internal.fleet_compare(bigint, text) IS 'the body of
 -- iobench.fleet_compare(): the API checks first; the body above runs as the caller, bound
 -- when created (no role has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.fleet_compare(fleet_id bigint, baseline text DEFAULT NULL)
-RETURNS TABLE (
-    test_no         integer,
-    test            text,
-    server          text,
-    base_server     text,
-    iops            numeric,
-    iops_ratio      numeric,
-    mb_per_s        numeric,
-    mb_per_s_ratio  numeric,
-    p99_us          numeric,
-    p99_ratio       numeric,
-    ratio_to_median numeric,
-    skew_ms         numeric,
-    run_id          bigint,
-    error           text)
+RETURNS SETOF iobench.fleet_compare_row
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC

@@ -168,21 +168,7 @@ CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk(
     file_size     text,
     workers       integer,
     label         text)
-RETURNS TABLE (
-    pattern          text,
-    block_size       integer,
-    concurrency      integer,
-    raw_run_id       bigint,
-    server_run_id    bigint,
-    raw_iops         double precision,
-    server_iops      double precision,
-    raw_mb_per_s     double precision,
-    server_mb_per_s  double precision,
-    raw_lat_p99_us   double precision,
-    server_lat_p99_us double precision,
-    ratio            double precision,
-    server_buffer_hits bigint,
-    summary          text)
+RETURNS SETOF iobench.server_vs_disk_row
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -197,6 +183,7 @@ DECLARE
     raw iobench.runs;
     srv iobench.runs;
     raw_missing text;
+    out_row iobench.server_vs_disk_row;  -- the row returned, per step
 BEGIN
     steps := server_vs_disk.concurrencies;
     -- the random steps, then one sequential step at the server's concurrency
@@ -204,11 +191,11 @@ BEGIN
         IF i OPERATOR(pg_catalog.<=) pg_catalog.cardinality(steps) THEN
             pat := 'randread';
             c := steps[i];
-            block_size := blk;
+            out_row.block_size := blk;
         ELSE
             pat := 'read';
             c := seq_c;
-            block_size := blk OPERATOR(pg_catalog.*) seq_blocks;
+            out_row.block_size := blk OPERATOR(pg_catalog.*) seq_blocks;
         END IF;
         -- The raw run.  Where the raw engine cannot make it (iodepth above 1
         -- without io_uring, which a container's seccomp profile or
@@ -219,7 +206,7 @@ BEGIN
         raw_missing := NULL;
         BEGIN
             raw := iobench.run(tablespace => server_vs_disk.tablespace, rw => pat,
-                               block_size => block_size::text, workers => server_vs_disk.workers,
+                               block_size => out_row.block_size::text, workers => server_vs_disk.workers,
                                iodepth => GREATEST(c, 1), duration => server_vs_disk.duration,
                                file_size => server_vs_disk.file_size, direct => true, engine => 'auto',
                                label => format('%sserver_vs_disk: raw %s at iodepth %s',
@@ -229,47 +216,47 @@ BEGIN
             GET STACKED DIAGNOSTICS raw_missing = MESSAGE_TEXT;
         END;
         srv := iobench.run(tablespace => server_vs_disk.tablespace, rw => pat,
-                           block_size => block_size::text, workers => server_vs_disk.workers,
+                           block_size => out_row.block_size::text, workers => server_vs_disk.workers,
                            duration => server_vs_disk.duration, file_size => server_vs_disk.file_size,
                            engine => 'postgres', effective_io_concurrency => c,
                            label => format('%sserver_vs_disk: server %s at effective_io_concurrency %s',
                                            server_vs_disk.label OPERATOR(pg_catalog.||) ' ', pat, c));
-        pattern := pat;
-        concurrency := c;
-        raw_run_id := raw.run_id;
-        server_run_id := srv.run_id;
-        raw_iops := raw.iops;
-        server_iops := srv.iops;
-        raw_mb_per_s := raw.mb_per_s;
-        server_mb_per_s := srv.mb_per_s;
-        raw_lat_p99_us := raw.lat_p99_us;
-        server_lat_p99_us := srv.lat_p99_us;
-        ratio := srv.iops OPERATOR(pg_catalog./) NULLIF(raw.iops, 0);
-        SELECT s.buffer_hits INTO server_buffer_hits
+        out_row.pattern := pat;
+        out_row.concurrency := c;
+        out_row.raw_run_id := raw.run_id;
+        out_row.server_run_id := srv.run_id;
+        out_row.raw_iops := raw.iops;
+        out_row.server_iops := srv.iops;
+        out_row.raw_mb_per_s := raw.mb_per_s;
+        out_row.server_mb_per_s := srv.mb_per_s;
+        out_row.raw_lat_p99_us := raw.lat_p99_us;
+        out_row.server_lat_p99_us := srv.lat_p99_us;
+        out_row.ratio := srv.iops OPERATOR(pg_catalog./) NULLIF(raw.iops, 0);
+        SELECT s.buffer_hits INTO out_row.server_buffer_hits
           FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) srv.run_id;
         -- a server run that read from memory (status "invalid", run()
         -- warned why) is no measure of the disk: no ratio, and the summary
         -- says so
         IF srv.status OPERATOR(pg_catalog.=) 'invalid' THEN
-            ratio := NULL;
-            summary := format('not measured: the server''s run %s at effective_io_concurrency %s (reads of %s) read more than 1 %% of its blocks from memory, not from the disk (status "invalid"); no ratio',
-                              srv.run_id, c, pg_catalog.pg_size_pretty(block_size::bigint));
-            RETURN NEXT;
+            out_row.ratio := NULL;
+            out_row.summary := format('not measured: the server''s run %s at effective_io_concurrency %s (reads of %s) read more than 1 %% of its blocks from memory, not from the disk (status "invalid"); no ratio',
+                              srv.run_id, c, pg_catalog.pg_size_pretty(out_row.block_size::bigint));
+            RETURN NEXT out_row;
             CONTINUE;
         END IF;
         -- "PostgreSQL gets 0.62 of this disk's random-read IOPS at ...", or
         -- without a raw run "PostgreSQL gets 5120 random-read IOPS at ...;
         -- no raw run: <why>"
-        summary := format('PostgreSQL gets %s %s IOPS at effective_io_concurrency %s (reads of %s)%s',
+        out_row.summary := format('PostgreSQL gets %s %s IOPS at effective_io_concurrency %s (reads of %s)%s',
                           CASE WHEN raw_missing IS NULL
-                               THEN coalesce(pg_catalog.round(ratio::numeric, 2)::text, 'an unknown share')
+                               THEN coalesce(pg_catalog.round(out_row.ratio::numeric, 2)::text, 'an unknown share')
                                     OPERATOR(pg_catalog.||) ' of this disk''s'
                                ELSE coalesce(pg_catalog.round(srv.iops::numeric)::text, 'unknown') END,
                           CASE pat WHEN 'randread' THEN 'random-read'
                                    ELSE 'sequential-read' END,
-                          c, pg_catalog.pg_size_pretty(block_size::bigint),
+                          c, pg_catalog.pg_size_pretty(out_row.block_size::bigint),
                           coalesce('; no raw run: ' OPERATOR(pg_catalog.||) raw_missing, ''));
-        RETURN NEXT;
+        RETURN NEXT out_row;
     END LOOP;
 END
 $$;
@@ -284,21 +271,7 @@ CREATE OR REPLACE FUNCTION iobench.server_vs_disk(
     file_size     text      DEFAULT '1GB',
     workers       integer   DEFAULT 1,
     label         text      DEFAULT NULL)
-RETURNS TABLE (
-    pattern          text,
-    block_size       integer,
-    concurrency      integer,
-    raw_run_id       bigint,
-    server_run_id    bigint,
-    raw_iops         double precision,
-    server_iops      double precision,
-    raw_mb_per_s     double precision,
-    server_mb_per_s  double precision,
-    raw_lat_p99_us   double precision,
-    server_lat_p99_us double precision,
-    ratio            double precision,
-    server_buffer_hits bigint,
-    summary          text)
+RETURNS SETOF iobench.server_vs_disk_row
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
@@ -354,15 +327,7 @@ CREATE OR REPLACE FUNCTION iobench_internal.tune_tablespace(
     file_size      text,
     workers        integer,
     label          text)
-RETURNS TABLE (
-    setting     text,
-    recommended text,
-    in_effect   text,
-    basis       text,
-    run_ids     bigint[],
-    steps       jsonb,
-    statement   text,
-    applies     text)
+RETURNS SETOF iobench.tune_tablespace_row
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -413,6 +378,7 @@ DECLARE
     now_rpc text;
     spc_applies constant text := 'at once: a tablespace option, which each new query reads (no reload)';
     tag text := coalesce(tune_tablespace.label OPERATOR(pg_catalog.||) ' ', '');
+    out_row iobench.tune_tablespace_row;  -- the row returned, per setting
 BEGIN
     conc := tune_tablespace.concurrencies;
     comb := tune_tablespace.combine_limits;
@@ -580,10 +546,10 @@ BEGIN
                seq_cost OPERATOR(pg_catalog.*) cost_ratio OPERATOR(pg_catalog.*)
                tune_tablespace.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
 
-    setting := 'effective_io_concurrency';
-    recommended := eic::text;
-    in_effect := now_eic;
-    basis := format('%s within %s %% of the best cold 8 kB random-read IOPS (%s); the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%)',
+    out_row.setting := 'effective_io_concurrency';
+    out_row.recommended := eic::text;
+    out_row.in_effect := now_eic;
+    out_row.basis := format('%s within %s %% of the best cold 8 kB random-read IOPS (%s); the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%)',
                     CASE WHEN keep_eic AND eic OPERATOR(pg_catalog.<>) knee
                          THEN format('the value in effect (the knee is %s), kept: it is', knee)
                          ELSE 'the smallest step (the knee)' END,
@@ -591,78 +557,78 @@ BEGIN
                     (SELECT pg_catalog.round(pg_catalog.max((e.v OPERATOR(pg_catalog.->>) 'figure')::numeric), 0)
                        FROM pg_catalog.jsonb_array_elements(eic_steps) e(v)),
                     pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(eic_spread, 0))::numeric, 1));
-    run_ids := eic_runs;
-    steps := eic_steps;
-    IF recommended OPERATOR(pg_catalog.=) in_effect THEN
-        statement := NULL;
-        applies := 'nothing to apply: already in effect';
+    out_row.run_ids := eic_runs;
+    out_row.steps := eic_steps;
+    IF out_row.recommended OPERATOR(pg_catalog.=) out_row.in_effect THEN
+        out_row.statement := NULL;
+        out_row.applies := 'nothing to apply: already in effect';
     ELSE
-        statement := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s)',
+        out_row.statement := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s)',
                             tune_tablespace.tablespace, eic);
-        applies := spc_applies;
+        out_row.applies := spc_applies;
     END IF;
-    RETURN NEXT;
+    RETURN NEXT out_row;
 
-    setting := 'maintenance_io_concurrency';
-    recommended := maint::text;
-    in_effect := now_maint;
-    basis := CASE WHEN keep_maint AND maint OPERATOR(pg_catalog.<>) knee
+    out_row.setting := 'maintenance_io_concurrency';
+    out_row.recommended := maint::text;
+    out_row.in_effect := now_maint;
+    out_row.basis := CASE WHEN keep_maint AND maint OPERATOR(pg_catalog.<>) knee
                   THEN 'the value in effect, kept: it is within the margin of the best cold 8 kB random-read IOPS, as for effective_io_concurrency'
                   ELSE 'the knee of effective_io_concurrency: deeper steps gained less than the margin' END;
-    IF recommended OPERATOR(pg_catalog.=) in_effect THEN
-        statement := NULL;
-        applies := 'nothing to apply: already in effect';
+    IF out_row.recommended OPERATOR(pg_catalog.=) out_row.in_effect THEN
+        out_row.statement := NULL;
+        out_row.applies := 'nothing to apply: already in effect';
     ELSE
-        statement := format('ALTER TABLESPACE %I SET (maintenance_io_concurrency = %s)',
+        out_row.statement := format('ALTER TABLESPACE %I SET (maintenance_io_concurrency = %s)',
                             tune_tablespace.tablespace, maint);
-        applies := spc_applies;
+        out_row.applies := spc_applies;
     END IF;
-    RETURN NEXT;
+    RETURN NEXT out_row;
 
     IF comb IS NOT NULL THEN
-        setting := 'io_combine_limit';
-        recommended := comb_rec::text;
-        in_effect := combine_in_effect::text;
-        basis := format('%s within %s %% of the best cold sequential MB/s at effective_io_concurrency %s; the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%); a server setting, not a tablespace option',
+        out_row.setting := 'io_combine_limit';
+        out_row.recommended := comb_rec::text;
+        out_row.in_effect := combine_in_effect::text;
+        out_row.basis := format('%s within %s %% of the best cold sequential MB/s at effective_io_concurrency %s; the margin: at least 10 %%, else twice the spread of two runs at the best step (%s %%); a server setting, not a tablespace option',
                         CASE WHEN keep_comb THEN format('the value in effect (the knee is %s), kept: it is', comb_knee)
                              ELSE 'the smallest step (the knee)' END,
                         pg_catalog.round((100 OPERATOR(pg_catalog.*) comb_margin)::numeric, 1), eic,
                         pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0))::numeric, 1));
-        run_ids := comb_runs;
-        steps := comb_steps;
+        out_row.run_ids := comb_runs;
+        out_row.steps := comb_steps;
         IF comb_rec OPERATOR(pg_catalog.=) combine_in_effect THEN
-            statement := NULL;
-            applies := 'nothing to apply: already in effect';
+            out_row.statement := NULL;
+            out_row.applies := 'nothing to apply: already in effect';
         ELSE
-            statement := format('ALTER SYSTEM SET io_combine_limit = %s; SELECT pg_catalog.pg_reload_conf();', comb_rec);
-            applies := 'on reload: ALTER SYSTEM writes postgresql.auto.conf, pg_reload_conf() makes the server and every session read it (a session or role that SET io_combine_limit keeps its own)';
+            out_row.statement := format('ALTER SYSTEM SET io_combine_limit = %s; SELECT pg_catalog.pg_reload_conf();', comb_rec);
+            out_row.applies := 'on reload: ALTER SYSTEM writes postgresql.auto.conf, pg_reload_conf() makes the server and every session read it (a session or role that SET io_combine_limit keeps its own)';
         END IF;
-        RETURN NEXT;
+        RETURN NEXT out_row;
     END IF;
 
-    setting := 'random_page_cost';
-    recommended := rpc::text;
-    in_effect := now_rpc;
-    basis := format('seq_page_cost %s x (cold random read %s us / cold sequential read %s us per page = %s) x %s %% of random reads missing the cache, at least seq_page_cost',
+    out_row.setting := 'random_page_cost';
+    out_row.recommended := rpc::text;
+    out_row.in_effect := now_rpc;
+    out_row.basis := format('seq_page_cost %s x (cold random read %s us / cold sequential read %s us per page = %s) x %s %% of random reads missing the cache, at least seq_page_cost',
                     seq_cost,
                     pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(rnd.iops, 0))::numeric, 1),
                     pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(seq.iops OPERATOR(pg_catalog.*) seq.block_size OPERATOR(pg_catalog./) blk, 0))::numeric, 1),
                     pg_catalog.round(cost_ratio::numeric, 2), tune_tablespace.cache_miss_pct);
-    run_ids := ARRAY[rnd.run_id, seq.run_id];
-    steps := jsonb_build_array(
+    out_row.run_ids := ARRAY[rnd.run_id, seq.run_id];
+    out_row.steps := jsonb_build_array(
                  jsonb_build_object('pattern', 'randread', 'run_id', rnd.run_id, 'block_size', rnd.block_size,
                                     'effective_io_concurrency', 1, 'iops', rnd.iops, 'mb_per_s', rnd.mb_per_s),
                  jsonb_build_object('pattern', 'read', 'run_id', seq.run_id, 'block_size', seq.block_size,
                                     'effective_io_concurrency', eic, 'iops', seq.iops, 'mb_per_s', seq.mb_per_s));
     IF rpc IS NULL OR rpc OPERATOR(pg_catalog.=) now_rpc::numeric THEN
-        statement := NULL;
-        applies := CASE WHEN rpc IS NULL THEN 'nothing to apply: not measured'
+        out_row.statement := NULL;
+        out_row.applies := CASE WHEN rpc IS NULL THEN 'nothing to apply: not measured'
                         ELSE 'nothing to apply: already in effect' END;
     ELSE
-        statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', tune_tablespace.tablespace, rpc);
-        applies := spc_applies;
+        out_row.statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', tune_tablespace.tablespace, rpc);
+        out_row.applies := spc_applies;
     END IF;
-    RETURN NEXT;
+    RETURN NEXT out_row;
 END
 $$;
 COMMENT ON FUNCTION iobench_internal.tune_tablespace(oid, name, integer[], integer[], double precision, interval, text, integer, text) IS 'the body of iobench.tune_tablespace(), called with the arguments checked';
@@ -749,15 +715,7 @@ CREATE OR REPLACE FUNCTION iobench.tune_tablespace(
     file_size      text      DEFAULT '1GB',
     workers        integer   DEFAULT 1,
     label          text      DEFAULT NULL)
-RETURNS TABLE (
-    setting     text,
-    recommended text,
-    in_effect   text,
-    basis       text,
-    run_ids     bigint[],
-    steps       jsonb,
-    statement   text,
-    applies     text)
+RETURNS SETOF iobench.tune_tablespace_row
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC

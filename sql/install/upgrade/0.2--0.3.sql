@@ -23,6 +23,28 @@ ALTER FUNCTION iobench.run(name, text, text, integer, integer, interval, interva
 ALTER FUNCTION iobench.compare_runs(bigint[], bigint) RENAME TO compare_runs__replaced;
 ALTER FUNCTION iobench_internal.compare_runs(bigint[], bigint) RENAME TO compare_runs__replaced;
 
+-- The functions that return rows return a composite type of
+-- schema/70_result_rows.sql (new in 0.3), which says their columns once,
+-- instead of a column list written in the API function and again in its
+-- body: the same columns, a new result type.  As for compare_runs()
+-- above, the API functions are replaced (their grants carried over) and
+-- their bodies in iobench_internal dropped by finish.sql; the functions
+-- that call them (report(), the wait tables, import_fio(), the fleet
+-- comparison) are replaced by the code files and so call the new ones.
+-- wait_event_descriptions() had no body in iobench_internal in 0.2.
+ALTER FUNCTION iobench.compare(bigint, name) RENAME TO compare__replaced;
+ALTER FUNCTION iobench_internal.compare(bigint, name) RENAME TO compare__replaced;
+ALTER FUNCTION iobench.stalls(bigint, double precision, interval) RENAME TO stalls__replaced;
+ALTER FUNCTION iobench_internal.stalls(bigint, double precision, interval) RENAME TO stalls__replaced;
+ALTER FUNCTION iobench.disk_stats(bigint) RENAME TO disk_stats__replaced;
+ALTER FUNCTION iobench_internal.disk_stats(bigint) RENAME TO disk_stats__replaced;
+ALTER FUNCTION iobench.wait_event_descriptions() RENAME TO wait_event_descriptions__replaced;
+ALTER FUNCTION iobench.merged_latency(bigint[], text) RENAME TO merged_latency__replaced;
+ALTER FUNCTION iobench_internal.merged_latency(bigint[], text) RENAME TO merged_latency__replaced;
+ALTER FUNCTION iobench.fleet_compare(bigint, text) RENAME TO fleet_compare__replaced;
+ALTER FUNCTION iobench_internal.fleet_compare(bigint, text) RENAME TO fleet_compare__replaced;
+-- (server_vs_disk() and tune_tablespace() are new in 0.3: nothing to replace)
+
 -- pg_dump keeps the stored results (issue 35): every table of user data is
 -- registered, as the schema files do for a fresh install, with the
 -- sequences behind its serial columns (run_server_reads is new in 0.3: its
