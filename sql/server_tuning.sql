@@ -244,13 +244,18 @@ DELETE FROM iobench.runs WHERE run_uuid = '00000000-0000-0000-0000-0000000000d1'
 
 -- sweep_io_workers(): superusers only; PostgreSQL 18+ with io_method
 -- 'worker' (the temp instance's default there), through dblink
-CREATE ROLE iob_tune_user;
+CREATE ROLE iob_tune_user LOGIN;
 GRANT iobench_user TO iob_tune_user;
+SELECT waits_connstr() || ' user=iob_tune_user' AS tune_conn \gset
+-- (a member of iobench_user calls the other two, each in a session of its
+-- own as that member, so that no plan cached for a superuser hides a
+-- lookup the member may not make: no USAGE on iobench_internal needed)
+SELECT * FROM dblink(:'tune_conn',
+    $q$SELECT count(*) FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '64MB')$q$) AS t(rows bigint);
+SELECT rows >= 3 AS rows FROM dblink(:'tune_conn',
+    $q$SELECT count(*) FROM iobench.tune_tablespace('pg_default', concurrencies => '{1}', combine_limits => NULL,
+                                                  duration => '100ms', file_size => '64MB')$q$) AS t(rows bigint);
 SET ROLE iob_tune_user;
--- (a member of iobench_user calls the other two: no USAGE on iobench_internal needed)
-SELECT count(*) AS rows FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '100ms', file_size => '64MB');
-SELECT count(*) >= 3 AS rows FROM iobench.tune_tablespace('pg_default', concurrencies => '{1}', combine_limits => NULL,
-                                                         duration => '100ms', file_size => '64MB');
 SELECT * FROM iobench.sweep_io_workers();
 RESET ROLE;
 DROP ROLE iob_tune_user;

@@ -6,31 +6,6 @@
 -- iobench.run(); nothing here changes a setting but sweep_io_workers(),
 -- which restores it.
 
--- Refuse a step of tune_tablespace() stored "invalid": it read more than
--- 1 % of its blocks from memory (shared buffers or the page cache), so its
--- figures are memory's, not the disk's, and nothing may be recommended
--- from them.  The error rolls the call's runs back; the run's WARNING,
--- printed before, says what it found.
-CREATE OR REPLACE FUNCTION iobench_internal.server_tuning_refuse_invalid(step iobench.runs)
-RETURNS void
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    s iobench.run_server_reads;
-BEGIN
-    IF step.status OPERATOR(pg_catalog.<>) 'invalid' THEN
-        RETURN;
-    END IF;
-    SELECT * INTO s FROM iobench.run_server_reads x WHERE x.run_id OPERATOR(pg_catalog.=) step.run_id;
-    RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', step.run_id
-        USING ERRCODE = 'object_not_in_prerequisite_state',
-              DETAIL = pg_catalog.format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
-                                         step.label, s.buffer_hits, s.buffer_reads),
-              HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
-END
-$$;
-
 -- Check the arguments every call here shares, before any run: the
 -- tablespace exists and sets no effective_io_concurrency of its own (the
 -- steps measured would not apply: the server's read path takes the
@@ -332,6 +307,9 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    measured bigint[] := '{}';  -- every step's run, checked for "invalid" once
+    bad iobench.runs;           -- the first step stored "invalid"
+    bad_reads iobench.run_server_reads;
     blk integer := pg_catalog.current_setting('block_size')::integer;
     combine_now integer;        -- this session's io_combine_limit
     combine_in_effect integer;  -- what a new session gets
@@ -407,7 +385,7 @@ BEGIN
                          duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                          engine => 'postgres', effective_io_concurrency => c,
                          label => format('%stune_tablespace: randread at effective_io_concurrency %s', tag, c));
-        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+        measured := measured OPERATOR(pg_catalog.||) r.run_id;
         IF c OPERATOR(pg_catalog.=) 1 THEN
             rnd := r;           -- a plain index scan's: the cost of a random read
         END IF;
@@ -434,7 +412,7 @@ BEGIN
                          duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                          engine => 'postgres', effective_io_concurrency => c,
                          label => format('%stune_tablespace: randread at effective_io_concurrency %s, in effect', tag, c));
-        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+        measured := measured OPERATOR(pg_catalog.||) r.run_id;
         eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
         eic_steps := eic_steps OPERATOR(pg_catalog.||)
                      jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.iops, 0),
@@ -447,7 +425,7 @@ BEGIN
                      duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                      engine => 'postgres', effective_io_concurrency => top,
                      label => format('%stune_tablespace: randread at effective_io_concurrency %s, repeated', tag, top));
-    PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+    measured := measured OPERATOR(pg_catalog.||) r.run_id;
     eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
     eic_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.iops, 0))
                   OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.iops, 0)), 0);
@@ -470,7 +448,7 @@ BEGIN
                              duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                              engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => c,
                              label => format('%stune_tablespace: read at io_combine_limit %s', tag, c));
-            PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+            measured := measured OPERATOR(pg_catalog.||) r.run_id;
             comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
             comb_steps := comb_steps OPERATOR(pg_catalog.||)
                           jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
@@ -492,7 +470,7 @@ BEGIN
                              duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                              engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => combine_in_effect,
                              label => format('%stune_tablespace: read at io_combine_limit %s, in effect', tag, combine_in_effect));
-            PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+            measured := measured OPERATOR(pg_catalog.||) r.run_id;
             comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
             comb_steps := comb_steps OPERATOR(pg_catalog.||)
                           jsonb_build_object('value', combine_in_effect, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
@@ -505,7 +483,7 @@ BEGIN
                          duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                          engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => top,
                          label => format('%stune_tablespace: read at io_combine_limit %s, repeated', tag, top));
-        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
+        measured := measured OPERATOR(pg_catalog.||) r.run_id;
         comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
         comb_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.mb_per_s, 0))
                        OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.mb_per_s, 0)), 0);
@@ -537,14 +515,33 @@ BEGIN
                        duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
                        engine => 'postgres', effective_io_concurrency => eic,
                        label => format('%stune_tablespace: read for random_page_cost', tag));
-    FOREACH r IN ARRAY ARRAY[rnd, seq] LOOP
-        PERFORM iobench_internal.server_tuning_refuse_invalid(r);
-    END LOOP;
+    measured := measured OPERATOR(pg_catalog.||) rnd.run_id OPERATOR(pg_catalog.||) seq.run_id;
     -- pages per second sequentially / pages per second at random (8 kB each)
     cost_ratio := seq.mb_per_s OPERATOR(pg_catalog./) NULLIF(rnd.mb_per_s, 0);
     rpc := pg_catalog.round(GREATEST(seq_cost,
                seq_cost OPERATOR(pg_catalog.*) cost_ratio OPERATOR(pg_catalog.*)
                tune_tablespace.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
+
+    -- Refuse a step stored "invalid": it read more than 1 % of its blocks
+    -- from memory (shared buffers or the page cache), so its figures are
+    -- memory's, not the disk's, and nothing may be recommended from them.
+    -- Checked here, once, for every step: this body runs as its caller,
+    -- who may not name iobench_internal's functions.  The error rolls the
+    -- call's runs back; each run's WARNING, printed before, says what it
+    -- found.
+    SELECT x.* INTO bad FROM iobench.runs x
+     WHERE x.run_id OPERATOR(pg_catalog.=) ANY (measured)
+       AND x.status OPERATOR(pg_catalog.=) 'invalid'
+     ORDER BY x.run_id LIMIT 1;
+    IF FOUND THEN
+        SELECT * INTO bad_reads FROM iobench.run_server_reads x
+         WHERE x.run_id OPERATOR(pg_catalog.=) bad.run_id;
+        RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', bad.run_id
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = pg_catalog.format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
+                                             bad.label, bad_reads.buffer_hits, bad_reads.buffer_reads),
+                  HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
+    END IF;
 
     out_row.setting := 'effective_io_concurrency';
     out_row.recommended := eic::text;
