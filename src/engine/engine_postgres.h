@@ -80,6 +80,7 @@ typedef struct IobPgShared
 	bool		drop_page_cache;	/* not under debug_io_direct = data */
 	int			io_concurrency; /* effective_io_concurrency in effect */
 	int			io_combine_blocks;	/* io_combine_limit in effect (0: none) */
+	int			workers;		/* the run's workers, each reading ahead */
 } IobPgShared;
 
 /* The engine's state in the run's engine area */

@@ -296,6 +296,7 @@ resolve_settings(const IobEngineWork *work, IobPgShared *shared)
 	shared->io_combine_blocks = work->io_combine_given ?
 		work->io_combine_blocks : io_combine_limit;
 #endif
+	shared->workers = work->workers;
 }
 
 /*
@@ -359,16 +360,40 @@ text_setting(const char *name, Datum *value, char *null)
 #define NOT_COLD_MAX_SHARE	0.01
 
 /*
+ * The blocks that the server's counts and the device's samples may place
+ * on different sides of an edge of the measured period: what each worker
+ * reads ahead of the block it uses (the read stream's look-ahead, or the
+ * prefetch distance on 15 and 16), at each of the two edges.  A block the
+ * device read just before the period, for a read a worker issued then, is
+ * counted by the server once the worker uses it, inside the period; a read
+ * counted when issued near the end may reach the device after the last
+ * sample.  Neither is a page-cache hit.
+ */
+static uint64
+edge_skew_blocks(const IobPgShared *shared)
+{
+	uint64		ahead = (uint64) Max(shared->io_concurrency, 1);
+
+#ifdef IOB_HAVE_READ_STREAM
+	if (shared->read_stream)
+		ahead = IOB_READ_STREAM_MAX_PINNED((uint64) Max(shared->io_concurrency, 1),
+										   (uint64) Max(shared->io_combine_blocks, 1));
+#endif
+	return 2 * (uint64) Max(shared->workers, 1) * ahead;
+}
+
+/*
  * The reads of a run that the disk did not serve: its shared-buffer hits,
  * and the blocks the server read that the device did not (page-cache hits),
  * known where the run has device seconds (none on tmpfs, or when the
  * device is unknown: *device_known false).  The device's count covers its
- * samples, which hold the measured period (diskstats.c): it can only
- * overstate what the device read for the run, so the page-cache hits are
- * never overstated.
+ * samples, which hold the measured period (diskstats.c): beyond the reads
+ * ahead at its two edges (edge_skew_blocks()), it can only overstate what
+ * the device read for the run, so the page-cache hits are never
+ * overstated.
  */
 static uint64
-blocks_not_from_disk(int64 run_id, const IobEngineCounts *counts,
+blocks_not_from_disk(int64 run_id, const IobPgShared *shared, const IobEngineCounts *counts,
 					 bool *device_known, uint64 *device_blocks)
 {
 	Oid			types[1] = {INT8OID};
@@ -384,8 +409,8 @@ blocks_not_from_disk(int64 run_id, const IobEngineCounts *counts,
 							1, types, values, NULL, SPI_OK_SELECT, &isnull);
 	*device_known = !isnull;
 	*device_blocks = isnull ? 0 : (uint64) Max(DatumGetInt64(bytes), 0) / BLCKSZ;
-	if (*device_known && counts->buffer_reads > *device_blocks)
-		missed = counts->buffer_reads - *device_blocks;
+	if (*device_known && counts->buffer_reads > *device_blocks + edge_skew_blocks(shared))
+		missed = counts->buffer_reads - *device_blocks - edge_skew_blocks(shared);
 	return counts->buffer_hits + missed;
 }
 
@@ -433,7 +458,7 @@ iob_pg_store(int64 run_id, const IobEngineShared *area,
 				  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
 				  10, types, values, nulls, SPI_OK_INSERT);
 
-	not_cold = blocks_not_from_disk(run_id, counts, &device_known, &device_blocks);
+	not_cold = blocks_not_from_disk(run_id, shared, counts, &device_known, &device_blocks);
 	if (obtained == 0 || (double) not_cold <= NOT_COLD_MAX_SHARE * (double) obtained)
 		return row;
 
