@@ -62,7 +62,7 @@ like($copyright, qr{^Format: https://www\.debian\.org/doc/packaging-manuals/copy
 	'debian/copyright is machine-readable (DEP-5)');
 like($copyright, qr/^Files: \*\nCopyright: .*the iobench developers\nLicense: PostgreSQL$/m,
 	'debian/copyright puts every file under the PostgreSQL License');
-my @sources = map { s{^\Q$top/\E}{}r } glob("$top/src/*.[ch] $top/sql/install/*/*.sql");
+my @sources = map { s{^\Q$top/\E}{}r } glob("$top/src/*.[ch] $top/src/*/*.[ch] $top/sql/install/*/*.sql");
 ok(@sources > 40, 'the sources are found (' . scalar(@sources) . ' files)');
 is(join(', ', grep { slurp($_) =~ /\b(GPL|General Public License|Apache License|MIT License)\b/ } @sources),
 	'', 'no source file claims another licence');
