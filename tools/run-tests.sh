@@ -8,6 +8,7 @@
 #                                      (preceded by "setup" when REGRESS has it),
 #                                      specs/<name>.spec or t/<name>.pl
 #   tools/run-tests.sh pg_regress      the whole pg_regress suite (REGRESS) only
+#   tools/run-tests.sh tap             all the TAP tests (t/*.pl) only
 #
 # It tests on the PostgreSQL installation that PG_CONFIG names (environment
 # or `make test PG_CONFIG=...`; default: Debian's PostgreSQL 15, see
@@ -363,19 +364,14 @@ run_regress() {
 	return "$rc"
 }
 
-# Run the TAP tests (t/<name>.pl) with prove; arguments: the test names.
+# Run prove on TAP test files with the environment the tests expect;
+# arguments: the log to append its output to (also printed), the small file
+# system's path (or empty), prove's options, then the files.
 # PostgreSQL::Test::Cluster finds initdb and postgres in PATH: the private
 # tree's bin directory comes first.  Returns prove's status.
-run_tap() {
-	local rc=0 t files=() failed=() small_fs=
-	for t in "$@"; do files+=("t/$t.pl"); done
-	make_storage_rigs
-	# a small file system for the free-space tests (mounting needs root)
-	if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/smallfs" &&
-		mount -t tmpfs -o size=160M,mode=0700 tmpfs "$WORK/smallfs"; then
-		chown postgres: "$WORK/smallfs"
-		small_fs=$WORK/smallfs
-	fi
+prove_tap() {
+	local log=$1 small_fs=$2 rc=0
+	shift 2
 	# 15 and 16 put data and logs under $TESTDIR/tmp_check; 17 and later
 	# where TESTDATADIR and TESTLOGDIR say (else ./tmp_check and ./log):
 	# the same place on every release, where cleanup and reports look
@@ -392,15 +388,71 @@ run_tap() {
 		IOBENCH_TEST_TMPFS_DIR="${IOBENCH_TEST_TMPFS_DIR:-}" \
 		IOBENCH_TEST_BLKIO_CGROUP="${IOBENCH_TEST_BLKIO_CGROUP:-}" \
 		PG_TEST_PORT_DIR="$PORT_LOCKS" \
-		prove -I "$PG_TAP_PERL" -I "$WORK/tap" "${files[@]}") 2>&1 |
-		tee "$WORK/tap/prove.log" || rc=$?
+		prove --timer -I "$PG_TAP_PERL" -I "$WORK/tap" "$@") 2>&1 |
+		tee -a "$log" || rc=$?
+	return "$rc"
+}
+
+# Run the TAP tests (t/<name>.pl) with prove; arguments: the test names.
+# With IOBENCH_TAP_JOBS=N (N > 1), N tests run at once, but tests that
+# share something of the machine never overlap: those on the storage rigs
+# or the small file system (one loop device, one blkio throttle, one tmpfs
+# for all) run one after the other in a prove of their own, beside a prove
+# -j(N-1) of the others; those that crash a server or stop it with -m
+# immediate run alone afterwards, since the shared memory segments a crash
+# leaves until the restart would count as another test's leftovers
+# (iob_assert_clean).  (prove's own --rules gave the rig tests their turn
+# only once every other test had started.)  Returns prove's status.
+run_tap() {
+	local rc=0 t f jobs=${IOBENCH_TAP_JOBS:-1} files=() shared=() alone=() failed=() small_fs=
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "IOBENCH_TAP_JOBS must be a positive number, not \"$jobs\""
+	for t in "$@"; do
+		f=t/$t.pl
+		if [ "$jobs" -gt 1 ] && grep -qE "kill 'KILL'|immediate" "$SRC/$f"; then
+			alone+=("$f")
+		elif [ "$jobs" -gt 1 ] && grep -qE 'iob_need_rigs|iob_small_fs|IOBENCH_TEST_|IOBENCH_SMALL_FS' "$SRC/$f"; then
+			shared+=("$f")
+		else
+			files+=("$f")
+		fi
+	done
+	make_storage_rigs
+	# a small file system for the free-space tests (mounting needs root)
+	if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/smallfs" &&
+		mount -t tmpfs -o size=160M,mode=0700 tmpfs "$WORK/smallfs"; then
+		chown postgres: "$WORK/smallfs"
+		small_fs=$WORK/smallfs
+	fi
+	local log=$WORK/tap/prove.log
+	: >"$log"
+	if [ "$jobs" -gt 1 ]; then
+		# the rig tests' prove writes to a log of its own, printed when it
+		# ends (two proves on one terminal or log would mix their lines)
+		local rc_shared=0 pid= shared_log=$WORK/tap/prove-rigs.log
+		say "$jobs at a time; one after the other: ${shared[*]#t/}; alone afterwards: ${alone[*]#t/}"
+		: >"$shared_log"
+		if [ "${#shared[@]}" -gt 0 ]; then
+			prove_tap "$shared_log" "$small_fs" "${shared[@]}" >/dev/null &
+			pid=$!
+		fi
+		[ "${#files[@]}" -eq 0 ] || prove_tap "$log" "$small_fs" -j$((jobs - 1)) "${files[@]}" || rc=$?
+		[ -z "$pid" ] || wait "$pid" || rc_shared=$?
+		[ "$rc_shared" -eq 0 ] || rc=$rc_shared
+		say "the tests on the storage rigs and the small file system:"
+		cat "$shared_log"
+		cat "$shared_log" >>"$log"
+		[ "${#alone[@]}" -eq 0 ] || prove_tap "$log" "$small_fs" "${alone[@]}" || rc=$?
+	else
+		prove_tap "$log" "$small_fs" "${files[@]}" || rc=$?
+	fi
 	remove_storage_rigs
 	for t in "$@"; do
-		if grep -qE "^t/$t\.pl \.+ ok" "$WORK/tap/prove.log"; then
+		# (prove --timer starts each line with the time: "[hh:mm:ss] ")
+		if grep -qE "^(\[[0-9:]+\] )?t/$t\.pl \.+ ok" "$WORK/tap/prove.log"; then
 			PASSED=$((PASSED + 1))
-		elif grep -qE "^t/$t\.pl \.+ skipped" "$WORK/tap/prove.log"; then
+		elif grep -qE "^(\[[0-9:]+\] )?t/$t\.pl \.+ skipped" "$WORK/tap/prove.log"; then
 			PASSED=$((PASSED + 1))
-			SKIPPED+=("$(sed -nE "s/^t\/$t\.pl \.+ skipped: /$t: /p" "$WORK/tap/prove.log")")
+			SKIPPED+=("$(sed -nE "s/^(\[[0-9:]+\] )?t\/$t\.pl \.+ skipped: /$t: /p" "$WORK/tap/prove.log")")
 		else
 			FAILED=$((FAILED + 1))
 			failed+=("$t")
@@ -452,6 +504,9 @@ main() {
 		for t in "${args[@]}"; do
 			if [ "$t" = pg_regress ]; then
 				regress+=("${all_regress[@]}")
+			elif [ "$t" = tap ]; then
+				[ "${#all_tap[@]}" -gt 0 ] || die "\"tap\": no TAP tests (TAP_TESTS unset or t/ empty)"
+				tap+=("${all_tap[@]}")
 			elif [ -f "$SRC/sql/$t.sql" ]; then
 				regress+=("$t")
 			elif [ -f "$SRC/specs/$t.spec" ]; then
