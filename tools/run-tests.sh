@@ -393,16 +393,53 @@ prove_tap() {
 	return "$rc"
 }
 
+# Print the first test of the first queue file (one test a line) that
+# has one, and remove it from there; false when all are empty.  Call it
+# under the queue's lock.
+take_test() {
+	local q t
+	for q in "$@"; do
+		t=$(head -n 1 "$q")
+		if [ -n "$t" ]; then
+			sed -i 1d "$q"
+			echo "$t"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# One lane of TAP tests run at once: it runs one test after the other,
+# each taken from the first of the queue files named that still has one;
+# arguments: the small file system's path (or empty), then the queue
+# files.  Each test's output is printed and added to prove.log when it
+# ends, under the queue's lock (so lanes do not mix their lines).
+# Returns false when one of its tests failed.
+tap_lane() {
+	local small_fs=$1 t tlog rc=0
+	shift
+	while t=$( { flock 9 && take_test "$@"; } 9>"$WORK/tap/queue.lock"); do
+		tlog=$(mktemp "$WORK/tap/prove.XXXXXX")
+		prove_tap "$tlog" "$small_fs" "$t" >/dev/null || rc=1
+		# (without prove's closing lines of a passed file: one a test)
+		{ flock 9 && grep -vE '^(All tests successful\.$|Files=[0-9]+, Tests=|Result: PASS$|\[[0-9:]+\]$)' "$tlog" |
+			tee -a "$WORK/tap/prove.log"; } 9>"$WORK/tap/queue.lock" || true
+		rm -f "$tlog"
+	done
+	return "$rc"
+}
+
 # Run the TAP tests (t/<name>.pl) with prove; arguments: the test names.
-# With IOBENCH_TAP_JOBS=N (N > 1), N tests run at once, but tests that
-# share something of the machine never overlap: those on the storage rigs
-# or the small file system (one loop device, one blkio throttle, one tmpfs
-# for all) run one after the other in a prove of their own, beside a prove
-# -j(N-1) of the others; those that crash a server or stop it with -m
-# immediate run alone afterwards, since the shared memory segments a crash
-# leaves until the restart would count as another test's leftovers
-# (iob_assert_clean).  (prove's own --rules gave the rig tests their turn
-# only once every other test had started.)  Returns prove's status.
+# With IOBENCH_TAP_JOBS=N (N > 1), N lanes run tests at once, each taking
+# the next test when its last one ends, but tests that share something of
+# the machine never overlap: those on the storage rigs or the small file
+# system (one loop device, one blkio throttle, one tmpfs for all) are run
+# by the first lane only, before it takes any other; those that crash a
+# server or stop it with -m immediate run alone afterwards, since the
+# shared memory segments a crash leaves until the restart would count as
+# another test's leftovers (iob_assert_clean).  (prove -j's own --rules
+# gave the rig tests their turn only once every other test had started.)
+# Returns prove's status.
 run_tap() {
 	local rc=0 t f jobs=${IOBENCH_TAP_JOBS:-1} files=() shared=() alone=() failed=() small_fs=
 	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "IOBENCH_TAP_JOBS must be a positive number, not \"$jobs\""
@@ -426,21 +463,19 @@ run_tap() {
 	local log=$WORK/tap/prove.log
 	: >"$log"
 	if [ "$jobs" -gt 1 ]; then
-		# the rig tests' prove writes to a log of its own, printed when it
-		# ends (two proves on one terminal or log would mix their lines)
-		local rc_shared=0 pid= shared_log=$WORK/tap/prove-rigs.log
-		say "$jobs at a time; one after the other: ${shared[*]#t/}; alone afterwards: ${alone[*]#t/}"
-		: >"$shared_log"
-		if [ "${#shared[@]}" -gt 0 ]; then
-			prove_tap "$shared_log" "$small_fs" "${shared[@]}" >/dev/null &
-			pid=$!
-		fi
-		[ "${#files[@]}" -eq 0 ] || prove_tap "$log" "$small_fs" -j$((jobs - 1)) "${files[@]}" || rc=$?
-		[ -z "$pid" ] || wait "$pid" || rc_shared=$?
-		[ "$rc_shared" -eq 0 ] || rc=$rc_shared
-		say "the tests on the storage rigs and the small file system:"
-		cat "$shared_log"
-		cat "$shared_log" >>"$log"
+		local i pids=() rigs_q=$WORK/tap/queue-rigs others_q=$WORK/tap/queue-others
+		say "$jobs at a time; in the first lane only: ${shared[*]#t/}; alone afterwards: ${alone[*]#t/}"
+		printf '%s\n' "${shared[@]}" | sed '/^$/d' >"$rigs_q"
+		printf '%s\n' "${files[@]}" | sed '/^$/d' >"$others_q"
+		tap_lane "$small_fs" "$rigs_q" "$others_q" &
+		pids+=($!)
+		for ((i = 2; i <= jobs; i++)); do
+			tap_lane "$small_fs" "$others_q" &
+			pids+=($!)
+		done
+		for i in "${pids[@]}"; do
+			wait "$i" || rc=1
+		done
 		[ "${#alone[@]}" -eq 0 ] || prove_tap "$log" "$small_fs" "${alone[@]}" || rc=$?
 	else
 		prove_tap "$log" "$small_fs" "${files[@]}" || rc=$?
