@@ -406,8 +406,14 @@ cmd_fresh() {
 	root=$ROOT
 	mount_root "$root"
 	# the submission: this checkout's repository, read-only, to clone from
+	# (the common one where the checkout is a worktree: a worktree's own
+	# git directory is no repository), and its HEAD, checked out in the
+	# clone on the checkout's branch when the clone's HEAD is another
+	local sha branch
+	sha=$(git -C "$SRC" rev-parse HEAD)
+	branch=$(git -C "$SRC" symbolic-ref --short -q HEAD || true)
 	mkdir -p "$root/mnt/iobench.git"
-	mount --bind -o ro "$(git -C "$SRC" rev-parse --absolute-git-dir)" "$root/mnt/iobench.git" &&
+	mount --bind -o ro "$(git -C "$SRC" rev-parse --path-format=absolute --git-common-dir)" "$root/mnt/iobench.git" &&
 		MOUNTS+=("$root/mnt/iobench.git") || die "could not mount the repository into the root"
 	say "README's quick start as root in a minimal Debian 12, at $(git -C "$SRC" rev-parse --short HEAD)"
 	# The lines before the first make line set the machine up (README's
@@ -418,6 +424,10 @@ cmd_fresh() {
 		[[ $line == sudo\ * ]] && { say "not as root: $line"; continue; }
 		if [[ $line == make* ]] && [ "$cloned" -eq 0 ]; then
 			step "git clone" in_root "$root" git clone -q /mnt/iobench.git /root/iobench || return 1
+			if [ "$(in_root "$root" git -C /root/iobench rev-parse HEAD)" != "$sha" ]; then
+				step "git checkout ${branch:-$sha}" in_root "$root" git -C /root/iobench checkout -q \
+					$([ -n "$branch" ] && echo "-B $branch" || echo --detach) "$sha" || return 1
+			fi
 			cloned=1
 		fi
 		log=$root/root/quickstart-step.log

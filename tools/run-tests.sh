@@ -8,6 +8,7 @@
 #                                      (preceded by "setup" when REGRESS has it),
 #                                      specs/<name>.spec or t/<name>.pl
 #   tools/run-tests.sh pg_regress      the whole pg_regress suite (REGRESS) only
+#   tools/run-tests.sh tap             all the TAP tests (t/*.pl) only
 #
 # It tests on the PostgreSQL installation that PG_CONFIG names (environment
 # or `make test PG_CONFIG=...`; default: Debian's PostgreSQL 15, see
@@ -364,19 +365,14 @@ run_regress() {
 	return "$rc"
 }
 
-# Run the TAP tests (t/<name>.pl) with prove; arguments: the test names.
+# Run prove on TAP test files with the environment the tests expect;
+# arguments: the log to append its output to (also printed), the small file
+# system's path (or empty), prove's options, then the files.
 # PostgreSQL::Test::Cluster finds initdb and postgres in PATH: the private
 # tree's bin directory comes first.  Returns prove's status.
-run_tap() {
-	local rc=0 t files=() failed=() small_fs=
-	for t in "$@"; do files+=("t/$t.pl"); done
-	make_storage_rigs
-	# a small file system for the free-space tests (mounting needs root)
-	if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/smallfs" &&
-		mount -t tmpfs -o size=160M,mode=0700 tmpfs "$WORK/smallfs"; then
-		chown postgres: "$WORK/smallfs"
-		small_fs=$WORK/smallfs
-	fi
+prove_tap() {
+	local log=$1 small_fs=$2 rc=0
+	shift 2
 	# 15 and 16 put data and logs under $TESTDIR/tmp_check; 17 and later
 	# where TESTDATADIR and TESTLOGDIR say (else ./tmp_check and ./log):
 	# the same place on every release, where cleanup and reports look
@@ -393,15 +389,106 @@ run_tap() {
 		IOBENCH_TEST_TMPFS_DIR="${IOBENCH_TEST_TMPFS_DIR:-}" \
 		IOBENCH_TEST_BLKIO_CGROUP="${IOBENCH_TEST_BLKIO_CGROUP:-}" \
 		PG_TEST_PORT_DIR="$PORT_LOCKS" \
-		prove -I "$PG_TAP_PERL" -I "$WORK/tap" "${files[@]}") 2>&1 |
-		tee "$WORK/tap/prove.log" || rc=$?
+		prove --timer -I "$PG_TAP_PERL" -I "$WORK/tap" "$@") 2>&1 |
+		tee -a "$log" || rc=$?
+	return "$rc"
+}
+
+# Print the first test of the first queue file (one test a line) that
+# has one, and remove it from there; false when all are empty.  Call it
+# under the queue's lock.
+take_test() {
+	local q t
+	for q in "$@"; do
+		t=$(head -n 1 "$q")
+		if [ -n "$t" ]; then
+			sed -i 1d "$q"
+			echo "$t"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# One lane of TAP tests run at once: it runs one test after the other,
+# each taken from the first of the queue files named that still has one;
+# arguments: the small file system's path (or empty), then the queue
+# files.  Each test's output is printed and added to prove.log when it
+# ends, under the queue's lock (so lanes do not mix their lines).
+# Returns false when one of its tests failed.
+tap_lane() {
+	local small_fs=$1 t tlog rc=0
+	shift
+	while t=$( { flock 9 && take_test "$@"; } 9>"$WORK/tap/queue.lock"); do
+		tlog=$(mktemp "$WORK/tap/prove.XXXXXX")
+		prove_tap "$tlog" "$small_fs" "$t" >/dev/null || rc=1
+		# (without prove's closing lines of a passed file: one a test)
+		{ flock 9 && grep -vE '^(All tests successful\.$|Files=[0-9]+, Tests=|Result: PASS$|\[[0-9:]+\]$)' "$tlog" |
+			tee -a "$WORK/tap/prove.log"; } 9>"$WORK/tap/queue.lock" || true
+		rm -f "$tlog"
+	done
+	return "$rc"
+}
+
+# Run the TAP tests (t/<name>.pl) with prove; arguments: the test names.
+# With IOBENCH_TAP_JOBS=N (N > 1), N lanes run tests at once, each taking
+# the next test when its last one ends, but tests that share something of
+# the machine never overlap: those on the storage rigs or the small file
+# system (one loop device, one blkio throttle, one tmpfs for all) are run
+# by the first lane only, before it takes any other; those that crash a
+# server or stop it with -m immediate run alone afterwards, since the
+# shared memory segments a crash leaves until the restart would count as
+# another test's leftovers (iob_assert_clean).  (prove -j's own --rules
+# gave the rig tests their turn only once every other test had started.)
+# Returns prove's status.
+run_tap() {
+	local rc=0 t f jobs=${IOBENCH_TAP_JOBS:-1} files=() shared=() alone=() failed=() small_fs=
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "IOBENCH_TAP_JOBS must be a positive number, not \"$jobs\""
+	for t in "$@"; do
+		f=t/$t.pl
+		if [ "$jobs" -gt 1 ] && grep -qE "kill 'KILL'|immediate" "$SRC/$f"; then
+			alone+=("$f")
+		elif [ "$jobs" -gt 1 ] && grep -qE 'iob_need_rigs|iob_small_fs|IOBENCH_TEST_|IOBENCH_SMALL_FS' "$SRC/$f"; then
+			shared+=("$f")
+		else
+			files+=("$f")
+		fi
+	done
+	make_storage_rigs
+	# a small file system for the free-space tests (mounting needs root)
+	if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/smallfs" &&
+		mount -t tmpfs -o size=160M,mode=0700 tmpfs "$WORK/smallfs"; then
+		chown postgres: "$WORK/smallfs"
+		small_fs=$WORK/smallfs
+	fi
+	local log=$WORK/tap/prove.log
+	: >"$log"
+	if [ "$jobs" -gt 1 ]; then
+		local i pids=() rigs_q=$WORK/tap/queue-rigs others_q=$WORK/tap/queue-others
+		say "$jobs at a time; in the first lane only: ${shared[*]#t/}; alone afterwards: ${alone[*]#t/}"
+		printf '%s\n' "${shared[@]}" | sed '/^$/d' >"$rigs_q"
+		printf '%s\n' "${files[@]}" | sed '/^$/d' >"$others_q"
+		tap_lane "$small_fs" "$rigs_q" "$others_q" &
+		pids+=($!)
+		for ((i = 2; i <= jobs; i++)); do
+			tap_lane "$small_fs" "$others_q" &
+			pids+=($!)
+		done
+		for i in "${pids[@]}"; do
+			wait "$i" || rc=1
+		done
+		[ "${#alone[@]}" -eq 0 ] || prove_tap "$log" "$small_fs" "${alone[@]}" || rc=$?
+	else
+		prove_tap "$log" "$small_fs" "${files[@]}" || rc=$?
+	fi
 	remove_storage_rigs
 	for t in "$@"; do
-		if grep -qE "^t/$t\.pl \.+ ok" "$WORK/tap/prove.log"; then
+		# (prove --timer starts each line with the time: "[hh:mm:ss] ")
+		if grep -qE "^(\[[0-9:]+\] )?t/$t\.pl \.+ ok" "$WORK/tap/prove.log"; then
 			PASSED=$((PASSED + 1))
-		elif grep -qE "^t/$t\.pl \.+ skipped" "$WORK/tap/prove.log"; then
+		elif grep -qE "^(\[[0-9:]+\] )?t/$t\.pl \.+ skipped" "$WORK/tap/prove.log"; then
 			PASSED=$((PASSED + 1))
-			SKIPPED+=("$(sed -nE "s/^t\/$t\.pl \.+ skipped: /$t: /p" "$WORK/tap/prove.log")")
+			SKIPPED+=("$(sed -nE "s/^(\[[0-9:]+\] )?t\/$t\.pl \.+ skipped: /$t: /p" "$WORK/tap/prove.log")")
 		else
 			FAILED=$((FAILED + 1))
 			failed+=("$t")
@@ -453,6 +540,9 @@ main() {
 		for t in "${args[@]}"; do
 			if [ "$t" = pg_regress ]; then
 				regress+=("${all_regress[@]}")
+			elif [ "$t" = tap ]; then
+				[ "${#all_tap[@]}" -gt 0 ] || die "\"tap\": no TAP tests (TAP_TESTS unset or t/ empty)"
+				tap+=("${all_tap[@]}")
 			elif [ -f "$SRC/sql/$t.sql" ]; then
 				regress+=("$t")
 			elif [ -f "$SRC/specs/$t.spec" ]; then
