@@ -8,7 +8,9 @@
 #                                                 on a copy of this checkout
 #   tools/debian_root.sh run RELEASE CMD [ARG...] run a command inside the root
 #   tools/debian_root.sh package RELEASE          build postgresql-N-iobench from
-#                                                 debian/ inside, install it and
+#                                                 debian/ inside (by the guide's
+#                                                 package route, as written, when
+#                                                 it names N), install it and
 #                                                 run installcheck against it
 #   tools/debian_root.sh path RELEASE             print the cached root's path
 #   tools/debian_root.sh pg_config RELEASE        print pg_config's path inside it
@@ -362,6 +364,17 @@ readme_quickstart_lines() {
 		block { sub(/[ \t]*#.*$/, ""); if ($0 != "") print }' "$SRC/README.md"
 }
 
+# Print the command lines of the guide's package route (the ```sh block
+# under "### From a package" in doc/iobench.md), comments and blank lines
+# left out.
+guide_package_lines() {
+	awk '/^### From a package/ { section = 1; next }
+		section && !block && /^#/ { exit }
+		section && /^```sh/ { block = 1; next }
+		block && /^```/ { exit }
+		block { sub(/[ \t]+#.*$/, ""); if ($0 != "") print }' "$SRC/doc/iobench.md"
+}
+
 # Set ROOT to a new root unpacked from the cached debootstrap tarball of
 # bookworm's minbase, making the tarball first when it is not cached.
 fresh_root() {
@@ -514,14 +527,30 @@ cmd_package() {
 	chmod 755 "$work" "$work/iobench-${version%-*}"
 	copy_checkout "$work/iobench-${version%-*}"
 	inner=/var/tmp/iobench-pkg/iobench-${version%-*}
-	step "build dependencies" in_root "$root" sh -c \
-		"apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends build-essential debhelper dpkg-dev fakeroot postgresql-server-dev-all >/dev/null" ||
-		return 1
-	# debian/control for this release's PostgreSQL only
-	step "build postgresql-$major-iobench $version" in_root "$root" env PG_SUPPORTED_VERSIONS="$major" \
-		DEB_BUILD_OPTIONS=nocheck sh -c \
-		"cd $inner && pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b" \
-		>"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log"; say "FAILED: the package build; log above"; return 1; }
+	if guide_package_lines | grep -q "postgresql-server-dev-$major\b"; then
+		# The guide's package route names this release's PostgreSQL: run it
+		# as written, in the copy of the checkout, as root (without "sudo",
+		# which a minimal root lacks) and answering apt's questions yes, as
+		# its reader would
+		step "apt-get update" in_root "$root" apt-get update -q >/dev/null || return 1
+		printf 'APT::Get::Assume-Yes "true";\n' >"$root/etc/apt/apt.conf.d/90iobench-assume-yes"
+		say "the guide's package route (doc/iobench.md, From a package), as written:"
+		while IFS= read -r line; do
+			say "  \$ $line"
+			step "$line" in_root "$root" env DEBIAN_FRONTEND=noninteractive bash -o pipefail -c \
+				"cd $inner && ${line#sudo }" >>"$work/build.log" 2>&1 ||
+				{ tail -n 60 "$work/build.log"; say "FAILED: the guide's package route, at: $line"; return 1; }
+		done < <(guide_package_lines)
+	else
+		step "build dependencies" in_root "$root" sh -c \
+			"apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends build-essential debhelper dpkg-dev fakeroot postgresql-server-dev-all >/dev/null" ||
+			return 1
+		# debian/control for this release's PostgreSQL only
+		step "build postgresql-$major-iobench $version" in_root "$root" env PG_SUPPORTED_VERSIONS="$major" \
+			DEB_BUILD_OPTIONS=nocheck sh -c \
+			"cd $inner && pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b" \
+			>"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log"; say "FAILED: the package build; log above"; return 1; }
+	fi
 	deb=$(cd "$work" && ls postgresql-"$major"-iobench_*.deb 2>/dev/null | grep -v dbgsym | head -n 1)
 	[ -n "$deb" ] || die "dpkg-buildpackage made no postgresql-$major-iobench package"
 	rm -rf "$SRC/packages.$release"
