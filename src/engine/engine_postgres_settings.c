@@ -401,6 +401,9 @@ blocks_not_from_disk(int64 run_id, const IobPgShared *shared, const IobEngineCou
 	Datum		bytes;
 	bool		isnull;
 	uint64		missed = 0;
+	uint64		expected;		/* the most the server may count as read
+								 * with no page-cache hit: the device's
+								 * blocks and the reads ahead at the edges */
 
 	values[0] = Int64GetDatum(run_id);
 	bytes = iob_owner_value("SELECT (pg_catalog.sum(d.read_sectors) OPERATOR(pg_catalog.*) 512)::bigint "
@@ -409,8 +412,9 @@ blocks_not_from_disk(int64 run_id, const IobPgShared *shared, const IobEngineCou
 							1, types, values, NULL, SPI_OK_SELECT, &isnull);
 	*device_known = !isnull;
 	*device_blocks = isnull ? 0 : (uint64) Max(DatumGetInt64(bytes), 0) / BLCKSZ;
-	if (*device_known && counts->buffer_reads > *device_blocks + edge_skew_blocks(shared))
-		missed = counts->buffer_reads - *device_blocks - edge_skew_blocks(shared);
+	expected = *device_blocks + edge_skew_blocks(shared);
+	if (*device_known && counts->buffer_reads > expected)
+		missed = counts->buffer_reads - expected;
 	return counts->buffer_hits + missed;
 }
 
