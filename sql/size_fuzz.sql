@@ -42,7 +42,7 @@ $$;
 -- 2^31-1 blocks, the largest relation (2^32-1 blocks), 2^32 blocks (32 TB,
 -- where a 32-bit block count wraps to 0) and one block more, the largest
 -- file (1 PB) and past it, 2^63-1 and 2^63 bytes, negative, every unit up
--- to PB, then 'EB', fractions and garbage.
+-- to PB (bytes, kB, MB, GB, TB, PB), then 'EB', fractions and garbage.
 CREATE TEMP TABLE sizes (n int PRIMARY KEY, size text);
 INSERT INTO sizes VALUES
     (1, '0'), (2, '1'), (3, '511'), (4, '512'), (5, '8191'), (6, '8192'),
@@ -55,7 +55,8 @@ INSERT INTO sizes VALUES
     (18, '9223372036854775807'),       -- 2^63 - 1 bytes
     (19, '9223372036854775808'),       -- 2^63 bytes
     (20, '8388608 PB'),                -- 2^63 bytes, in PB
-    (21, '1 EB'), (22, '1.5kB'), (23, 'garbage'), (24, '');
+    (21, '1 EB'), (22, '1.5kB'), (23, 'garbage'), (24, ''),
+    (25, '1GB'), (26, '8192 bytes');   -- the units not above
 
 -- The calls: {} is the size; each ends with its probe (see above).
 -- engine 'postgres' checks its relation's size after the sizes every
@@ -93,7 +94,7 @@ SELECT c.n AS call_no, s.n AS size_no, c.call, s.size,
   FROM calls c CROSS JOIN sizes s;
 -- NULL sizes
 INSERT INTO outcomes
-SELECT c.n, 25, c.call, NULL, pg_temp.outcome('SELECT ' || replace(c.call, '{}', 'NULL'), c.read_only)
+SELECT c.n, 27, c.call, NULL, pg_temp.outcome('SELECT ' || replace(c.call, '{}', 'NULL'), c.read_only)
   FROM calls c;
 
 -- every outcome, call by call (the probe's error: the sizes were taken)
@@ -211,7 +212,7 @@ INSERT INTO fleet_calls VALUES
 CREATE TEMP TABLE fleet_outcomes AS
 SELECT c.n AS call_no, s.n AS size_no, s.size,
        pg_temp.fleet_outcome(replace(c.call, '{}', coalesce(quote_literal(s.size), 'NULL::text'))) AS outcome
-  FROM fleet_calls c CROSS JOIN (SELECT n, size FROM sizes UNION ALL SELECT 25, NULL) s;
+  FROM fleet_calls c CROSS JOIN (SELECT n, size FROM sizes UNION ALL SELECT 27, NULL) s;
 SELECT call_no, size_no, size, outcome FROM fleet_outcomes ORDER BY call_no, size_no;
 
 -- the calls made: sizes (and NULL) x calls, counts, the helpers (fio_size
