@@ -18,12 +18,18 @@ CREATE ROLE iob_fuzz LOGIN;
 GRANT iobench_user TO iob_fuzz;
 SET ROLE iob_fuzz;
 
--- a call's outcome: 'ok', or the SQLSTATE and message of its error
-CREATE FUNCTION pg_temp.outcome(query text) RETURNS text
+-- a call's outcome: 'ok', or the SQLSTATE and message of its error; with
+-- read_only, the call is made in a read-only transaction, the probe of the
+-- functions that check every argument before they refuse to write (until
+-- the call ends: the subtransaction of its error undoes the setting)
+CREATE FUNCTION pg_temp.outcome(query text, read_only boolean DEFAULT false) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
     msg text;
 BEGIN
+    IF read_only THEN
+        PERFORM pg_catalog.set_config('transaction_read_only', 'on', true);
+    END IF;
     EXECUTE query;
     RETURN 'ok';
 EXCEPTION WHEN OTHERS THEN
@@ -36,7 +42,7 @@ $$;
 -- 2^31-1 blocks, the largest relation (2^32-1 blocks), 2^32 blocks (32 TB,
 -- where a 32-bit block count wraps to 0) and one block more, the largest
 -- file (1 PB) and past it, 2^63-1 and 2^63 bytes, negative, every unit up
--- to PB, then 'EB', fractions and garbage.
+-- to PB (bytes, kB, MB, GB, TB, PB), then 'EB', fractions and garbage.
 CREATE TEMP TABLE sizes (n int PRIMARY KEY, size text);
 INSERT INTO sizes VALUES
     (1, '0'), (2, '1'), (3, '511'), (4, '512'), (5, '8191'), (6, '8192'),
@@ -49,15 +55,21 @@ INSERT INTO sizes VALUES
     (18, '9223372036854775807'),       -- 2^63 - 1 bytes
     (19, '9223372036854775808'),       -- 2^63 bytes
     (20, '8388608 PB'),                -- 2^63 bytes, in PB
-    (21, '1 EB'), (22, '1.5kB'), (23, 'garbage'), (24, '');
+    (21, '1 EB'), (22, '1.5kB'), (23, 'garbage'), (24, ''),
+    (25, '1GB'), (26, '8192 bytes');   -- the units not above
 
 -- The calls: {} is the size; each ends with its probe (see above).
 -- engine 'postgres' checks its relation's size after the sizes every
 -- engine shares: effective_io_concurrency => -1 is refused after it.
 -- latency_search() refuses engine 'postgres' before it checks that the
--- block size is a multiple of 512 (the runs it makes are checked again).
-CREATE TEMP TABLE calls (n int PRIMARY KEY, call text);
-INSERT INTO calls VALUES
+-- block size is a multiple of 512 (the runs it makes are checked again);
+-- with engine 'psync' it checks its heaviest step as a run (calls 15 and
+-- 16), then refuses a read-only transaction (their probe).
+-- sweep_io_workers() is for superusers (it runs ALTER SYSTEM): the granted
+-- role is refused before any size; its file_size takes the check of calls
+-- 11 and 12 (server_tuning_check()), its block_size run()'s.
+CREATE TEMP TABLE calls (n int PRIMARY KEY, call text, read_only boolean NOT NULL DEFAULT false);
+INSERT INTO calls (n, call) VALUES
     (1, $$iobench.run(block_size => {}, effective_io_concurrency => 1)$$),
     (2, $$iobench.run(file_size => {}, effective_io_concurrency => 1)$$),
     (3, $$iobench.run(file_size => {}, files => 1024, effective_io_concurrency => 1)$$),
@@ -72,14 +84,17 @@ INSERT INTO calls VALUES
     (12, $$iobench.tune_tablespace('pg_default', file_size => {}, concurrencies => '{0}')$$),
     (13, $$iobench.sweep_io_workers(file_size => {})$$),
     (14, $$iobench.sweep_io_workers(block_size => {})$$);
+INSERT INTO calls VALUES
+    (15, $$iobench.latency_search(engine => 'psync', max_iodepth => 1, block_size => {})$$, true),
+    (16, $$iobench.latency_search(engine => 'psync', max_iodepth => 1, file_size => {})$$, true);
 
 CREATE TEMP TABLE outcomes AS
 SELECT c.n AS call_no, s.n AS size_no, c.call, s.size,
-       pg_temp.outcome('SELECT ' || replace(c.call, '{}', quote_literal(s.size))) AS outcome
+       pg_temp.outcome('SELECT ' || replace(c.call, '{}', quote_literal(s.size)), c.read_only) AS outcome
   FROM calls c CROSS JOIN sizes s;
 -- NULL sizes
 INSERT INTO outcomes
-SELECT c.n, 25, c.call, NULL, pg_temp.outcome('SELECT ' || replace(c.call, '{}', 'NULL'))
+SELECT c.n, 27, c.call, NULL, pg_temp.outcome('SELECT ' || replace(c.call, '{}', 'NULL'), c.read_only)
   FROM calls c;
 
 -- every outcome, call by call (the probe's error: the sizes were taken)
@@ -162,15 +177,55 @@ SELECT count(*) = 1 AS searched
                               file_size => '8kB', engine => 'psync');
 RESET ROLE;
 
+-- The fleet calls, for the owner of iobench (iobench_user does not give
+-- them): each size goes to the run() of every server (here iob_loop_a, this
+-- database through dblink), whose error comes back as the server's row.
+-- fleet_run()'s probe is effective_io_concurrency, as for run();
+-- fleet_suite()'s a label longer than run() takes (its length, which
+-- differs per test, left out), sent to every test, the WAL test too.
+SELECT coalesce(max(fleet_id), 0) AS fleets_before FROM iobench.fleets \gset
+-- a fleet call's outcome: its error, or what the servers' rows said
+CREATE FUNCTION pg_temp.fleet_outcome(query text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    msg text;
+BEGIN
+    EXECUTE format($q$SELECT string_agg(DISTINCT said, '; ' ORDER BY said)
+                        FROM (SELECT (f.status || ': ' || coalesce(regexp_replace(f.error,
+                                 'is \d+ characters long', 'is too long'), '')) COLLATE "C" AS said
+                                FROM %s f) s$q$, query)
+       INTO msg;
+    RETURN msg;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+    RETURN SQLSTATE || ': ' || msg;
+END
+$$;
+CREATE TEMP TABLE fleet_calls (n int PRIMARY KEY, call text);
+INSERT INTO fleet_calls VALUES
+    (1, $$iobench.fleet_run(ARRAY['iob_loop_a'], jsonb_build_object('file_size', {}, 'effective_io_concurrency', 1),
+                            concurrent => false)$$),
+    (2, $$iobench.fleet_run(ARRAY['iob_loop_a'], jsonb_build_object('block_size', {}, 'effective_io_concurrency', 1),
+                            concurrent => false)$$),
+    (3, $$iobench.fleet_suite('oltp', ARRAY['iob_loop_a'], file_size => {}, concurrent => false,
+                              label => repeat('x', 1025))$$);
+CREATE TEMP TABLE fleet_outcomes AS
+SELECT c.n AS call_no, s.n AS size_no, s.size,
+       pg_temp.fleet_outcome(replace(c.call, '{}', coalesce(quote_literal(s.size), 'NULL::text'))) AS outcome
+  FROM fleet_calls c CROSS JOIN (SELECT n, size FROM sizes UNION ALL SELECT 27, NULL) s;
+SELECT call_no, size_no, size, outcome FROM fleet_outcomes ORDER BY call_no, size_no;
+
 -- the calls made: sizes (and NULL) x calls, counts, the helpers (fio_size
 -- on each size, format_bytes on 7 values), issue 35's three and its one in
--- full, five runs
+-- full, five runs, the fleet calls
 SELECT (SELECT count(*) FROM outcomes) + (SELECT count(*) FROM counts)
-       + (SELECT count(*) FROM sizes) + 7 + 3 + 1 + 5 AS calls;
+       + (SELECT count(*) FROM sizes) + 7 + 3 + 1 + 5
+       + (SELECT count(*) FROM fleet_outcomes) AS calls;
 -- every one was refused or completed; nothing is left behind
 SELECT leftover_files(), running_workers();
 SELECT iobench.drop_read_targets('pg_default');
 DELETE FROM iobench.searches WHERE search_id > :searches_before;
 DELETE FROM iobench.runs WHERE run_id > :runs_before;
+DELETE FROM iobench.fleets WHERE fleet_id > :fleets_before;
 DROP OWNED BY iob_fuzz;
 DROP ROLE iob_fuzz;
