@@ -44,6 +44,7 @@
 
 #include "storage/block.h"
 #include "storage/dsm.h"
+#include "utils/rel.h"
 
 #include "engine.h"
 
@@ -65,6 +66,7 @@ typedef struct IobPgShared
 	uint64		file_size;		/* the bytes of the relation a run reads */
 	uint32		block_size;
 	uint64		seed;
+	bool		scan_target;	/* the scan relation (engine_postgres_scan.c) */
 
 	/* written by the preparer (engine_postgres_relation.c) */
 	Oid			relid;
@@ -99,6 +101,14 @@ extern Datum iob_pg_store(int64 run_id, const IobEngineShared *area,
 
 /* engine_postgres_relation.c: in the launcher, before its workers start */
 extern void iob_pg_relation_prepare(dsm_segment *seg, IobPgShared *shared);
+extern void iob_pg_relation_sync_drop(Relation rel, BlockNumber nblocks, bool drop);
+
+/*
+ * engine_postgres_scan.c: the scan relation's key of block "blkno": a
+ * bijection of 32 bits, so that the keys below a bound lie at random
+ * blocks
+ */
+extern uint32 iob_scan_key(BlockNumber blkno);
 
 /* Entry point of the preparer (bgw_function_name) */
 extern PGDLLEXPORT void iobench_relation_main(Datum main_arg);
