@@ -52,8 +52,10 @@ SELECT * FROM iobench.tune_tablespace('iob_tune_ts');
 ALTER TABLESPACE iob_tune_ts RESET (effective_io_concurrency);
 SELECT count(*) AS runs_made FROM iobench.runs WHERE run_id > :runs_before;
 
--- server_vs_disk(): a row per pattern, each naming a raw run (direct, not
--- engine postgres) and a server run of the same pattern and block size.
+-- server_vs_disk(): a row per pattern, each naming a raw run (not engine
+-- postgres: direct for random reads, buffered and cold with the kernel's
+-- read-ahead for sequential ones, as the server's) and a server run of the
+-- same pattern and block size, and the executor's cold scan.
 -- Where the kernel refuses io_uring (a container's seccomp profile), a raw
 -- run above iodepth 1 cannot be made: its row names no raw run and says
 -- why, with the server's figures (checked for itself below), so this part
@@ -67,7 +69,6 @@ DROP TABLE iob_pad;
 CREATE TEMP TABLE svd AS
 SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4,1}', duration => '1s', file_size => '64MB',
                                      label => 'regress');
-SELECT pattern, concurrency, scan_blocks, scan_read_blocks, scan_hit_blocks, round(scan_blocks_per_s) bps, round(scan_ratio::numeric,2) sr, round(ratio::numeric,2) r, limiting_layer, summary FROM svd;
 SELECT pattern, concurrency = coalesce(c.eic, concurrency) AS concurrency_ok,
        block_size = CASE pattern WHEN 'randread' THEN 8192
                                  ELSE 8192 * coalesce((SELECT setting::int FROM pg_settings
@@ -79,7 +80,8 @@ SELECT s.pattern,
        CASE WHEN s.raw_run_id IS NULL
             THEN s.concurrency > 1 AND s.raw_iops IS NULL AND s.raw_mb_per_s IS NULL
                  AND s.raw_lat_p99_us IS NULL
-            ELSE r.engine <> 'postgres' AND r.direct AND r.rw = s.pattern AND r.block_size = s.block_size
+            ELSE r.engine <> 'postgres' AND r.direct = (s.pattern = 'randread')
+                 AND r.cold_reads = (s.pattern = 'read') AND r.rw = s.pattern AND r.block_size = s.block_size
                  AND r.iodepth = greatest(s.concurrency, 1) END AS raw_run_ok,
        v.engine = 'postgres' AND v.rw = s.pattern AND v.block_size = s.block_size
          AND v.effective_io_concurrency = s.concurrency AS server_run_ok,
@@ -91,8 +93,8 @@ SELECT s.pattern,
             ELSE abs(s.ratio - v.iops / r.iops) < 1e-9 END AS ratio_ok,
        s.server_buffer_hits = sr.buffer_hits AS hits_ok,
        CASE WHEN s.raw_run_id IS NULL
-            THEN s.summary LIKE 'PostgreSQL gets % IOPS at effective_io_concurrency % (reads of %); no raw run: iodepth % needs io_uring, which is not available: %'
-            ELSE s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency % (reads of %)' END AS summary_ok,
+            THEN s.summary LIKE 'PostgreSQL gets % IOPS at effective_io_concurrency % (reads of %); no raw run: iodepth % needs io_uring, which is not available: %; a cold %'
+            ELSE s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency % (reads of %); a cold %' END AS summary_ok,
        (r.label IS NULL OR r.label LIKE 'regress server_vs_disk: raw%')
          AND v.label LIKE 'regress server_vs_disk: server%' AS labels_ok
   FROM svd s
@@ -100,6 +102,34 @@ SELECT s.pattern,
   JOIN iobench.runs v ON v.run_id = s.server_run_id
   JOIN iobench.run_server_reads sr ON sr.run_id = s.server_run_id
  ORDER BY s.pattern DESC, s.concurrency;
+-- the executor's cold scan of the scan relation (64 MB, one row per page):
+-- a bitmap heap scan of one page in eight at most (fewer when fewer
+-- buffers are free, at least 64), or a sequential scan of all of it; cold:
+-- every heap page read from the kernel, the hits only the index's
+-- (prewarmed); its rates, the ratios scan / engine and scan / disk in
+-- MB/s, and the layer the rule names (within 20 %, from the top)
+SELECT s.pattern, s.concurrency,
+       CASE s.pattern WHEN 'randread' THEN s.scan_blocks BETWEEN 64 AND 8192 / 8
+                      ELSE s.scan_blocks = 8192 END AS pages_ok,
+       s.scan_read_blocks = s.scan_blocks AS cold,
+       s.scan_hit_blocks < s.scan_read_blocks / 10 AS read_beats_hit,
+       s.scan_blocks_per_s > 0 AND abs(s.scan_mb_per_s - s.scan_blocks_per_s * 8192 / 1e6) < 1e-6 AS rates_ok,
+       abs(s.scan_ratio - s.scan_mb_per_s / s.server_mb_per_s) < 1e-9 AS scan_ratio_ok,
+       CASE WHEN s.raw_run_id IS NULL THEN s.scan_disk_ratio IS NULL
+            ELSE abs(s.scan_disk_ratio - s.scan_mb_per_s / s.raw_mb_per_s) < 1e-9 END AS scan_disk_ratio_ok,
+       s.limiting_layer IS NOT DISTINCT FROM
+         CASE WHEN s.scan_ratio < 0.8 THEN 'the executor''s per-block work'
+              WHEN s.raw_run_id IS NULL THEN NULL
+              WHEN s.ratio < 0.8 THEN 'the server''s read path'
+              ELSE 'the disk' END AS layer_ok,
+       s.summary LIKE format('%%; a cold %s gets %% of that (%% blocks/s, %s of %% pages read from the kernel%%)%s',
+                             CASE s.pattern WHEN 'randread' THEN 'bitmap heap scan' ELSE 'sequential scan' END,
+                             s.scan_read_blocks,
+                             coalesce(': ' || s.limiting_layer || ' limits', '')) AS summary_says_layer
+  FROM svd s
+ ORDER BY s.pattern DESC, s.concurrency;
+-- the scan relation is listed with the engine's, one of each per tablespace
+SELECT relation, tablespace FROM iobench.read_targets ORDER BY relation::text;
 
 -- without io_uring (iobench.io_uring = off, as where the kernel refuses
 -- it): the raw run at iodepth 1 is made with engine psync, the one at 4
@@ -112,7 +142,8 @@ SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '200m
 RESET iobench.io_uring;
 SELECT s.pattern, s.concurrency, r.engine AS raw_engine, s.raw_iops IS NOT NULL AS raw_figures,
        s.ratio IS NOT NULL AS has_ratio, v.engine AS server_engine, s.server_iops = v.iops AS server_figures,
-       regexp_replace(s.summary, '^PostgreSQL gets [0-9.]+ ', 'PostgreSQL gets N ') AS summary
+       regexp_replace(regexp_replace(s.summary, '^PostgreSQL gets [0-9.]+ ', 'PostgreSQL gets N '),
+                      '; (a cold|no scan).*$', '') AS summary
   FROM svd_nouring s
   LEFT JOIN iobench.runs r ON r.run_id = s.raw_run_id
   JOIN iobench.runs v ON v.run_id = s.server_run_id
