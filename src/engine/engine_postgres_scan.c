@@ -51,6 +51,7 @@
 #include "catalog/pg_tablespace.h"
 #include "commands/tablespace.h"
 #include "common/hashfn.h"
+#include "executor/instrument.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -370,13 +371,18 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	avail = Max(free - SCAN_MARGIN_BUFFERS, 0) + allowance;
 	if (avail >= (int64) index_blocks)
 	{
+		int64		reads = pgBufferUsage.shared_blks_read;
+		int64		free_before = free;
+
+		/*
+		 * The index's pages read now came off the free list, or else from
+		 * the clock sweep, out of the allowance
+		 */
 		prewarm_index(indexoid);
+		reads = pgBufferUsage.shared_blks_read - reads;
 		free = free_buffers();
-		avail = Max(free - SCAN_MARGIN_BUFFERS, 0) + allowance;
-#ifndef IOB_HAVE_FREELIST
-		/* the index's pages came from the clock sweep too */
-		avail -= index_blocks;
-#endif
+		allowance -= Max(reads - Max(free_before - free, 0), 0);
+		avail = Max(free - SCAN_MARGIN_BUFFERS, 0) + Max(allowance, 0);
 	}
 	else
 		why = psprintf("shared buffers have %lld free buffers (less a margin of %d) and %lld to take from other relations in this step, fewer than the %u pages of the scan relation's index",
