@@ -108,7 +108,7 @@ SELECT s.pattern,
 -- every heap page read from the kernel, the hits only the index's
 -- (prewarmed); its rates, the ratios scan / engine and scan / disk in
 -- MB/s, and the layer the rule names (within 20 %, from the top)
-SELECT s.pattern, s.concurrency,
+SELECT s.pattern,
        CASE s.pattern WHEN 'randread' THEN s.scan_blocks BETWEEN 64 AND 8192 / 8
                       ELSE s.scan_blocks = 8192 END AS pages_ok,
        s.scan_read_blocks = s.scan_blocks AS cold,

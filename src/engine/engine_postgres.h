@@ -27,10 +27,13 @@
  * asks for blocks, a request becoming done with its last buffer.  It takes
  * a narrow description of its work (IobEngineWork) and keeps its run-wide
  * state in the run's shared memory as IobPgShared, laid over the engine's
- * area (IobEngineShared).  Three files:
+ * area (IobEngineShared).  Four files:
  * - engine_postgres.c: the operations table and the read path of a worker;
  * - engine_postgres_relation.c: the relation, made, filled, and made cold
- *   before the run by a preparer background worker that commits on its own;
+ *   before the run by a preparer background worker that commits on its own
+ *   (and the same for server_vs_disk()'s scan relation, scan_target);
+ * - engine_postgres_scan.c: server_vs_disk()'s cold scan of its scan
+ *   relation by the executor, within the free buffers;
  * - engine_postgres_settings.c: the rules of a run of this engine (its
  *   check_work), the settings it runs with, and its row in
  *   iobench.run_server_reads (its store).

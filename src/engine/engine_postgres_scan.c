@@ -295,7 +295,7 @@ PG_FUNCTION_INFO_V1(iobench_scan_step);
 
 /*
  * SQL: iobench_internal.scan_step(tablespace oid, pattern text, concurrency
- * integer, file_size bigint, steps integer, OUT relation regclass, OUT
+ * integer, file_size text, steps integer, OUT relation regclass, OUT
  * relation_blocks bigint, OUT selected_blocks bigint, OUT free_buffers
  * bigint, OUT plan jsonb, OUT not_measured text): one cold scan of the scan
  * relation of the tablespace (made or extended to file_size first), for
@@ -336,7 +336,8 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	spcoid = PG_GETARG_OID(0);
 	pattern = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	concurrency = PG_GETARG_INT32(2);
-	file_size = PG_GETARG_INT64(3);
+	/* checked by server_tuning_check() already */
+	file_size = DatumGetInt64(DirectFunctionCall1(pg_size_bytes, PG_GETARG_DATUM(3)));
 	steps = Max(PG_GETARG_INT32(4), 1);
 	if (strcmp(pattern, "randread") != 0 && strcmp(pattern, "read") != 0)
 		elog(ERROR, "scan_step() pattern must be randread or read, not \"%s\"", pattern);

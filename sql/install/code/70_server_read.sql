@@ -28,4 +28,4 @@ CREATE OR REPLACE FUNCTION iobench.drop_read_targets(tablespace name DEFAULT NUL
 RETURNS integer
 AS 'MODULE_PATHNAME', 'iobench_drop_read_targets'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION iobench.drop_read_targets IS 'remove the relations runs of engine postgres read (of one tablespace, or all); returns how many';
+COMMENT ON FUNCTION iobench.drop_read_targets IS 'remove the relations runs of engine postgres read and server_vs_disk() scans (of one tablespace, or all); returns how many';

@@ -249,7 +249,8 @@ COMMENT ON FUNCTION iobench_internal.server_vs_disk(oid, name, integer[], interv
 
 -- One cold scan by the executor of the tablespace's scan relation
 -- (src/engine/engine_postgres_scan.c): made or extended to file_size
--- bytes, made cold (its buffers dropped onto the free list, its pages
+-- (a size in text, read here, so that nothing folds it before the API's
+-- checks), made cold (its buffers dropped onto the free list, its pages
 -- dropped from the page cache), its index read into shared buffers, then
 -- EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) of a bitmap heap
 -- scan of one page in eight (random) or of a sequential scan (read) at
@@ -260,13 +261,13 @@ COMMENT ON FUNCTION iobench_internal.server_vs_disk(oid, name, integer[], interv
 -- only the allowance); when that is too few, it runs nothing and
 -- not_measured says why.
 CREATE OR REPLACE FUNCTION iobench_internal.scan_step(
-    tablespace oid, pattern text, concurrency integer, file_size bigint, steps integer,
+    tablespace oid, pattern text, concurrency integer, file_size text, steps integer,
     OUT relation pg_catalog.regclass, OUT relation_blocks bigint, OUT selected_blocks bigint,
     OUT free_buffers bigint, OUT plan jsonb, OUT not_measured text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'iobench_scan_step'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, bigint, integer) IS 'one cold scan of the scan relation by the executor, its plan with buffer counts (server_vs_disk())';
+COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, text, integer) IS 'one cold scan of the scan relation by the executor, its plan with buffer counts (server_vs_disk())';
 
 -- A row of server_vs_disk() completed with its scan (scan_step()'s
 -- columns): the scan's figures, the ratios scan / engine (scan_ratio) and
@@ -373,7 +374,7 @@ BEGIN ATOMIC
      CROSS JOIN LATERAL iobench_internal.scan_step(
                (SELECT t.oid FROM pg_catalog.pg_tablespace t
                  WHERE t.spcname OPERATOR(pg_catalog.=) server_vs_disk.tablespace),
-               b.pattern, b.concurrency, pg_catalog.pg_size_bytes(server_vs_disk.file_size),
+               b.pattern, b.concurrency, server_vs_disk.file_size,
                (SELECT pg_catalog.count(DISTINCT u.v)::integer OPERATOR(pg_catalog.+) 1
                   FROM pg_catalog.unnest(server_vs_disk.concurrencies) u(v))) s
      CROSS JOIN LATERAL iobench_internal.server_vs_disk_layers(b, s.relation, s.selected_blocks, s.plan,
