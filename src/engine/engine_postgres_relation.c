@@ -348,7 +348,14 @@ fill_blocks(Relation rel, BlockNumber first, BlockNumber nblocks,
 			else
 				datum[0] = PointerGetDatum(value);
 			tuple = heap_form_tuple(desc, datum, isnull);
-			heap_insert(rel, tuple, cid, HEAP_INSERT_SKIP_FSM, bistate);
+			/*
+			 * The scan relation's rows are inserted frozen: a scan sets no
+			 * hint bit, so its pages stay clean and a sequential scan's
+			 * ring never writes one (no other transaction reads the
+			 * relation during its fill: its steps are serialized)
+			 */
+			heap_insert(rel, tuple, cid,
+						HEAP_INSERT_SKIP_FSM | (index ? HEAP_INSERT_FROZEN : 0), bistate);
 			if (index)
 				(void) index_insert(index, datum, isnull, &tuple->t_self, rel,
 									UNIQUE_CHECK_NO, false, index_info);
