@@ -15,6 +15,9 @@
 # IOBENCH_TMPDIR, default /var/tmp) for the call.  The scan reads within
 # the buffers free (bound: 0.5 % of shared buffers of other relations' pages
 # per call); a row without scan figures says why in its summary.
+# BENCH_RELEASE=trixie|sid|experimental (as root) does the throwaway call on
+# that Debian root's PostgreSQL (tools/debian_root.sh), on a copy of this
+# checkout.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,6 +25,20 @@ TS=${1:-pg_default}
 STEPS=${2:-'{1,16,128}'}
 FILE_SIZE=${3:-1GB}
 SECS=${4:-5s}
+
+if [ -n "${BENCH_RELEASE:-}" ]; then
+	root=$("$SRC/tools/debian_root.sh" path "$BENCH_RELEASE")
+	"$SRC/tools/debian_root.sh" make "$BENCH_RELEASE" >/dev/null
+	work=$(mktemp -d "$root/var/tmp/iobench-bench.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	(cd "$SRC" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+		tar --null -T - -cf -) | tar -xf - -C "$work"
+	"$SRC/tools/debian_root.sh" run "$BENCH_RELEASE" env BENCH_THROWAWAY=1 \
+		PG_CONFIG="$("$SRC/tools/debian_root.sh" pg_config "$BENCH_RELEASE")" \
+		"${work#"$root"}/bench/three_layers.sh" "$TS" "$STEPS" "$FILE_SIZE" "$SECS"
+	exit
+fi
 
 PSQL=(psql -X -v ON_ERROR_STOP=1)
 if [ "${BENCH_THROWAWAY:-0}" = 1 ]; then
