@@ -31,6 +31,13 @@
  * page cache.  A lock on the tablespace serializes the preparers of one
  * tablespace.
  *
+ * The same preparer makes server_vs_disk()'s scan relation
+ * (shared->scan_target): iobench_internal.scan_target_<oid>, (k integer,
+ * filler bytea), one row per page inserted frozen with its key
+ * (iob_scan_key()) and its btree index entry, filled to all of its blocks
+ * (the scan reads all of it), and left for its caller to make cold
+ * (engine_postgres_scan.c).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
