@@ -124,7 +124,7 @@ SELECT s.pattern,
          CASE WHEN s.scan_ratio IS NULL THEN NULL
               WHEN s.scan_ratio < 0.8 THEN 'the executor''s per-block work'
               WHEN s.raw_run_id IS NULL THEN NULL
-              WHEN s.ratio < 0.8 THEN 'the server''s read path'
+              WHEN s.ratio < 0.8 AND s.scan_disk_ratio < 0.8 THEN 'the server''s read path'
               ELSE 'the disk' END AS layer_ok,
        n.no_scan OR s.summary LIKE format('%%; a cold %s gets %% of that (%% blocks/s, %s of %% pages read from the kernel%%)%s',
                                           CASE s.pattern WHEN 'randread' THEN 'bitmap heap scan' ELSE 'sequential scan' END,
