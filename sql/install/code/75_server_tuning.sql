@@ -1,10 +1,11 @@
 -- The server's read path against the raw disk, and tuning from it (engine
--- 'postgres', new in 0.3): server_vs_disk() puts raw and server runs side
--- by side, tune_tablespace() recommends a tablespace's I/O settings from
--- measured steps, sweep_io_workers() measures the server path over io
--- worker pool sizes (18+).  Everything runs as the caller, through
--- iobench.run(); nothing here changes a setting but sweep_io_workers(),
--- which restores it.
+-- 'postgres', new in 0.3): server_vs_disk() puts raw runs, server runs and
+-- the executor's cold scans side by side, tune_tablespace() recommends a
+-- tablespace's I/O settings from measured steps, sweep_io_workers()
+-- measures the server path over io worker pool sizes (18+).  Everything
+-- runs as the caller, through iobench.run() (the scans as the extension's
+-- owner, in scan_step(), on iobench's own relation); nothing here changes
+-- a setting but sweep_io_workers(), which restores it.
 
 -- Check the arguments every call here shares, before any run: the
 -- tablespace exists and sets no effective_io_concurrency of its own (the
