@@ -37,6 +37,7 @@ OBJS = \
 	src/engine/engine.o \
 	src/engine/engine_postgres.o \
 	src/engine/engine_postgres_relation.o \
+	src/engine/engine_postgres_scan.o \
 	src/engine/engine_postgres_settings.o \
 	src/engine/engine_psync.o \
 	src/engine/engine_uring.o \

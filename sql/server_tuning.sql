@@ -52,14 +52,22 @@ SELECT * FROM iobench.tune_tablespace('iob_tune_ts');
 ALTER TABLESPACE iob_tune_ts RESET (effective_io_concurrency);
 SELECT count(*) AS runs_made FROM iobench.runs WHERE run_id > :runs_before;
 
--- server_vs_disk(): a row per pattern, each naming a raw run (direct, not
--- engine postgres) and a server run of the same pattern and block size.
+-- server_vs_disk(): a row per pattern, each naming a raw run (not engine
+-- postgres: direct for random reads, buffered and cold with the kernel's
+-- read-ahead for sequential ones, as the server's) and a server run of the
+-- same pattern and block size, and the executor's cold scan.
 -- Where the kernel refuses io_uring (a container's seccomp profile), a raw
 -- run above iodepth 1 cannot be made: its row names no raw run and says
 -- why, with the server's figures (checked for itself below), so this part
 -- reads the same on either kind of machine.
+-- (shared buffers, 16 MB here, are all in use by now: a table read into
+-- them and dropped frees about 3.5 MB of them, which the executor's scans
+-- take; a step given twice is measured once)
+CREATE TABLE iob_pad AS SELECT g, repeat('x', 900) AS pad FROM generate_series(1, 3600) g;
+SELECT count(*) AS pad_rows FROM iob_pad;
+DROP TABLE iob_pad;
 CREATE TEMP TABLE svd AS
-SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '1s', file_size => '64MB',
+SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4,1}', duration => '1s', file_size => '64MB',
                                      label => 'regress');
 SELECT pattern, concurrency = coalesce(c.eic, concurrency) AS concurrency_ok,
        block_size = CASE pattern WHEN 'randread' THEN 8192
@@ -72,7 +80,8 @@ SELECT s.pattern,
        CASE WHEN s.raw_run_id IS NULL
             THEN s.concurrency > 1 AND s.raw_iops IS NULL AND s.raw_mb_per_s IS NULL
                  AND s.raw_lat_p99_us IS NULL
-            ELSE r.engine <> 'postgres' AND r.direct AND r.rw = s.pattern AND r.block_size = s.block_size
+            ELSE r.engine <> 'postgres' AND r.direct = (s.pattern = 'randread')
+                 AND r.cold_reads = (s.pattern = 'read') AND r.rw = s.pattern AND r.block_size = s.block_size
                  AND r.iodepth = greatest(s.concurrency, 1) END AS raw_run_ok,
        v.engine = 'postgres' AND v.rw = s.pattern AND v.block_size = s.block_size
          AND v.effective_io_concurrency = s.concurrency AS server_run_ok,
@@ -84,8 +93,8 @@ SELECT s.pattern,
             ELSE abs(s.ratio - v.iops / r.iops) < 1e-9 END AS ratio_ok,
        s.server_buffer_hits = sr.buffer_hits AS hits_ok,
        CASE WHEN s.raw_run_id IS NULL
-            THEN s.summary LIKE 'PostgreSQL gets % IOPS at effective_io_concurrency % (reads of %); no raw run: iodepth % needs io_uring, which is not available: %'
-            ELSE s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency % (reads of %)' END AS summary_ok,
+            THEN s.summary LIKE 'PostgreSQL gets % IOPS at effective_io_concurrency % (reads of %); no raw run: iodepth % needs io_uring, which is not available: %; %'
+            ELSE s.summary LIKE 'PostgreSQL gets % of this disk''s % IOPS at effective_io_concurrency % (reads of %); %' END AS summary_ok,
        (r.label IS NULL OR r.label LIKE 'regress server_vs_disk: raw%')
          AND v.label LIKE 'regress server_vs_disk: server%' AS labels_ok
   FROM svd s
@@ -93,6 +102,42 @@ SELECT s.pattern,
   JOIN iobench.runs v ON v.run_id = s.server_run_id
   JOIN iobench.run_server_reads sr ON sr.run_id = s.server_run_id
  ORDER BY s.pattern DESC, s.concurrency;
+-- the executor's cold scan of the scan relation (64 MB, one row per page):
+-- a bitmap heap scan of one page in eight at most (fewer when fewer
+-- buffers are free, at least 64), or a sequential scan of all of it; cold:
+-- every heap page read from the kernel, the hits only the index's
+-- (prewarmed); its rates, the ratios scan / engine and scan / disk in
+-- MB/s, and the layer the rule names (within 20 %, from the top).  19 has
+-- no buffer free list: its scans read only 0.5 % of shared buffers, too
+-- few here, and each row says so instead ("no scan: ...").
+SELECT s.pattern,
+       n.no_scan OR CASE s.pattern WHEN 'randread' THEN s.scan_blocks BETWEEN 64 AND 8192 / 8
+                                   ELSE s.scan_blocks = 8192 END AS pages_ok,
+       n.no_scan OR s.scan_read_blocks = s.scan_blocks AS cold,
+       n.no_scan OR s.scan_hit_blocks < s.scan_read_blocks / 10 AS read_beats_hit,
+       n.no_scan OR s.scan_blocks_per_s > 0
+                    AND abs(s.scan_mb_per_s - s.scan_blocks_per_s * 8192 / 1e6) < 1e-6 AS rates_ok,
+       n.no_scan OR abs(s.scan_ratio - s.scan_mb_per_s / s.server_mb_per_s) < 1e-9 AS scan_ratio_ok,
+       n.no_scan OR CASE WHEN s.raw_run_id IS NULL THEN s.scan_disk_ratio IS NULL
+                         ELSE abs(s.scan_disk_ratio - s.scan_mb_per_s / s.raw_mb_per_s) < 1e-9 END AS scan_disk_ratio_ok,
+       s.limiting_layer IS NOT DISTINCT FROM
+         CASE WHEN s.scan_ratio IS NULL THEN NULL
+              WHEN s.scan_ratio < 0.8 THEN 'the executor''s per-block work'
+              WHEN s.raw_run_id IS NULL THEN NULL
+              WHEN s.ratio < 0.8 AND s.scan_disk_ratio < 0.8 THEN 'the server''s read path'
+              ELSE 'the disk' END AS layer_ok,
+       n.no_scan OR s.summary LIKE format('%%; a cold %s gets %% of that (%% blocks/s, %s of %% pages read from the kernel%%)%s',
+                                          CASE s.pattern WHEN 'randread' THEN 'bitmap heap scan' ELSE 'sequential scan' END,
+                                          s.scan_read_blocks,
+                                          coalesce(': ' || s.limiting_layer || ' limits', '')) AS summary_says_layer
+  FROM svd s,
+       LATERAL (SELECT current_setting('server_version_num')::int >= 190000
+                       AND s.scan_blocks IS NULL AND s.limiting_layer IS NULL
+                       AND s.summary LIKE '%; no scan: % to take from other relations%'
+                       AS no_scan) n
+ ORDER BY s.pattern DESC, s.concurrency;
+-- the scan relation is listed with the engine's, one of each per tablespace
+SELECT relation, tablespace FROM iobench.read_targets ORDER BY relation::text;
 
 -- without io_uring (iobench.io_uring = off, as where the kernel refuses
 -- it): the raw run at iodepth 1 is made with engine psync, the one at 4
@@ -105,7 +150,8 @@ SELECT * FROM iobench.server_vs_disk(concurrencies => '{1,4}', duration => '200m
 RESET iobench.io_uring;
 SELECT s.pattern, s.concurrency, r.engine AS raw_engine, s.raw_iops IS NOT NULL AS raw_figures,
        s.ratio IS NOT NULL AS has_ratio, v.engine AS server_engine, s.server_iops = v.iops AS server_figures,
-       regexp_replace(s.summary, '^PostgreSQL gets [0-9.]+ ', 'PostgreSQL gets N ') AS summary
+       regexp_replace(regexp_replace(s.summary, '^PostgreSQL gets [0-9.]+ ', 'PostgreSQL gets N '),
+                      '; (a cold|no scan).*$', '') AS summary
   FROM svd_nouring s
   LEFT JOIN iobench.runs r ON r.run_id = s.raw_run_id
   JOIN iobench.runs v ON v.run_id = s.server_run_id

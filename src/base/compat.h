@@ -260,6 +260,37 @@ iob_read_stream_max_pins(int max_ios, int combine)
 #endif
 
 /*
+ * The buffer free list (server_vs_disk()'s scan, engine_postgres_scan.c):
+ * 15 to 18 keep the buffers no page occupies on a list that
+ * StrategyGetBuffer() takes from before it runs the clock sweep, and
+ * DropRelationBuffers() puts the buffers it empties on it (a buffer is on
+ * the list when its freeNext is not FREENEXT_NOT_IN_LIST); 19 has no list,
+ * every buffer comes from the clock sweep.
+ */
+#if PG_VERSION_NUM < 190000
+#define IOB_HAVE_FREELIST			1
+#endif
+
+/*
+ * The buffers of a BAS_BULKREAD ring as a sequential scan of a large table
+ * makes it now: 16 and later say it (18 sizes it from the settings); 15's
+ * is 256 kB.
+ */
+static inline int
+iob_bulkread_ring_buffers(void)
+{
+#if PG_VERSION_NUM >= 160000
+	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+	int			n = GetAccessStrategyBufferCount(strategy);
+
+	FreeAccessStrategy(strategy);
+	return n;
+#else
+	return 256 * 1024 / BLCKSZ;
+#endif
+}
+
+/*
  * The buffer ring of the fill of engine "postgres"'s relation (an unlogged
  * table: its pages carry no LSN, so reusing a dirty buffer of the ring
  * never waits for a WAL flush, which is what BAS_BULKWRITE's 16 MB ring

@@ -27,10 +27,13 @@
  * asks for blocks, a request becoming done with its last buffer.  It takes
  * a narrow description of its work (IobEngineWork) and keeps its run-wide
  * state in the run's shared memory as IobPgShared, laid over the engine's
- * area (IobEngineShared).  Three files:
+ * area (IobEngineShared).  Four files:
  * - engine_postgres.c: the operations table and the read path of a worker;
  * - engine_postgres_relation.c: the relation, made, filled, and made cold
- *   before the run by a preparer background worker that commits on its own;
+ *   before the run by a preparer background worker that commits on its own
+ *   (and the same for server_vs_disk()'s scan relation, scan_target);
+ * - engine_postgres_scan.c: server_vs_disk()'s cold scan of its scan
+ *   relation by the executor, within the free buffers;
  * - engine_postgres_settings.c: the rules of a run of this engine (its
  *   check_work), the settings it runs with, and its row in
  *   iobench.run_server_reads (its store).
@@ -44,6 +47,7 @@
 
 #include "storage/block.h"
 #include "storage/dsm.h"
+#include "utils/rel.h"
 
 #include "engine.h"
 
@@ -65,6 +69,7 @@ typedef struct IobPgShared
 	uint64		file_size;		/* the bytes of the relation a run reads */
 	uint32		block_size;
 	uint64		seed;
+	bool		scan_target;	/* the scan relation (engine_postgres_scan.c) */
 
 	/* written by the preparer (engine_postgres_relation.c) */
 	Oid			relid;
@@ -99,6 +104,14 @@ extern Datum iob_pg_store(int64 run_id, const IobEngineShared *area,
 
 /* engine_postgres_relation.c: in the launcher, before its workers start */
 extern void iob_pg_relation_prepare(dsm_segment *seg, IobPgShared *shared);
+extern void iob_pg_relation_sync_drop(Relation rel, BlockNumber nblocks, bool drop);
+
+/*
+ * engine_postgres_scan.c: the scan relation's key of block "blkno": a
+ * bijection of 32 bits, so that the keys below a bound lie at random
+ * blocks
+ */
+extern uint32 iob_scan_key(BlockNumber blkno);
 
 /* Entry point of the preparer (bgw_function_name) */
 extern PGDLLEXPORT void iobench_relation_main(Datum main_arg);

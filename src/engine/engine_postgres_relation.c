@@ -31,6 +31,13 @@
  * page cache.  A lock on the tablespace serializes the preparers of one
  * tablespace.
  *
+ * The same preparer makes server_vs_disk()'s scan relation
+ * (shared->scan_target): iobench_internal.scan_target_<oid>, (k integer,
+ * filler bytea), one row per page inserted frozen with its key
+ * (iob_scan_key()) and its btree index entry, filled to all of its blocks
+ * (the scan reads all of it), and left for its caller to make cold
+ * (engine_postgres_scan.c).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -38,12 +45,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "access/genam.h"
 #include "access/heapam.h"
 #include "access/hio.h"
 #include "access/tableam.h"
 #include "access/heaptoast.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_tablespace.h"
@@ -73,9 +82,22 @@
 /* Blocks filled per committed transaction: 64 MB of 8 kB blocks */
 #define FILL_CHUNK_BYTES	(64 * 1024 * 1024)
 
-/* The schema of the relations, and their name's prefix */
+/*
+ * The schema of the relations, and their names' prefixes: the relation
+ * engine "postgres" reads, and the scan relation of server_vs_disk()
+ * (engine_postgres_scan.c)
+ */
 #define READ_TARGET_SCHEMA	"iobench_internal"
 #define READ_TARGET_PREFIX	"read_target_"
+#define SCAN_TARGET_PREFIX	"scan_target_"
+
+/*
+ * Random bytes of the scan relation's one row per page: the largest that
+ * fits a page with its key, stored inline (storage PLAIN), so that no
+ * second row fits and nothing compresses
+ */
+#define SCAN_ROW_BYTES \
+	(MaxHeapTupleSize - MAXALIGN(SizeofHeapTupleHeader) - 2 * MAXIMUM_ALIGNOF - VARHDRSZ)
 
 /*
  * Random bytes per row: the largest row stored inline without compression
@@ -152,9 +174,14 @@ iob_pg_relation_prepare(dsm_segment *seg, IobPgShared *shared)
 				 errhint("See the server log for the reason.")));
 }
 
-/* Make the relation of tablespace "spcoid", as the extension's owner */
+/*
+ * Make the relation of tablespace "spcoid", as the extension's owner; the
+ * scan relation has an integer key and a btree index on it, made while it
+ * is empty (its fill inserts the index entries, so no CREATE INDEX ever
+ * reads the table through shared buffers)
+ */
 static void
-create_read_target(Oid spcoid, const char *relname)
+create_read_target(Oid spcoid, const char *relname, bool scan)
 {
 	char	   *qualified = quote_qualified_identifier(READ_TARGET_SCHEMA, relname);
 	char	   *spcname = get_tablespace_name(spcoid);
@@ -165,13 +192,26 @@ create_read_target(Oid spcoid, const char *relname)
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("tablespace with OID %u does not exist", spcoid)));
 	iob_owner_begin(&scope);
-	iob_owner_exec(psprintf("CREATE UNLOGGED TABLE %s (filler bytea) "
+	iob_owner_exec(psprintf("CREATE UNLOGGED TABLE %s (%sfiller bytea) "
 							"WITH (autovacuum_enabled = false, toast.autovacuum_enabled = false) "
 							"TABLESPACE %s",
-							qualified, quote_identifier(spcname)),
+							qualified, scan ? "k integer NOT NULL, " : "",
+							quote_identifier(spcname)),
 				   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+	if (scan)
+	{
+		iob_owner_exec(psprintf("ALTER TABLE %s ALTER COLUMN filler SET STORAGE PLAIN", qualified),
+					   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+		iob_owner_exec(psprintf("CREATE INDEX %s ON %s (k) TABLESPACE %s",
+								quote_identifier(psprintf("%s_k", relname)), qualified,
+								quote_identifier(spcname)),
+					   0, NULL, NULL, NULL, SPI_OK_UTILITY);
+	}
 	iob_owner_exec(psprintf("COMMENT ON TABLE %s IS %s", qualified,
-							quote_literal_cstr(psprintf("iobench: the blocks runs of engine postgres read on tablespace %s; iobench.drop_read_targets() removes it",
+							quote_literal_cstr(scan ?
+											   psprintf("iobench: the relation server_vs_disk() scans on tablespace %s, one row per page; iobench.drop_read_targets() removes it",
+														spcname) :
+											   psprintf("iobench: the blocks runs of engine postgres read on tablespace %s; iobench.drop_read_targets() removes it",
 														spcname))),
 				   0, NULL, NULL, NULL, SPI_OK_UTILITY);
 	iob_owner_exec(psprintf("ALTER EXTENSION iobench ADD TABLE %s", qualified),
@@ -185,7 +225,7 @@ create_read_target(Oid spcoid, const char *relname)
  * another tablespace (moved by hand) is refused.
  */
 static Oid
-find_or_create(Oid spcoid, const char *relname)
+find_or_create(Oid spcoid, const char *relname, bool scan)
 {
 	Oid			nsp;
 	Oid			relid;
@@ -199,7 +239,7 @@ find_or_create(Oid spcoid, const char *relname)
 	relid = get_relname_relid(relname, nsp);
 	if (!OidIsValid(relid))
 	{
-		create_read_target(spcoid, relname);
+		create_read_target(spcoid, relname, scan);
 		CommandCounterIncrement();
 		relid = get_relname_relid(relname, nsp);
 		if (!OidIsValid(relid))
@@ -267,20 +307,24 @@ filled_blocks(Relation rel, BlockNumber nblocks, BufferAccessStrategy strategy)
 
 /*
  * Fill blocks [first, first + nblocks), new pages, with random rows,
- * TOAST_TUPLES_PER_PAGE per page: each page is the target of its rows
- * (never the free space map, never an extension), through the buffer
- * ring of "bistate"
+ * TOAST_TUPLES_PER_PAGE per page, or for the scan relation ("index" not
+ * NULL) one row per page with its key (iob_scan_key()) and its index
+ * entry: each page is the target of its rows (never the free space map,
+ * never an extension), through the buffer ring of "bistate"
  */
 static void
 fill_blocks(Relation rel, BlockNumber first, BlockNumber nblocks,
-			BulkInsertState bistate, pg_prng_state *prng)
+			BulkInsertState bistate, pg_prng_state *prng, Relation index)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 	CommandId	cid = GetCurrentCommandId(true);
-	bytea	   *value = palloc(VARHDRSZ + FILL_ROW_BYTES);
+	Size		row_bytes = index ? SCAN_ROW_BYTES : FILL_ROW_BYTES;
+	int			rows = index ? 1 : TOAST_TUPLES_PER_PAGE;
+	IndexInfo  *index_info = index ? BuildIndexInfo(index) : NULL;
+	bytea	   *value = palloc(VARHDRSZ + row_bytes);
 	BlockNumber b;
 
-	SET_VARSIZE(value, VARHDRSZ + FILL_ROW_BYTES);
+	SET_VARSIZE(value, VARHDRSZ + row_bytes);
 	for (b = first; b < first + nblocks; b++)
 	{
 		int			r;
@@ -288,22 +332,40 @@ fill_blocks(Relation rel, BlockNumber first, BlockNumber nblocks,
 		/* the page of the rows: hio.c takes the target block when it holds no pin */
 		ReleaseBulkInsertStatePin(bistate);
 		RelationSetTargetBlock(rel, b);
-		for (r = 0; r < TOAST_TUPLES_PER_PAGE; r++)
+		for (r = 0; r < rows; r++)
 		{
 			char	   *p = VARDATA(value);
-			Datum		datum = PointerGetDatum(value);
-			bool		isnull = false;
+			Datum		datum[2];
+			bool		isnull[2] = {false, false};
 			HeapTuple	tuple;
 			Size		i;
 
-			for (i = 0; i + sizeof(uint64) <= (Size) FILL_ROW_BYTES; i += sizeof(uint64))
+			for (i = 0; i + sizeof(uint64) <= row_bytes; i += sizeof(uint64))
 			{
 				uint64		v = pg_prng_uint64(prng);
 
 				memcpy(p + i, &v, sizeof(v));
 			}
-			tuple = heap_form_tuple(desc, &datum, &isnull);
-			heap_insert(rel, tuple, cid, HEAP_INSERT_SKIP_FSM, bistate);
+			if (index)
+			{
+				/* the key as a signed integer, in the order of the unsigned one */
+				datum[0] = Int32GetDatum((int32) (iob_scan_key(b) ^ 0x80000000U));
+				datum[1] = PointerGetDatum(value);
+			}
+			else
+				datum[0] = PointerGetDatum(value);
+			tuple = heap_form_tuple(desc, datum, isnull);
+			/*
+			 * The scan relation's rows are inserted frozen: a scan sets no
+			 * hint bit, so its pages stay clean and a sequential scan's
+			 * ring never writes one (no other transaction reads the
+			 * relation during its fill: its steps are serialized)
+			 */
+			heap_insert(rel, tuple, cid,
+						HEAP_INSERT_SKIP_FSM | (index ? HEAP_INSERT_FROZEN : 0), bistate);
+			if (index)
+				(void) index_insert(index, datum, isnull, &tuple->t_self, rel,
+									UNIQUE_CHECK_NO, false, index_info);
 			if (ItemPointerGetBlockNumber(&tuple->t_self) != b)
 				elog(ERROR, "row for block %u of relation \"%s\" went to block %u",
 					 b, RelationGetRelationName(rel),
@@ -315,6 +377,18 @@ fill_blocks(Relation rel, BlockNumber first, BlockNumber nblocks,
 	}
 	ReleaseBulkInsertStatePin(bistate);
 	pfree(value);
+}
+
+/* The index of the scan relation: its only one, opened for the fill */
+static Relation
+open_scan_index(Relation rel)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+
+	if (list_length(indexes) != 1)
+		elog(ERROR, "relation \"%s\" has %d indexes, not its one",
+			 RelationGetRelationName(rel), list_length(indexes));
+	return index_open(linitial_oid(indexes), RowExclusiveLock);
 }
 
 /* Blocks zero-extended per step of a reservation, between interrupt checks */
@@ -397,6 +471,9 @@ fill_to(const IobPgShared *shared, Oid relid, BlockNumber need, Relation *relp)
 		LockSharedObject(TableSpaceRelationId, spcoid, 0, ExclusiveLock);
 		rel = table_open(relid, ExclusiveLock);
 		nblocks = RelationGetNumberOfBlocks(rel);
+		/* the scan reads all of its relation: all of it is filled */
+		if (shared->scan_target)
+			need = Max(need, nblocks);
 		if (nblocks < need)
 		{
 			reserve_blocks(shared, rel, nblocks, need);
@@ -411,8 +488,14 @@ fill_to(const IobPgShared *shared, Oid relid, BlockNumber need, Relation *relp)
 		}
 		pgstat_report_activity(STATE_RUNNING,
 							   psprintf("filling %s to %u blocks", RelationGetRelationName(rel), need));
-		fill_blocks(rel, filled, Min(need - filled, FILL_CHUNK_BYTES / BLCKSZ),
-					bistate, &prng);
+		{
+			Relation	index = shared->scan_target ? open_scan_index(rel) : NULL;
+
+			fill_blocks(rel, filled, Min(need - filled, FILL_CHUNK_BYTES / BLCKSZ),
+						bistate, &prng, index);
+			if (index)
+				index_close(index, NoLock);
+		}
 		table_close(rel, NoLock);
 		PopActiveSnapshot();
 		CommitTransactionCommand();
@@ -460,8 +543,8 @@ evict_relation_buffers(Relation rel)
  * cache (only clean pages can be dropped, hence the sync, made whatever
  * the setting fsync says)
  */
-static void
-sync_and_drop_files(Relation rel, BlockNumber nblocks, bool drop)
+void
+iob_pg_relation_sync_drop(Relation rel, BlockNumber nblocks, bool drop)
 {
 	char		base[MAXPGPATH];
 	BlockNumber seg;
@@ -509,14 +592,19 @@ prepare_relation(IobPgShared *shared)
 		elog(ERROR, "file_size " UINT64_FORMAT " exceeds the largest relation",
 			 shared->file_size);
 	need = (BlockNumber) need_blocks;
-	snprintf(relname, sizeof(relname), READ_TARGET_PREFIX "%u", spcoid);
-	relid = find_or_create(spcoid, relname);
+	snprintf(relname, sizeof(relname), "%s%u",
+			 shared->scan_target ? SCAN_TARGET_PREFIX : READ_TARGET_PREFIX, spcoid);
+	relid = find_or_create(spcoid, relname, shared->scan_target);
 	nblocks = fill_to(shared, relid, need, &rel);
 
-	pgstat_report_activity(STATE_RUNNING, "making the relation cold");
-	FlushRelationBuffers(rel);
-	evict_relation_buffers(rel);
-	sync_and_drop_files(rel, nblocks, shared->drop_page_cache);
+	/* the scan relation is made cold by its caller, step by step */
+	if (!shared->scan_target)
+	{
+		pgstat_report_activity(STATE_RUNNING, "making the relation cold");
+		FlushRelationBuffers(rel);
+		evict_relation_buffers(rel);
+		iob_pg_relation_sync_drop(rel, nblocks, shared->drop_page_cache);
+	}
 	table_close(rel, NoLock);
 	PopActiveSnapshot();
 	CommitTransactionCommand();
@@ -617,8 +705,10 @@ iobench_drop_read_targets(PG_FUNCTION_ARGS)
 				form->reltablespace : MyDatabaseTableSpace;
 
 			if (form->relnamespace != nsp || form->relkind != RELKIND_RELATION ||
-				strncmp(NameStr(form->relname), READ_TARGET_PREFIX,
-						strlen(READ_TARGET_PREFIX)) != 0)
+				(strncmp(NameStr(form->relname), READ_TARGET_PREFIX,
+						 strlen(READ_TARGET_PREFIX)) != 0 &&
+				 strncmp(NameStr(form->relname), SCAN_TARGET_PREFIX,
+						 strlen(SCAN_TARGET_PREFIX)) != 0))
 				continue;
 			if (OidIsValid(only) && spc != only)
 				continue;

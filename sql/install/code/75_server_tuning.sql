@@ -1,10 +1,11 @@
 -- The server's read path against the raw disk, and tuning from it (engine
--- 'postgres', new in 0.3): server_vs_disk() puts raw and server runs side
--- by side, tune_tablespace() recommends a tablespace's I/O settings from
--- measured steps, sweep_io_workers() measures the server path over io
--- worker pool sizes (18+).  Everything runs as the caller, through
--- iobench.run(); nothing here changes a setting but sweep_io_workers(),
--- which restores it.
+-- 'postgres', new in 0.3): server_vs_disk() puts raw runs, server runs and
+-- the executor's cold scans side by side, tune_tablespace() recommends a
+-- tablespace's I/O settings from measured steps, sweep_io_workers()
+-- measures the server path over io worker pool sizes (18+).  Everything
+-- runs as the caller, through iobench.run() (the scans as the extension's
+-- owner, in scan_step(), on iobench's own relation); nothing here changes
+-- a setting but sweep_io_workers(), which restores it.
 
 -- Check the arguments every call here shares, before any run: the
 -- tablespace exists and sets no effective_io_concurrency of its own (the
@@ -127,14 +128,20 @@ COMMENT ON FUNCTION iobench_internal.max_io_concurrency() IS 'the largest effect
 
 -- Raw disk against the server's read path, pattern by pattern: 8 kB random
 -- reads at each of "concurrencies" (the raw engine at that iodepth, the
--- server at that effective_io_concurrency), and sequential reads in
--- blocks of the server's io_combine_limit (8 kB before 17) at the server's
+-- server at that effective_io_concurrency; a value given twice is
+-- measured once, in the order given), and sequential reads in blocks of
+-- the server's io_combine_limit (8 kB before 17) at the server's
 -- effective_io_concurrency (the raw engine at that iodepth, at least 1).
--- Both sides read cold: the raw runs with direct I/O, the server's with
--- every buffer evicted and every block dropped from the page cache.
--- ratio = server / raw (IOPS; MB/s is the same ratio, the block sizes being
--- equal).  "spc" is server_tuning_check()'s result: an argument so that
--- the API's body checks everything before this runs.
+-- Like with like, both sides read cold, with the same caching: the random
+-- raw runs with direct I/O (a cold buffered random read is a device read
+-- of the same block, as the server's are: each block dropped once read);
+-- the sequential raw run buffered, with the kernel's read-ahead, its file
+-- dropped from the page cache before and each block once read
+-- (cold_reads), as the server's sequential reads are.  ratio = server /
+-- raw (IOPS; MB/s is the same ratio, the block sizes being equal).  The
+-- scan columns are filled by server_vs_disk_layers().  "spc" is
+-- server_tuning_check()'s result: an argument so that the API's body
+-- checks everything before this runs.
 CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk(
     spc           oid,
     tablespace    name,
@@ -160,7 +167,9 @@ DECLARE
     raw_missing text;
     out_row iobench.server_vs_disk_row;  -- the row returned, per step
 BEGIN
-    steps := server_vs_disk.concurrencies;
+    -- a step given twice is measured once, in the order first given
+    steps := ARRAY(SELECT u.v FROM pg_catalog.unnest(server_vs_disk.concurrencies) WITH ORDINALITY u(v, n)
+                    GROUP BY u.v ORDER BY pg_catalog.min(u.n));
     -- the random steps, then one sequential step at the server's concurrency
     FOR i IN 1 .. pg_catalog.cardinality(steps) OPERATOR(pg_catalog.+) 1 LOOP
         IF i OPERATOR(pg_catalog.<=) pg_catalog.cardinality(steps) THEN
@@ -183,7 +192,9 @@ BEGIN
             raw := iobench.run(tablespace => server_vs_disk.tablespace, rw => pat,
                                block_size => out_row.block_size::text, workers => server_vs_disk.workers,
                                iodepth => GREATEST(c, 1), duration => server_vs_disk.duration,
-                               file_size => server_vs_disk.file_size, direct => true, engine => 'auto',
+                               file_size => server_vs_disk.file_size,
+                               direct => pat OPERATOR(pg_catalog.=) 'randread',
+                               cold_reads => pat OPERATOR(pg_catalog.=) 'read', engine => 'auto',
                                label => format('%sserver_vs_disk: raw %s at iodepth %s',
                                                server_vs_disk.label OPERATOR(pg_catalog.||) ' ', pat,
                                                GREATEST(c, 1)));
@@ -237,6 +248,109 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.server_vs_disk(oid, name, integer[], interval, text, integer, text) IS 'the body of iobench.server_vs_disk(), called with the arguments checked';
 
+-- One cold scan by the executor of the tablespace's scan relation
+-- (src/engine/engine_postgres_scan.c): made or extended to file_size
+-- (a size in text, read here, so that nothing folds it before the API's
+-- checks), made cold (its buffers dropped onto the free list, its pages
+-- dropped from the page cache), its index read into shared buffers, then
+-- EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) of a bitmap heap
+-- scan of one page in eight (random) or of a sequential scan (read) at
+-- effective_io_concurrency "concurrency", as the extension's owner.  It
+-- reads no more buffers than are free plus its part of the call's
+-- allowance, 0.5 % of shared buffers over the call's "steps" (the most
+-- other relations' pages a call evicts; 19, without a free list, reads
+-- only the allowance); when that is too few, it runs nothing and
+-- not_measured says why.
+CREATE OR REPLACE FUNCTION iobench_internal.scan_step(
+    tablespace oid, pattern text, concurrency integer, file_size text, steps integer,
+    OUT relation pg_catalog.regclass, OUT relation_blocks bigint, OUT selected_blocks bigint,
+    OUT free_buffers bigint, OUT plan jsonb, OUT not_measured text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'iobench_scan_step'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, text, integer) IS 'one cold scan of the scan relation by the executor, its plan with buffer counts (server_vs_disk())';
+
+-- A row of server_vs_disk() completed with its scan (scan_step()'s
+-- columns): the scan's figures, the ratios scan / engine (scan_ratio) and
+-- scan / disk (scan_disk_ratio), in MB/s (the engine's sequential reads
+-- are of io_combine_limit blocks, the scan's of one), and the layer that
+-- limits.  The rule, each layer against the one below it, within 20 %
+-- (what repeated runs of one disk differ by here is well under that):
+--   scan under 0.8 of the engine -> "the executor's per-block work";
+--   else engine and scan both under 0.8 of the disk -> "the server's read
+--     path" (a scan that gets 0.8 of the disk is not held down by the
+--     engine's shortfall: at concurrency 1 the bitmap heap scan's
+--     prefetching can beat the engine);
+--   else -> "the disk".
+-- No layer is named when the server's run read from memory, when there is
+-- no raw run and the scan keeps up with the engine, or without a scan.
+CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk_layers(
+    r iobench.server_vs_disk_row, relation pg_catalog.regclass, selected_blocks bigint,
+    plan jsonb, not_measured text)
+RETURNS iobench.server_vs_disk_row
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p jsonb := server_vs_disk_layers.plan OPERATOR(pg_catalog.->) 0;
+    node jsonb;
+    seconds double precision;
+    blk integer := pg_catalog.current_setting('block_size')::integer;
+    why text := server_vs_disk_layers.not_measured;
+    kind text := CASE r.pattern WHEN 'randread' THEN 'bitmap heap scan' ELSE 'sequential scan' END;
+BEGIN
+    IF why IS NULL THEN
+        node := pg_catalog.jsonb_path_query_first(p, 'strict $.**?(@."Node Type" == $t)',
+                    pg_catalog.jsonb_build_object('t', CASE r.pattern WHEN 'randread' THEN 'Bitmap Heap Scan'
+                                                                      ELSE 'Seq Scan' END));
+        IF node IS NULL THEN
+            why := format('the planner chose no %s', kind);
+        END IF;
+    END IF;
+    IF why IS NULL THEN
+        seconds := (p OPERATOR(pg_catalog.->>) 'Execution Time')::double precision OPERATOR(pg_catalog./) 1000;
+        r.scan_read_blocks := (p OPERATOR(pg_catalog.->) 'Plan' OPERATOR(pg_catalog.->>) 'Shared Read Blocks')::bigint;
+        r.scan_hit_blocks := (p OPERATOR(pg_catalog.->) 'Plan' OPERATOR(pg_catalog.->>) 'Shared Hit Blocks')::bigint;
+        -- the heap pages the scan visited
+        r.scan_blocks := CASE r.pattern
+                         WHEN 'randread' THEN coalesce((node OPERATOR(pg_catalog.->>) 'Exact Heap Blocks')::bigint, 0)
+                                              OPERATOR(pg_catalog.+) coalesce((node OPERATOR(pg_catalog.->>) 'Lossy Heap Blocks')::bigint, 0)
+                         ELSE (node OPERATOR(pg_catalog.->>) 'Shared Read Blocks')::bigint
+                              OPERATOR(pg_catalog.+) (node OPERATOR(pg_catalog.->>) 'Shared Hit Blocks')::bigint END;
+        IF seconds OPERATOR(pg_catalog.>) 0 THEN
+            r.scan_blocks_per_s := r.scan_blocks OPERATOR(pg_catalog./) seconds;
+            r.scan_mb_per_s := r.scan_blocks_per_s OPERATOR(pg_catalog.*) blk OPERATOR(pg_catalog./) 1e6;
+        END IF;
+        r.scan_ratio := r.scan_mb_per_s OPERATOR(pg_catalog./) NULLIF(r.server_mb_per_s, 0);
+        r.scan_disk_ratio := r.scan_mb_per_s OPERATOR(pg_catalog./) NULLIF(r.raw_mb_per_s, 0);
+    END IF;
+    IF r.summary OPERATOR(pg_catalog.~~) 'not measured:%' THEN
+        -- the server's run read from memory: no verdict
+        r.scan_disk_ratio := NULL;
+        r.scan_ratio := NULL;
+    ELSIF r.scan_ratio OPERATOR(pg_catalog.<) 0.8 THEN
+        r.limiting_layer := 'the executor''s per-block work';
+    ELSIF r.scan_ratio IS NOT NULL AND r.ratio OPERATOR(pg_catalog.<) 0.8
+          AND r.scan_disk_ratio OPERATOR(pg_catalog.<) 0.8 THEN
+        r.limiting_layer := 'the server''s read path';
+    ELSIF r.scan_ratio IS NOT NULL AND r.ratio IS NOT NULL THEN
+        r.limiting_layer := 'the disk';
+    END IF;
+    r.summary := r.summary OPERATOR(pg_catalog.||)
+        CASE WHEN why IS NOT NULL
+             THEN format('; no scan: %s', why)
+             ELSE format('; a cold %s gets %s of that (%s blocks/s, %s of %s pages read from the kernel%s)%s',
+                         kind,
+                         coalesce(pg_catalog.round(r.scan_ratio::numeric, 2)::text, 'an unknown share'),
+                         coalesce(pg_catalog.round(r.scan_blocks_per_s::numeric)::text, 'unknown'),
+                         r.scan_read_blocks, server_vs_disk_layers.selected_blocks,
+                         CASE r.pattern WHEN 'randread' THEN ', its index in shared buffers' ELSE '' END,
+                         coalesce(': ' OPERATOR(pg_catalog.||) r.limiting_layer OPERATOR(pg_catalog.||) ' limits', '')) END;
+    RETURN r;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.server_vs_disk_layers(iobench.server_vs_disk_row, pg_catalog.regclass, bigint, jsonb, text) IS 'a row of server_vs_disk() completed with its scan: figures, ratios and the limiting layer';
+
 -- server_vs_disk(): the arguments checked, then the body above, bound when
 -- created (no role but the owner has USAGE on iobench_internal)
 CREATE OR REPLACE FUNCTION iobench.server_vs_disk(
@@ -251,8 +365,9 @@ LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT iobench_internal.require_grant('iobench.server_vs_disk(name, integer[], interval, text, integer, text)'::pg_catalog.text::pg_catalog.regprocedure);
-    -- the arguments are evaluated in order: every check before any run
-    SELECT b.*
+    -- the arguments are evaluated in order: every check before any run;
+    -- then, row by row (after all the runs), the executor's scan
+    SELECT l.*
       FROM iobench_internal.server_vs_disk(
                iobench_internal.server_tuning_check(server_vs_disk.tablespace, server_vs_disk.duration,
                                                     server_vs_disk.file_size, server_vs_disk.workers),
@@ -260,9 +375,17 @@ BEGIN ATOMIC
                iobench_internal.server_tuning_steps('concurrencies', server_vs_disk.concurrencies,
                                                     1, iobench_internal.max_io_concurrency(), false),
                server_vs_disk.duration, server_vs_disk.file_size, server_vs_disk.workers,
-               server_vs_disk.label) b;
+               server_vs_disk.label) b
+     CROSS JOIN LATERAL iobench_internal.scan_step(
+               (SELECT t.oid FROM pg_catalog.pg_tablespace t
+                 WHERE t.spcname OPERATOR(pg_catalog.=) server_vs_disk.tablespace),
+               b.pattern, b.concurrency, server_vs_disk.file_size,
+               (SELECT pg_catalog.count(DISTINCT u.v)::integer OPERATOR(pg_catalog.+) 1
+                  FROM pg_catalog.unnest(server_vs_disk.concurrencies) u(v))) s
+     CROSS JOIN LATERAL iobench_internal.server_vs_disk_layers(b, s.relation, s.selected_blocks, s.plan,
+                                                               s.not_measured) l;
 END;
-COMMENT ON FUNCTION iobench.server_vs_disk(name, integer[], interval, text, integer, text) IS 'raw disk against the server''s read path, pattern by pattern: a raw run and a server run each, and their ratio';
+COMMENT ON FUNCTION iobench.server_vs_disk(name, integer[], interval, text, integer, text) IS 'raw disk, the server''s read path and the executor''s cold scan, pattern by pattern: a raw run, a server run and a scan each, their ratios and the layer that limits';
 
 -- Recommend a tablespace's I/O settings from measurements of the server's
 -- read path, all cold (every buffer evicted, every block dropped from the

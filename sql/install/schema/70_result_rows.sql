@@ -136,8 +136,16 @@ CREATE TYPE iobench.server_vs_disk_row AS (
     server_lat_p99_us  double precision,
     ratio              double precision,
     server_buffer_hits bigint,
+    scan_blocks        bigint,
+    scan_blocks_per_s  double precision,
+    scan_mb_per_s      double precision,
+    scan_read_blocks   bigint,
+    scan_hit_blocks    bigint,
+    scan_ratio         double precision,
+    scan_disk_ratio    double precision,
+    limiting_layer     text,
     summary            text);
-COMMENT ON TYPE iobench.server_vs_disk_row IS 'a row of iobench.server_vs_disk(): per pattern and concurrency: the raw disk run and the server run, their figures and ratio';
+COMMENT ON TYPE iobench.server_vs_disk_row IS 'a row of iobench.server_vs_disk(): per pattern and concurrency: the raw disk run, the server run and the executor''s cold scan, their figures and ratios, and the layer that limits';
 
 -- A row of iobench.tune_tablespace()
 CREATE TYPE iobench.tune_tablespace_row AS (
