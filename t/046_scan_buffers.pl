@@ -90,7 +90,7 @@ cmp_ok($after, '>=', $before * 0.99,
 # the small tablespace's scan relation, made while buffers are free
 $node->safe_psql('postgres', q{
 	SELECT not_measured FROM iobench_internal.scan_step((SELECT oid FROM pg_tablespace WHERE spcname = 'small_ts'),
-	                                                    'randread', 4, '8MB', 1)});
+	                                                    'randread', 4, '8MB', 1, 1000000)});
 
 # 2. shared buffers all in use: one step on a tablespace of its own (an
 #    8 MB relation, an index of a few pages) reads within its allowance
@@ -100,7 +100,7 @@ cmp_ok($before, '>=', $nbuffers * 0.9, "a table larger than shared buffers fills
 $row = $node->safe_psql('postgres', q{
 	SELECT s.selected_blocks, s.not_measured IS NULL, s.free_buffers
 	  FROM iobench_internal.scan_step((SELECT oid FROM pg_tablespace WHERE spcname = 'small_ts'),
-	                                  'randread', 4, '8MB', 1) s});
+	                                  'randread', 4, '8MB', 1, 1000000) s});
 my ($selected, $measured, $free) = split /\|/, $row;
 is($measured, 't', "a step reads within its allowance ($selected pages, $free buffers free)");
 cmp_ok($selected, '<=', $nbuffers / 200, 'no more pages than 0.5 % of shared buffers');

@@ -251,11 +251,12 @@ set_local(const char *name, const char *value)
 /*
  * EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) of the step's scan,
  * as the extension's owner: a bitmap heap scan of the pages whose key is
- * at most "bound" when "random", else a sequential scan, at
+ * at most "bound" when "random", else a sequential scan (of its first
+ * "limit" pages, one row each, when "limit" is not 0), at
  * effective_io_concurrency "concurrency", one process, no JIT
  */
 static Datum
-explain_scan(Oid relid, bool random, int32 bound, int concurrency)
+explain_scan(Oid relid, bool random, int32 bound, int64 limit, int concurrency)
 {
 	char	   *qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 													   get_rel_name(relid));
@@ -278,6 +279,11 @@ explain_scan(Oid relid, bool random, int32 bound, int concurrency)
 							  "SELECT pg_catalog.sum(k::pg_catalog.int8) FROM %s "
 							  "WHERE k OPERATOR(pg_catalog.<=) '%d'::pg_catalog.int4",
 							  qualified, bound) :
+					 limit > 0 ?
+					 psprintf("EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) "
+							  "SELECT pg_catalog.sum(s.k::pg_catalog.int8) "
+							  "FROM (SELECT k FROM %s LIMIT " INT64_FORMAT ") s",
+							  qualified, limit) :
 					 psprintf("EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, FORMAT JSON) "
 							  "SELECT pg_catalog.sum(k::pg_catalog.int8) FROM %s",
 							  qualified),
@@ -295,16 +301,19 @@ PG_FUNCTION_INFO_V1(iobench_scan_step);
 
 /*
  * SQL: iobench_internal.scan_step(tablespace oid, pattern text, concurrency
- * integer, file_size text, steps integer, OUT relation regclass, OUT
- * relation_blocks bigint, OUT selected_blocks bigint, OUT free_buffers
- * bigint, OUT plan jsonb, OUT not_measured text): one cold scan of the scan
- * relation of the tablespace (made or extended to file_size first), for
- * pattern 'randread' (a bitmap heap scan of one page in eight, fewer when
- * the free buffers are fewer) or 'read' (a sequential scan of all of it);
- * "steps" is the number of steps of the call (19's bound is shared among
- * them).  When the scan cannot read without taking other relations'
- * buffers, it is not run, and not_measured says why.  Steps of one
- * tablespace are serialized.
+ * integer, file_size text, steps integer, max_blocks bigint, OUT relation
+ * regclass, OUT relation_blocks bigint, OUT selected_blocks bigint, OUT
+ * free_buffers bigint, OUT plan jsonb, OUT not_measured text): one cold
+ * scan of the scan relation of the tablespace (made or extended to
+ * file_size first), for pattern 'randread' (a bitmap heap scan of one page
+ * in eight, fewer when the free buffers are fewer) or 'read' (a sequential
+ * scan from its first page); "steps" is the number of steps of the call
+ * (19's bound is shared among them) and "max_blocks" the most pages the
+ * scan reads (what the engine's run read in the call's duration: a slow
+ * disk's scan lasts about as long as its run), at least SCAN_MIN_BLOCKS.
+ * When the scan cannot read without taking other relations' buffers, it is
+ * not run, and not_measured says why.  Steps of one tablespace are
+ * serialized.
  */
 Datum
 iobench_scan_step(PG_FUNCTION_ARGS)
@@ -314,6 +323,7 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	int			concurrency;
 	int64		file_size;
 	int			steps;
+	int64		max_blocks;
 	bool		random;
 	TupleDesc	desc;
 	Datum		values[6];
@@ -329,9 +339,9 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	int64		need;
 	char	   *why = NULL;
 
-	IOB_SQL_ENTRY(5);
+	IOB_SQL_ENTRY(6);
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3) ||
-		PG_ARGISNULL(4))
+		PG_ARGISNULL(4) || PG_ARGISNULL(5))
 		elog(ERROR, "scan_step() takes no null argument");
 	spcoid = PG_GETARG_OID(0);
 	pattern = text_to_cstring(PG_GETARG_TEXT_PP(1));
@@ -339,6 +349,7 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	/* checked by server_tuning_check() already */
 	file_size = DatumGetInt64(DirectFunctionCall1(pg_size_bytes, PG_GETARG_DATUM(3)));
 	steps = Max(PG_GETARG_INT32(4), 1);
+	max_blocks = Max(PG_GETARG_INT64(5), SCAN_MIN_BLOCKS);
 	if (strcmp(pattern, "randread") != 0 && strcmp(pattern, "read") != 0)
 		elog(ERROR, "scan_step() pattern must be randread or read, not \"%s\"", pattern);
 	random = strcmp(pattern, "randread") == 0;
@@ -391,7 +402,7 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 
 	if (why == NULL && random)
 	{
-		want = Max(nblocks / SCAN_SELECT_ONE_IN, 1);
+		want = Min(Max(nblocks / SCAN_SELECT_ONE_IN, 1), max_blocks);
 		if (avail < want)
 			want = avail;
 		if (want < Min(SCAN_MIN_BLOCKS, Max(nblocks / SCAN_SELECT_ONE_IN, 1)))
@@ -401,8 +412,8 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	else if (why == NULL)
 	{
 		/* a table of more than a quarter of shared buffers is read through a ring */
-		need = nblocks > (BlockNumber) (NBuffers / 4) ? iob_bulkread_ring_buffers() : nblocks;
-		want = nblocks;
+		want = Min((int64) nblocks, max_blocks);
+		need = nblocks > (BlockNumber) (NBuffers / 4) ? iob_bulkread_ring_buffers() : want;
 		if (avail < need)
 			why = psprintf("only %lld buffers are free or to take from other relations, fewer than the %lld the sequential scan takes",
 						   (long long) Max(avail, 0), (long long) need);
@@ -425,6 +436,7 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	{
 		values[4] = explain_scan(relid, random,
 								 random ? scan_bound(nblocks, (uint64) want) : 0,
+								 (random || want == (int64) nblocks) ? 0 : want,
 								 concurrency);
 		nulls[5] = true;
 	}

@@ -263,12 +263,13 @@ COMMENT ON FUNCTION iobench_internal.server_vs_disk(oid, name, integer[], interv
 -- not_measured says why.
 CREATE OR REPLACE FUNCTION iobench_internal.scan_step(
     tablespace oid, pattern text, concurrency integer, file_size text, steps integer,
+    max_blocks bigint,
     OUT relation pg_catalog.regclass, OUT relation_blocks bigint, OUT selected_blocks bigint,
     OUT free_buffers bigint, OUT plan jsonb, OUT not_measured text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'iobench_scan_step'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, text, integer) IS 'one cold scan of the scan relation by the executor, its plan with buffer counts (server_vs_disk())';
+COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, text, integer, bigint) IS 'one cold scan of the scan relation by the executor, its plan with buffer counts (server_vs_disk())';
 
 -- A row of server_vs_disk() completed with its scan (scan_step()'s
 -- columns): the scan's figures, the ratios scan / engine (scan_ratio) and
@@ -381,7 +382,13 @@ BEGIN ATOMIC
                  WHERE t.spcname OPERATOR(pg_catalog.=) server_vs_disk.tablespace),
                b.pattern, b.concurrency, server_vs_disk.file_size,
                (SELECT pg_catalog.count(DISTINCT u.v)::integer OPERATOR(pg_catalog.+) 1
-                  FROM pg_catalog.unnest(server_vs_disk.concurrencies) u(v))) s
+                  FROM pg_catalog.unnest(server_vs_disk.concurrencies) u(v)),
+               -- at most the pages the server's run read in "duration"
+               -- (else the disk's): the scan of a slow disk lasts as long
+               coalesce(pg_catalog.ceil(coalesce(b.server_mb_per_s, b.raw_mb_per_s) OPERATOR(pg_catalog.*) 1e6
+                                        OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::integer
+                                        OPERATOR(pg_catalog.*) pg_catalog.date_part('epoch', server_vs_disk.duration))::bigint,
+                        9223372036854775807)) s
      CROSS JOIN LATERAL iobench_internal.server_vs_disk_layers(b, s.relation, s.selected_blocks, s.plan,
                                                                s.not_measured) l;
 END;
