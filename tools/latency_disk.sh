@@ -17,7 +17,7 @@
 #
 #   tools/latency_disk.sh start DIR [--slots K] [--latency-us L] [--size BYTES] [--owner USER]
 #       make the rig under DIR (made if missing); prints DEV=, MNT=,
-#       CONTROL= lines (shell assignments); K 8, L 10000 us, 1 GiB by default;
+#       CONTROL= lines (shell assignments); K 8, L 20000 us, 1 GiB by default;
 #       USER owns DIR/mnt and may write the control file
 #   tools/latency_disk.sh stop DIR
 #       unmount, detach and stop everything start made (safe to repeat)
@@ -55,7 +55,7 @@ build_daemon() {
 
 # "start": see the top of the file.
 cmd_start() {
-	local dir=$1 slots=8 latency=10000 size=$((1024 * 1024 * 1024)) owner=root uid gid dev
+	local dir=$1 slots=8 latency=20000 size=$((1024 * 1024 * 1024)) owner=root uid gid dev
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in
