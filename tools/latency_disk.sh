@@ -69,7 +69,8 @@ cmd_start() {
 	[ "$(id -u)" -eq 0 ] || die "needs root (mount, losetup)"
 	[ -c /dev/fuse ] || die "no /dev/fuse: FUSE is not available here"
 	[ -e /dev/loop-control ] || die "no /dev/loop-control: loop devices are not available here"
-	uid=$(id -u "$owner") && gid=$(id -g "$owner") || die "no user \"$owner\""
+	uid=$(id -u "$owner") || die "no user \"$owner\""
+	gid=$(id -g "$owner")
 	mkdir -p "$dir/fuse" "$dir/mnt"
 	[ ! -s "$dir/state" ] || die "$dir already holds a rig (stop it first)"
 	# from here on, a failure removes what was made
@@ -104,7 +105,7 @@ cmd_start() {
 # "stop": see the top of the file.  Every step is tried; a mount still in
 # use is detached lazily.
 cmd_stop() {
-	local dir=$1 dev pid i
+	local dir=$1 dev pid
 	dev=$(sed -n 's/^DEV=//p' "$dir/state" 2>/dev/null || true)
 	pid=$(sed -n 's/^PID=//p' "$dir/state" 2>/dev/null || true)
 	if mountpoint -q "$dir/mnt" 2>/dev/null; then
@@ -115,15 +116,15 @@ cmd_stop() {
 	fi
 	if mountpoint -q "$dir/fuse" 2>/dev/null; then
 		umount "$dir/fuse" 2>/dev/null || umount -l "$dir/fuse" || say "could not unmount $dir/fuse"
-		# the daemon ends with its mount
-		for i in $(seq 50); do
-			[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || break
+		# the daemon ends with its mount (up to 5 s)
+		for _ in $(seq 50); do
+			if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then break; fi
 			sleep 0.1
 		done
 	fi
 	rm -f "$dir/state"
 	rmdir "$dir/mnt" "$dir/fuse" 2>/dev/null || true
-	rm -rf "$dir/bin"
+	rm -rf "${dir:?}/bin"
 }
 
 # Print the loop device's completed reads (/proc/diskstats field 4).
@@ -131,7 +132,7 @@ device_reads() { awk -v d="$1" '$3 == d { print $4 }' /proc/diskstats; }
 
 # "check": see the top of the file.
 cmd_check() {
-	local dir=$1 control dev k ks latency n r0 r1 out iops want lo hi bad=0 file
+	local dir=$1 control dev k ks latency n r0 r1 out iops want bad=0 file
 	shift
 	command -v fio >/dev/null || die "check needs fio (apt-get install fio)"
 	control=$dir/fuse/control
