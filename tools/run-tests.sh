@@ -169,7 +169,8 @@ make_storage_rigs() {
 	if [ "$(id -u)" -ne 0 ]; then
 		local v
 		for v in IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_LOOP2_DIR IOBENCH_TEST_LOOP2_DEV \
-			IOBENCH_TEST_TMPFS_DIR IOBENCH_TEST_BLKIO_CGROUP IOBENCH_TEST_LATENCY_DIR; do
+			IOBENCH_TEST_TMPFS_DIR IOBENCH_TEST_BLKIO_CGROUP IOBENCH_TEST_LATENCY_DIR \
+			IOBENCH_TEST_LATENCY_DEV IOBENCH_TEST_LATENCY_CONTROL; do
 			rig_missing "$v" "tools/run-tests.sh runs as $(id -un), not as root (losetup, mount and cgroups need root)"
 		done
 		return 0
@@ -230,11 +231,16 @@ make_storage_rigs() {
 # IOBENCH_TEST_LATENCY_FAILED says so and those tests fail.
 RIG_LATENCY=
 make_latency_rig() {
-	local dir=$WORK/rig-latency out
+	local dir=$WORK/rig-latency out why='' v
 	if [ ! -c /dev/fuse ]; then
-		rig_missing IOBENCH_TEST_LATENCY_DIR "no /dev/fuse: FUSE is not available here"
+		why="no /dev/fuse: FUSE is not available here"
 	elif [ -z "${IOBENCH_TEST_LOOP_DEV:-}" ]; then
-		rig_missing IOBENCH_TEST_LATENCY_DIR "losetup or mount of a loop device was refused here"
+		why="losetup or mount of a loop device was refused here"
+	fi
+	if [ -n "$why" ]; then
+		for v in IOBENCH_TEST_LATENCY_DIR IOBENCH_TEST_LATENCY_DEV IOBENCH_TEST_LATENCY_CONTROL; do
+			rig_missing "$v" "$why"
+		done
 	elif out=$("$SRC/tools/latency_disk.sh" start "$dir" --owner postgres); then
 		RIG_LATENCY=$dir
 		IOBENCH_TEST_LATENCY_DIR=$(sed -n 's/^MNT=//p' <<<"$out")
