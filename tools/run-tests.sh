@@ -166,6 +166,8 @@ RIG_MOUNTS=()
 RIG_CGROUP=
 RIG_WHY=
 make_storage_rigs() {
+	# (set by make_latency_rig only, never taken from the caller)
+	unset IOBENCH_TEST_LATENCY_FAILED
 	if [ "$(id -u)" -ne 0 ]; then
 		local v
 		for v in IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_LOOP2_DIR IOBENCH_TEST_LOOP2_DEV \
