@@ -1,9 +1,12 @@
-/*
- * latency_disk.c — a test disk whose answer is known: a FUSE file system
- * serving one file, "disk", kept in memory, every read of which takes a
- * fixed latency L and of which at most K reads are served at once (K
- * slots).  A read path that keeps N reads in flight gets min(N, K) / L
- * reads per second (Little's law); writes are served at once.
+/*-------------------------------------------------------------------------
+ *
+ * latency_disk.c
+ *	  A test disk whose answer is known: every read takes a fixed latency
+ *	  L and at most K reads are served at once.
+ *
+ * A FUSE file system serving one file, "disk", kept in memory.  A read
+ * path that keeps N reads in flight gets min(N, K) / L reads per second
+ * (Little's law); writes are served at once.
  *
  * The device is simulated in virtual time: a read arriving at t takes the
  * slot that frees first (at f), starts at max(t, f) and completes at
@@ -16,11 +19,14 @@
  * "reset" (the counters) written to it, so an unprivileged test can change
  * K and L between runs without remounting.
  *
- * Used by tools/latency_disk.sh, which puts a loop device (direct I/O) and
- * ext4 over the file; it is a test tool, not part of the extension.
+ * Used by tools/latency_disk.sh, which builds it and puts a loop device
+ * (direct I/O) and ext4 over the file; a test tool, not part of the
+ * extension:
  *
- *   latency_disk MOUNTPOINT --size BYTES --slots K --latency-us L
- *                [--owner UID:GID] [--foreground]
+ *	  latency_disk MOUNTPOINT --size BYTES --slots K --latency-us L
+ *				   [--owner UID:GID] [--foreground]
+ *
+ *-------------------------------------------------------------------------
  */
 #define FUSE_USE_VERSION 312
 #define _GNU_SOURCE
