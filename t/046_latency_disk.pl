@@ -7,13 +7,13 @@
 #   and engine 'postgres' (1 worker, 8 kB random reads) at
 #   effective_io_concurrency 1, K/2, K and 4K, each within 15 % of
 #   min(N, K) / L, N the reads the path keeps in flight (eic + 1 on 15 and
-#   16), which the disk's counters show; on 18 and later under each io_method (sync, worker with
-#   32 I/O workers so that the workers are not the limit, io_uring), a
-#   restart each;
+#   16); on 18 and later under each io_method (sync, worker with 32 I/O
+#   workers so that the workers are not the limit, io_uring), a restart
+#   each;
+# - the disk's own counter of the most reads it held at once: from
+#   min(N, K) (the path filled the slots) to N (no read but the path's);
 # - tune_tablespace() recommends an effective_io_concurrency from K/2 to
 #   4K, the values noted.
-# The disk's own counters show what reached it: every read of a run was a
-# device read, and the most reads it held at once.
 use strict;
 use warnings;
 
