@@ -20,7 +20,8 @@ use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(iob_need_rigs iob_base_node iob_node iob_shm_mark iob_assert_clean iob_leftover_files iob_sql_value
   iob_worker_pids iob_wait_for_workers iob_avail_bytes iob_adds_up_sql
-  iob_wait_stderr iob_poll_after_crash iob_cgroup_write iob_small_fs);
+  iob_wait_stderr iob_poll_after_crash iob_cgroup_write iob_small_fs iob_latency_disk iob_latency_disk_set
+  iob_latency_disk_status);
 use Exporter 'import';
 
 # The values of the environment variables that name the storage rigs a
@@ -181,6 +182,44 @@ sub iob_small_fs
 	my $MB = 1024 * 1024;
 	my $margin = $total / 100 > 32 * $MB ? $total / 100 : 32 * $MB;
 	return ($fs, $total, $margin);
+}
+
+# The latency disk (tools/latency_disk.sh, made by tools/run-tests.sh as
+# root): returns its ext4 directory, its loop device and its control file.
+# Skips the test where FUSE or loop devices are missing (the reason from
+# iob_need_rigs); fails it where both are there and the rig could not be
+# made (IOBENCH_TEST_LATENCY_FAILED): CI must not pass without it.
+sub iob_latency_disk
+{
+	if ($ENV{IOBENCH_TEST_LATENCY_FAILED})
+	{
+		fail("the latency disk could be made: $ENV{IOBENCH_TEST_LATENCY_FAILED}");
+		done_testing();
+		exit 1;
+	}
+	return iob_need_rigs('the latency disk (tools/latency_disk.sh: FUSE and a loop device)',
+		qw(IOBENCH_TEST_LATENCY_DIR IOBENCH_TEST_LATENCY_DEV IOBENCH_TEST_LATENCY_CONTROL));
+}
+
+# Set the latency disk's settings ("slots=8 latency_us=10000", "reset")
+# through its control file
+sub iob_latency_disk_set
+{
+	my ($control, $settings) = @_;
+	open(my $fh, '>', $control) or die "open $control: $!";
+	print $fh "$settings\n" or die "write $control: $!";
+	close($fh) or die "set \"$settings\" through $control: $!";
+}
+
+# The latency disk's settings and counters, as a hash (slots, latency_us,
+# reads, max_outstanding...: tools/latency_disk/latency_disk.c)
+sub iob_latency_disk_status
+{
+	my ($control) = @_;
+	open(my $fh, '<', $control) or die "open $control: $!";
+	my %status = map { /^(\w+) (\d+)$/ ? ($1 => $2) : () } <$fh>;
+	close $fh;
+	return \%status;
 }
 
 # SQL that is true when run :id's totals equal its per-second sums and its

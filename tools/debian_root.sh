@@ -28,7 +28,7 @@
 #
 # A root holds debootstrap's minbase, PostgreSQL with its server headers, and
 # what building and testing needs (make, gcc, liburing-dev, libipc-run-perl
-# for TAP tests).  Roots are cached in $IOBENCH_ROOTS (default
+# for TAP tests, fuse3 and libfuse3-dev for their latency disk).  Roots are cached in $IOBENCH_ROOTS (default
 # /var/tmp/iobench-roots), one directory per release and recipe; a root is
 # built in a temporary directory and renamed into place only when complete,
 # so a cached root is never half made.  The mirror is the one this machine's
@@ -82,8 +82,9 @@ set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOTS=${IOBENCH_ROOTS:-/var/tmp/iobench-roots}
 # Bump when what goes into a root changes: old caches are then left unused.
-RECIPE=2
-BUILD_PACKAGES="make gcc libc6-dev liburing-dev libipc-run-perl mount e2fsprogs"
+RECIPE=3
+# (fuse3 and libfuse3-dev: the latency disk of the TAP tests, tools/latency_disk.sh)
+BUILD_PACKAGES="make gcc libc6-dev liburing-dev libipc-run-perl mount e2fsprogs fuse3 libfuse3-dev"
 MOUNTS=()
 TEMP_DIRS=()
 ROOT=

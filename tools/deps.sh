@@ -29,10 +29,11 @@ set -euo pipefail
 # brings clang and llvm (PGXS builds JIT bitcode); postgresql-N brings psql.
 # The TAP tests (PostgreSQL::Test::Cluster) need IPC::Run; their storage
 # rigs (tools/run-tests.sh, as root) need losetup and mount (mount) and
-# mkfs.ext4 (e2fsprogs); t/033_pg_cron.pl schedules a run with pg_cron
+# mkfs.ext4 (e2fsprogs), and the latency disk (tools/latency_disk.sh)
+# libfuse3 (fuse3, libfuse3-dev); t/033_pg_cron.pl schedules a run with pg_cron
 # (Debian's postgresql-N-cron, for the PostgreSQL Debian packages; the test
 # skips where pg_cron is not installed).
-PACKAGES=(make gcc libc6-dev liburing-dev libipc-run-perl mount e2fsprogs)
+PACKAGES=(make gcc libc6-dev liburing-dev libipc-run-perl mount e2fsprogs fuse3 libfuse3-dev)
 # Installed where the archive has them; their tests skip where it has not.
 OPTIONAL_PACKAGES=()
 PG_PACKAGE=

@@ -49,7 +49,7 @@
 # itself (t/.. is a copy of the few files the tests read; t/050_meta.pl
 # makes the release bundle from the checkout's git); as root, also the storage rigs
 # (IOBENCH_TEST_LOOP_DIR, IOBENCH_TEST_LOOP_DEV, IOBENCH_TEST_TMPFS_DIR,
-# IOBENCH_TEST_BLKIO_CGROUP: see make_storage_rigs).
+# IOBENCH_TEST_BLKIO_CGROUP, IOBENCH_TEST_LATENCY_*: see make_storage_rigs).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -154,7 +154,8 @@ copy_inputs() {
 # small one (IOBENCH_TEST_LOOP2_DIR, IOBENCH_TEST_LOOP2_DEV), and a small
 # tmpfs (IOBENCH_TEST_TMPFS_DIR), and a cgroup-v1 blkio group whose
 # throttle files and cgroup.procs "postgres" may write, to put a test's
-# server under a known IOPS limit (IOBENCH_TEST_BLKIO_CGROUP).  Each
+# server under a known IOPS limit (IOBENCH_TEST_BLKIO_CGROUP), and the
+# latency disk (IOBENCH_TEST_LATENCY_*: make_latency_rig).  Each
 # directory is given to "postgres".
 # Without root, or where the kernel refuses (a container), the variables
 # stay unset and those tests skip, saying why: IOBENCH_RIG_WHY has a line
@@ -165,10 +166,13 @@ RIG_MOUNTS=()
 RIG_CGROUP=
 RIG_WHY=
 make_storage_rigs() {
+	# (set by make_latency_rig only, never taken from the caller)
+	unset IOBENCH_TEST_LATENCY_FAILED
 	if [ "$(id -u)" -ne 0 ]; then
 		local v
 		for v in IOBENCH_TEST_LOOP_DIR IOBENCH_TEST_LOOP_DEV IOBENCH_TEST_LOOP2_DIR IOBENCH_TEST_LOOP2_DEV \
-			IOBENCH_TEST_TMPFS_DIR IOBENCH_TEST_BLKIO_CGROUP; do
+			IOBENCH_TEST_TMPFS_DIR IOBENCH_TEST_BLKIO_CGROUP IOBENCH_TEST_LATENCY_DIR \
+			IOBENCH_TEST_LATENCY_DEV IOBENCH_TEST_LATENCY_CONTROL; do
 			rig_missing "$v" "tools/run-tests.sh runs as $(id -un), not as root (losetup, mount and cgroups need root)"
 		done
 		return 0
@@ -207,6 +211,7 @@ make_storage_rigs() {
 	else
 		rig_missing IOBENCH_TEST_TMPFS_DIR "mounting a tmpfs was refused here"
 	fi
+	make_latency_rig
 	local cg=/sys/fs/cgroup/blkio/iobench-test-$$
 	if [ ! -f /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
 		rig_missing IOBENCH_TEST_BLKIO_CGROUP \
@@ -220,6 +225,37 @@ make_storage_rigs() {
 	fi
 }
 
+# The latency disk (tools/latency_disk.sh): ext4 on a loop device over a
+# FUSE file whose reads each take a fixed latency under a fixed number of
+# slots, which the tests set through its control file (owned by
+# "postgres").  Missing only where FUSE or loop devices are (the tests on
+# it skip then); where both are there and it still cannot be made,
+# IOBENCH_TEST_LATENCY_FAILED says so and those tests fail.
+RIG_LATENCY=
+make_latency_rig() {
+	local dir=$WORK/rig-latency out why='' v
+	if [ ! -c /dev/fuse ]; then
+		why="no /dev/fuse: FUSE is not available here"
+	elif [ -z "${IOBENCH_TEST_LOOP_DEV:-}" ]; then
+		why="losetup or mount of a loop device was refused here"
+	fi
+	if [ -n "$why" ]; then
+		for v in IOBENCH_TEST_LATENCY_DIR IOBENCH_TEST_LATENCY_DEV IOBENCH_TEST_LATENCY_CONTROL; do
+			rig_missing "$v" "$why"
+		done
+	elif out=$("$SRC/tools/latency_disk.sh" start "$dir" --owner postgres); then
+		RIG_LATENCY=$dir
+		IOBENCH_TEST_LATENCY_DIR=$(sed -n 's/^MNT=//p' <<<"$out")
+		IOBENCH_TEST_LATENCY_DEV=$(sed -n 's/^DEV=//p' <<<"$out")
+		IOBENCH_TEST_LATENCY_CONTROL=$(sed -n 's/^CONTROL=//p' <<<"$out")
+		export IOBENCH_TEST_LATENCY_DIR IOBENCH_TEST_LATENCY_DEV IOBENCH_TEST_LATENCY_CONTROL
+		say "storage rig: latency disk, ext4 on $IOBENCH_TEST_LATENCY_DEV at $IOBENCH_TEST_LATENCY_DIR"
+	else
+		export IOBENCH_TEST_LATENCY_FAILED="tools/latency_disk.sh start failed with /dev/fuse and loop devices present (its messages are in the runner's output)"
+		say "no latency disk: tools/latency_disk.sh start failed; tests on it fail"
+	fi
+}
+
 # Note why the rig of variable $1 is missing ($2), for the skip message of
 # the tests that need it (IOBENCH_RIG_WHY).
 rig_missing() {
@@ -230,6 +266,8 @@ rig_missing() {
 # Unmount the rigs and free the loop device; safe to call twice.
 remove_storage_rigs() {
 	local m
+	if [ -n "$RIG_LATENCY" ]; then "$SRC/tools/latency_disk.sh" stop "$RIG_LATENCY" || true; fi
+	RIG_LATENCY=
 	for m in "${RIG_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
 	RIG_MOUNTS=()
 	if [ -n "$RIG_LOOP_DEV" ]; then losetup -d "$RIG_LOOP_DEV" 2>/dev/null || true; fi
@@ -388,6 +426,10 @@ prove_tap() {
 		IOBENCH_TEST_LOOP_DEV="${IOBENCH_TEST_LOOP_DEV:-}" \
 		IOBENCH_TEST_TMPFS_DIR="${IOBENCH_TEST_TMPFS_DIR:-}" \
 		IOBENCH_TEST_BLKIO_CGROUP="${IOBENCH_TEST_BLKIO_CGROUP:-}" \
+		IOBENCH_TEST_LATENCY_DIR="${IOBENCH_TEST_LATENCY_DIR:-}" \
+		IOBENCH_TEST_LATENCY_DEV="${IOBENCH_TEST_LATENCY_DEV:-}" \
+		IOBENCH_TEST_LATENCY_CONTROL="${IOBENCH_TEST_LATENCY_CONTROL:-}" \
+		IOBENCH_TEST_LATENCY_FAILED="${IOBENCH_TEST_LATENCY_FAILED:-}" \
 		PG_TEST_PORT_DIR="$PORT_LOCKS" \
 		prove --timer -I "$PG_TAP_PERL" -I "$WORK/tap" "$@") 2>&1 |
 		tee -a "$log" || rc=$?
@@ -434,7 +476,8 @@ tap_lane() {
 # With IOBENCH_TAP_JOBS=N (N > 1), N lanes run tests at once, each taking
 # the next test when its last one ends, but tests that share something of
 # the machine never overlap: those on the storage rigs or the small file
-# system (one loop device, one blkio throttle, one tmpfs for all) are run
+# system (one loop device, one blkio throttle, one tmpfs, one latency
+# disk for all) are run
 # by the first lane only, before it takes any other; those that crash a
 # server or stop it with -m immediate run alone afterwards, since the
 # shared memory segments a crash leaves until the restart would count as
@@ -448,7 +491,7 @@ run_tap() {
 		f=t/$t.pl
 		if [ "$jobs" -gt 1 ] && grep -qE "kill 'KILL'|immediate" "$SRC/$f"; then
 			alone+=("$f")
-		elif [ "$jobs" -gt 1 ] && grep -qE 'iob_need_rigs|iob_small_fs|IOBENCH_TEST_|IOBENCH_SMALL_FS' "$SRC/$f"; then
+		elif [ "$jobs" -gt 1 ] && grep -qE 'iob_need_rigs|iob_small_fs|iob_latency_disk|IOBENCH_TEST_|IOBENCH_SMALL_FS' "$SRC/$f"; then
 			shared+=("$f")
 		else
 			files+=("$f")
