@@ -12,6 +12,9 @@
 #   each;
 # - the disk's own counter of the most reads it held at once: from
 #   min(N, K) (the path filled the slots) to N (no read but the path's);
+# - the executor's own cold bitmap heap scan (server_vs_disk()'s query
+#   layer) at effective_io_concurrency 1, K/2, K and 4K, within 15 % of
+#   min(eic, K) / L, under each io_method on 18 and later;
 # - tune_tablespace() recommends an effective_io_concurrency from K/2 to
 #   4K, the values noted.
 use strict;
@@ -36,6 +39,11 @@ iob_latency_disk_set($control, "slots=8 latency_us=$latency_us reset");
 is(iob_latency_disk_status($control)->{latency_us}, $latency_us, 'the latency disk takes its settings');
 
 my $node = iob_base_node('latency_disk');
+# shared buffers for the scans: 19 has no buffer free list, so a scan reads
+# at most 0.5 % of them (655 pages of 1 GB), the bound server_vs_disk()
+# keeps to; 15 to 18 read off the free list
+$node->append_conf('postgresql.conf', "shared_buffers = '1GB'\n");
+$node->restart;
 my $version = $node->safe_psql('postgres', "SELECT current_setting('server_version_num')::int");
 mkdir "$dir/ts" or die "mkdir $dir/ts: $!";
 $node->safe_psql('postgres', "CREATE TABLESPACE slowts LOCATION '$dir/ts'");
@@ -150,6 +158,72 @@ foreach my $method (@methods)
 	}
 }
 
+# The executor's own cold scan (server_vs_disk()'s query layer,
+# iobench_internal.scan_step()): a bitmap heap scan of random pages of the
+# scan relation at effective_io_concurrency eic, about a second of reads
+# at the expected rate (64 pages at least).  Its blocks per second against
+# min(N, K) / L, N = eic on every release: 15 to 17 prefetch eic pages
+# ahead (after a ramp of a few pages) and read each page prefetched, which
+# the disk's counter shows (at most 1 read at once at eic 1, where engine
+# 'postgres' on 15 and 16 keeps 2), 18 and later keep eic reads in flight
+# through the scan's read stream.
+sub scan_rate
+{
+	my ($eic, $max_blocks) = @_;
+	iob_latency_disk_set($control, 'reset');
+	my $row = $node->safe_psql('postgres', qq{
+		SELECT s.not_measured,
+		       (s.plan->0->>'Execution Time')::float8 / 1000,
+		       jsonb_path_query_first(s.plan->0, 'strict \$.**?(@."Node Type" == "Bitmap Heap Scan")')->>'Exact Heap Blocks',
+		       s.plan->0->'Plan'->>'Shared Read Blocks'
+		  FROM iobench_internal.scan_step((SELECT oid FROM pg_tablespace WHERE spcname = 'slowts'),
+		                                  'randread', $eic, '$file_size', 1, $max_blocks) s});
+	my ($why, $seconds, $blocks, $read) = split /\|/, $row;
+	return ($why, $seconds, $blocks, $read, iob_latency_disk_status($control));
+}
+
+foreach my $method (reverse @methods)
+{
+	if ($method ne '')
+	{
+		$node->append_conf('postgresql.conf', "io_method = '$method'\n");
+		$node->restart;
+	}
+	my $what = 'bitmap heap scan' . ($method ne '' ? " $method" : '');
+	foreach my $k (8, 32)
+	{
+		iob_latency_disk_set($control, "slots=$k");
+		foreach my $eic (1, $k / 2, $k, 4 * $k)
+		{
+			my $n = $eic;
+			my $expected = ($n < $k ? $n : $k) * 1_000_000 / $latency_us;
+			my $max_blocks = int($expected) > 64 ? int($expected) : 64;
+			my ($why, $seconds, $blocks, $read, $status, $rate);
+			foreach my $try (1 .. 4)
+			{
+				sleep 1 if $try > 1;
+				($why, $seconds, $blocks, $read, $status) = scan_rate($eic, $max_blocks);
+				last if $why ne '';
+				$rate = $seconds > 0 ? $blocks / $seconds : 0;
+				note(sprintf('%s eic %d, K %d, N %d, try %d: %d pages (%d read) in %.3f s, %.1f pages/s, '
+					  . 'expected %.1f (%.3f); device: %d reads, at most %d at once',
+					$what, $eic, $k, $n, $try, $blocks, $read, $seconds, $rate, $expected,
+					$rate / $expected, $status->{reads}, $status->{max_outstanding}));
+				last if $rate >= 0.85 * $expected;
+			}
+			is($why, '', "$what eic $eic, K = $k: the scan ran");
+			push @table, sprintf('| %s eic %d | %d | %d | %.1f | %.1f | %.2f | %d |',
+				$what, $eic, $k, $n, $rate // 0, $expected, ($rate // 0) / $expected,
+				$status->{max_outstanding});
+			ok($blocks >= $max_blocks * 0.9 && $read >= $blocks,
+				"$what eic $eic, K = $k: cold, every page read from the kernel ($read read of $blocks pages)");
+			ok(defined $rate && $rate >= 0.85 * $expected && $rate <= 1.15 * $expected,
+				sprintf('%s at eic %d, K = %d: %.1f pages/s, within 15 %% of min(N, K) / L = %.1f',
+					$what, $eic, $k, $rate // 0, $expected));
+		}
+	}
+}
+
 # tune_tablespace() on the disk: the knee of the random reads' IOPS is
 # near K (the IOPS rise to min(N, K) / L and stay there)
 my %recommended;
@@ -165,7 +239,7 @@ foreach my $k (8, 32)
 		"tune_tablespace() at K = $k recommends an effective_io_concurrency from K/2 to 4K ($eic)");
 }
 
-note(join("\n", "measured against min(N, K) / L, L = $latency_us us:",
+diag(join("\n", "measured against min(N, K) / L, L = $latency_us us:",
 		'| path | K | N | reads/s | min(N, K) / L | ratio | device max in flight |',
 		'|---|---|---|---|---|---|---|', @table,
 		"tune_tablespace(): effective_io_concurrency $recommended{8} at K = 8, $recommended{32} at K = 32"));
