@@ -304,6 +304,7 @@ SELECT p.oid::regprocedure AS not_called
                          'disk_stats', 'latency_percentile', 'imported_run_problems',
                          'check_imported_run', 'check_import_size', 'fio_number', 'fio_size_option',
                          'fleet_import', 'run_server', 'server_vs_disk', 'server_vs_disk_layers', 'tune_tablespace',
+                         'scan_plan_figures', 'tune_scans', 'tune_with_scans',
                          'server_tuning_check', 'server_tuning_steps', 'max_io_concurrency',
                          'combine_steps', 'check_cache_miss_pct',
                          -- called through on 18 and later only (before, it refuses first)

@@ -173,15 +173,21 @@ SELECT bool_or(setting = 'io_combine_limit') IS NOT DISTINCT FROM
        EXISTS (SELECT FROM pg_settings WHERE name = 'io_combine_limit') AS combine_row_iff_17
   FROM tune;
 -- effective_io_concurrency: the smallest step within the margin of the
--- best IOPS (the knee), where the best step ran twice (the mean of its two
--- runs, the margin at least 10 %, else twice their spread), the basis says
--- the margin and the spread; maintenance_io_concurrency: the same knee.
--- Each value in effect is measured too, and kept when within the margin.
+-- best figure (the knee): the executor's bitmap heap scan's pages/s at
+-- each step (scan_pages_per_s), or where it could not run (the basis says
+-- why) the server's IOPS; the server's best step ran twice (the mean of
+-- its two runs), and sets the margin (at least 10 %, else twice their
+-- spread), which the basis says; maintenance_io_concurrency: the knee of
+-- the server's IOPS.  Each value in effect is measured too, and kept when
+-- within the margin.
 SELECT t.setting,
-       t.recommended::int = CASE WHEN (SELECT (x ->> 'figure')::float8 FROM jsonb_array_elements(e.steps) x
+       t.recommended::int = CASE WHEN (SELECT (x ->> f.key)::float8 FROM jsonb_array_elements(e.steps) x
                                         WHERE (x ->> 'value')::int = t.in_effect::int)
                                       >= (1 - m.margin) * k.best
                                  THEN t.in_effect::int ELSE k.knee END AS rule_ok,
+       t.setting = 'maintenance_io_concurrency'
+         OR (f.key = 'scan_pages_per_s') = (e.basis LIKE '%of the best cold bitmap heap scan%')
+            AND (f.key = 'figure') = (e.basis LIKE '%the executor''s cold scan could not run%') AS basis_says_layer,
        EXISTS (SELECT FROM jsonb_array_elements(e.steps) x WHERE (x ->> 'value')::int = t.in_effect::int)
          AS in_effect_measured,
        t.setting = 'maintenance_io_concurrency'
@@ -194,9 +200,13 @@ SELECT t.setting,
                   JOIN iobench.runs r1 ON r1.run_id = (x ->> 'run_id')::bigint
                   JOIN iobench.runs r2 ON r2.run_id = (x ->> 'repeat_run_id')::bigint) s,
        LATERAL (SELECT least(greatest(0.10, 2 * s.spread), 0.5) AS margin, s.spread) m,
-       LATERAL (SELECT max((y ->> 'figure')::float8) AS best,
-                       min((y ->> 'value')::int) FILTER (WHERE (y ->> 'figure')::float8
-                                                         >= (1 - m.margin) * (SELECT max((z ->> 'figure')::float8)
+       LATERAL (SELECT CASE WHEN t.setting = 'effective_io_concurrency'
+                             AND (SELECT bool_and(x ? 'scan_pages_per_s' AND x ->> 'scan_pages_per_s' IS NOT NULL)
+                                    FROM jsonb_array_elements(e.steps) x)
+                            THEN 'scan_pages_per_s' ELSE 'figure' END AS key) f,
+       LATERAL (SELECT max((y ->> f.key)::float8) AS best,
+                       min((y ->> 'value')::int) FILTER (WHERE (y ->> f.key)::float8
+                                                         >= (1 - m.margin) * (SELECT max((z ->> f.key)::float8)
                                                                                 FROM jsonb_array_elements(e.steps) z)) AS knee
                   FROM jsonb_array_elements(e.steps) y) k
  WHERE t.setting IN ('effective_io_concurrency', 'maintenance_io_concurrency')
@@ -216,8 +226,14 @@ SELECT (SELECT array_agg((x ->> 'run_id')::bigint ORDER BY n) FROM jsonb_array_e
           LEFT JOIN iobench.runs q ON q.run_id = (x ->> 'repeat_run_id')::bigint) AS figures_ok
   FROM tune t WHERE t.setting = 'effective_io_concurrency';
 -- random_page_cost = seq_page_cost x (random cost / sequential cost per
--- page) x 10 %, at least seq_page_cost
-SELECT t.recommended::numeric = round(greatest(1.0, (q.mb_per_s / r.mb_per_s) * 0.1)::numeric, 2) AS cost_ok,
+-- page) x 10 %, at least seq_page_cost: the costs of a page of the
+-- executor's scans (a bitmap heap scan at concurrency 1, a sequential
+-- scan), or where they could not run of the server's runs
+SELECT t.recommended::numeric = round(greatest(1.0, coalesce(
+           (SELECT max((x ->> 'pages_per_s')::float8) FILTER (WHERE x ->> 'pattern' = 'read')
+                   / max((x ->> 'pages_per_s')::float8) FILTER (WHERE x ->> 'pattern' = 'randread')
+              FROM jsonb_array_elements(t.steps) x WHERE x ? 'pages_per_s'),
+           q.mb_per_s / r.mb_per_s) * 0.1)::numeric, 2) AS cost_ok,
        t.recommended::numeric >= 1 AS at_least_seq_page_cost,
        r.rw = 'randread' AND r.block_size = 8192 AND r.effective_io_concurrency = 1
          AND rs.read_path IS NOT NULL AS random_run_ok,

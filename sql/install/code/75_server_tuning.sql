@@ -271,6 +271,42 @@ AS 'MODULE_PATHNAME', 'iobench_scan_step'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, text, integer, bigint) IS 'one cold scan of the scan relation by the executor, its plan with buffer counts (server_vs_disk())';
 
+-- The figures of a scan from its plan (scan_step()'s "plan"): the heap
+-- pages it visited (a bitmap heap scan's exact and lossy heap blocks, a
+-- sequential scan's blocks), its execution time, the blocks the statement
+-- read from the kernel and found in shared buffers; not_measured says why
+-- there are none (no plan, or the planner chose another scan).
+CREATE OR REPLACE FUNCTION iobench_internal.scan_plan_figures(
+    pattern text, plan jsonb,
+    OUT blocks bigint, OUT seconds double precision, OUT read_blocks bigint, OUT hit_blocks bigint,
+    OUT not_measured text)
+RETURNS record
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT CASE WHEN n.node IS NOT NULL THEN
+               CASE scan_plan_figures.pattern
+               WHEN 'randread' THEN coalesce((n.node OPERATOR(pg_catalog.->>) 'Exact Heap Blocks')::bigint, 0)
+                                    OPERATOR(pg_catalog.+) coalesce((n.node OPERATOR(pg_catalog.->>) 'Lossy Heap Blocks')::bigint, 0)
+               ELSE (n.node OPERATOR(pg_catalog.->>) 'Shared Read Blocks')::bigint
+                    OPERATOR(pg_catalog.+) (n.node OPERATOR(pg_catalog.->>) 'Shared Hit Blocks')::bigint END END,
+           CASE WHEN n.node IS NOT NULL THEN
+               (n.p OPERATOR(pg_catalog.->>) 'Execution Time')::double precision OPERATOR(pg_catalog./) 1000 END,
+           CASE WHEN n.node IS NOT NULL THEN
+               (n.p OPERATOR(pg_catalog.->) 'Plan' OPERATOR(pg_catalog.->>) 'Shared Read Blocks')::bigint END,
+           CASE WHEN n.node IS NOT NULL THEN
+               (n.p OPERATOR(pg_catalog.->) 'Plan' OPERATOR(pg_catalog.->>) 'Shared Hit Blocks')::bigint END,
+           CASE WHEN scan_plan_figures.plan IS NULL THEN 'no plan'
+                WHEN n.node IS NULL THEN pg_catalog.format('the planner chose no %s',
+                    CASE scan_plan_figures.pattern WHEN 'randread' THEN 'bitmap heap scan' ELSE 'sequential scan' END) END
+      FROM (SELECT m.p,
+                   pg_catalog.jsonb_path_query_first(m.p, 'strict $.**?(@."Node Type" == $t)',
+                       pg_catalog.jsonb_build_object('t', CASE scan_plan_figures.pattern WHEN 'randread' THEN 'Bitmap Heap Scan'
+                                                                                        ELSE 'Seq Scan' END)) AS node
+              FROM (SELECT scan_plan_figures.plan OPERATOR(pg_catalog.->) 0 AS p) m) n;
+END;
+COMMENT ON FUNCTION iobench_internal.scan_plan_figures(text, jsonb) IS 'the figures of a scan of scan_step() from its plan: pages visited, seconds, blocks read and hit';
+
 -- A row of server_vs_disk() completed with its scan (scan_step()'s
 -- columns): the scan's figures, the ratios scan / engine (scan_ratio) and
 -- scan / disk (scan_disk_ratio), in MB/s (the engine's sequential reads
@@ -286,40 +322,24 @@ COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, text, integer
 -- No layer is named when the server's run read from memory, when there is
 -- no raw run and the scan keeps up with the engine, or without a scan.
 CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk_layers(
-    r iobench.server_vs_disk_row, relation pg_catalog.regclass, selected_blocks bigint,
-    plan jsonb, not_measured text)
+    r iobench.server_vs_disk_row, selected_blocks bigint, not_measured text,
+    scan_blocks bigint, scan_seconds double precision, scan_read_blocks bigint, scan_hit_blocks bigint,
+    scan_not_measured text)
 RETURNS iobench.server_vs_disk_row
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    p jsonb := server_vs_disk_layers.plan OPERATOR(pg_catalog.->) 0;
-    node jsonb;
-    seconds double precision;
     blk integer := pg_catalog.current_setting('block_size')::integer;
-    why text := server_vs_disk_layers.not_measured;
+    why text := coalesce(server_vs_disk_layers.not_measured, server_vs_disk_layers.scan_not_measured);
     kind text := CASE r.pattern WHEN 'randread' THEN 'bitmap heap scan' ELSE 'sequential scan' END;
 BEGIN
     IF why IS NULL THEN
-        node := pg_catalog.jsonb_path_query_first(p, 'strict $.**?(@."Node Type" == $t)',
-                    pg_catalog.jsonb_build_object('t', CASE r.pattern WHEN 'randread' THEN 'Bitmap Heap Scan'
-                                                                      ELSE 'Seq Scan' END));
-        IF node IS NULL THEN
-            why := format('the planner chose no %s', kind);
-        END IF;
-    END IF;
-    IF why IS NULL THEN
-        seconds := (p OPERATOR(pg_catalog.->>) 'Execution Time')::double precision OPERATOR(pg_catalog./) 1000;
-        r.scan_read_blocks := (p OPERATOR(pg_catalog.->) 'Plan' OPERATOR(pg_catalog.->>) 'Shared Read Blocks')::bigint;
-        r.scan_hit_blocks := (p OPERATOR(pg_catalog.->) 'Plan' OPERATOR(pg_catalog.->>) 'Shared Hit Blocks')::bigint;
-        -- the heap pages the scan visited
-        r.scan_blocks := CASE r.pattern
-                         WHEN 'randread' THEN coalesce((node OPERATOR(pg_catalog.->>) 'Exact Heap Blocks')::bigint, 0)
-                                              OPERATOR(pg_catalog.+) coalesce((node OPERATOR(pg_catalog.->>) 'Lossy Heap Blocks')::bigint, 0)
-                         ELSE (node OPERATOR(pg_catalog.->>) 'Shared Read Blocks')::bigint
-                              OPERATOR(pg_catalog.+) (node OPERATOR(pg_catalog.->>) 'Shared Hit Blocks')::bigint END;
-        IF seconds OPERATOR(pg_catalog.>) 0 THEN
-            r.scan_blocks_per_s := r.scan_blocks OPERATOR(pg_catalog./) seconds;
+        r.scan_read_blocks := server_vs_disk_layers.scan_read_blocks;
+        r.scan_hit_blocks := server_vs_disk_layers.scan_hit_blocks;
+        r.scan_blocks := server_vs_disk_layers.scan_blocks;
+        IF server_vs_disk_layers.scan_seconds OPERATOR(pg_catalog.>) 0 THEN
+            r.scan_blocks_per_s := r.scan_blocks OPERATOR(pg_catalog./) server_vs_disk_layers.scan_seconds;
             r.scan_mb_per_s := r.scan_blocks_per_s OPERATOR(pg_catalog.*) blk OPERATOR(pg_catalog./) 1e6;
         END IF;
         r.scan_ratio := r.scan_mb_per_s OPERATOR(pg_catalog./) NULLIF(r.server_mb_per_s, 0);
@@ -350,7 +370,7 @@ BEGIN
     RETURN r;
 END
 $$;
-COMMENT ON FUNCTION iobench_internal.server_vs_disk_layers(iobench.server_vs_disk_row, pg_catalog.regclass, bigint, jsonb, text) IS 'a row of server_vs_disk() completed with its scan: figures, ratios and the limiting layer';
+COMMENT ON FUNCTION iobench_internal.server_vs_disk_layers(iobench.server_vs_disk_row, bigint, text, bigint, double precision, bigint, bigint, text) IS 'a row of server_vs_disk() completed with its scan: figures, ratios and the limiting layer';
 
 -- server_vs_disk(): the arguments checked, then the body above, bound when
 -- created (no role but the owner has USAGE on iobench_internal)
@@ -389,8 +409,10 @@ BEGIN ATOMIC
                                         OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::integer
                                         OPERATOR(pg_catalog.*) pg_catalog.date_part('epoch', server_vs_disk.duration))::bigint,
                         9223372036854775807)) s
-     CROSS JOIN LATERAL iobench_internal.server_vs_disk_layers(b, s.relation, s.selected_blocks, s.plan,
-                                                               s.not_measured) l;
+     CROSS JOIN LATERAL iobench_internal.scan_plan_figures(b.pattern, s.plan) f
+     CROSS JOIN LATERAL iobench_internal.server_vs_disk_layers(
+               b, s.selected_blocks, s.not_measured, f.blocks, f.seconds, f.read_blocks, f.hit_blocks,
+               CASE WHEN s.not_measured IS NULL THEN f.not_measured END) l;
 END;
 COMMENT ON FUNCTION iobench.server_vs_disk(name, integer[], interval, text, integer, text) IS 'raw disk, the server''s read path and the executor''s cold scan, pattern by pattern: a raw run, a server run and a scan each, their ratios and the layer that limits';
 
@@ -700,8 +722,8 @@ BEGIN
     out_row.recommended := maint::text;
     out_row.in_effect := now_maint;
     out_row.basis := CASE WHEN keep_maint AND maint OPERATOR(pg_catalog.<>) knee
-                  THEN 'the value in effect, kept: it is within the margin of the best cold 8 kB random-read IOPS, as for effective_io_concurrency'
-                  ELSE 'the knee of effective_io_concurrency: deeper steps gained less than the margin' END;
+                  THEN 'the value in effect, kept: it is within the margin of the server''s read path''s best cold 8 kB random-read IOPS'
+                  ELSE 'the knee of the server''s read path over the effective_io_concurrency steps (maintenance reads through it without a query''s work per row): deeper steps gained less than the margin' END;
     IF out_row.recommended OPERATOR(pg_catalog.=) out_row.in_effect THEN
         out_row.statement := NULL;
         out_row.applies := 'nothing to apply: already in effect';
@@ -831,6 +853,188 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.check_cache_miss_pct(double precision) IS 'check argument cache_miss_pct of tune_tablespace()';
 
+-- tune_tablespace()'s query layer: the executor's cold bitmap heap scan
+-- (scan_step()) at each effective_io_concurrency the server's read path
+-- was measured at (the steps of the body's "effective_io_concurrency"
+-- row) and at 1, and a sequential scan at the concurrency of its
+-- random_page_cost row, each reading about what the server's run read in
+-- "duration"; one object per scan: its pattern, concurrency, pages,
+-- seconds, pages per second, blocks read and hit, and not_measured.
+CREATE OR REPLACE FUNCTION iobench_internal.tune_scans(
+    spc oid, eic_steps jsonb, rpc_steps jsonb, file_size text, duration interval)
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'pattern', q.pattern, 'value', q.value, 'pages', f.blocks, 'seconds', f.seconds,
+               'pages_per_s', f.blocks OPERATOR(pg_catalog./) NULLIF(f.seconds, 0),
+               'read_blocks', f.read_blocks, 'hit_blocks', f.hit_blocks,
+               'not_measured', coalesce(s.not_measured, f.not_measured)) ORDER BY q.ord)
+      FROM (SELECT 'randread'::text AS pattern, x.value, pg_catalog.max(x.pages) AS pages,
+                   pg_catalog.min(x.ord) AS ord
+              FROM (SELECT (e.s OPERATOR(pg_catalog.->>) 'value')::integer AS value,
+                           (e.s OPERATOR(pg_catalog.->>) 'iops')::double precision AS pages, e.i AS ord
+                      FROM pg_catalog.jsonb_array_elements(tune_scans.eic_steps) WITH ORDINALITY e(s, i)
+                    UNION ALL
+                    SELECT 1, (r.s OPERATOR(pg_catalog.->>) 'iops')::double precision, 0
+                      FROM pg_catalog.jsonb_array_elements(tune_scans.rpc_steps) r(s)
+                     WHERE (r.s OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'randread') x
+             GROUP BY x.value
+            UNION ALL
+            SELECT 'read'::text, (r.s OPERATOR(pg_catalog.->>) 'effective_io_concurrency')::integer,
+                   (r.s OPERATOR(pg_catalog.->>) 'mb_per_s')::double precision OPERATOR(pg_catalog.*) 1e6
+                   OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::integer,
+                   9223372036854775807
+              FROM pg_catalog.jsonb_array_elements(tune_scans.rpc_steps) r(s)
+             WHERE (r.s OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'read') q
+     CROSS JOIN LATERAL iobench_internal.scan_step(
+               tune_scans.spc, q.pattern, q.value, tune_scans.file_size,
+               (SELECT pg_catalog.count(DISTINCT (e.s OPERATOR(pg_catalog.->>) 'value'))::integer OPERATOR(pg_catalog.+) 2
+                  FROM pg_catalog.jsonb_array_elements(tune_scans.eic_steps) e(s)),
+               coalesce(pg_catalog.ceil(q.pages OPERATOR(pg_catalog.*)
+                                        pg_catalog.date_part('epoch', tune_scans.duration))::bigint,
+                        9223372036854775807)) s
+     CROSS JOIN LATERAL iobench_internal.scan_plan_figures(q.pattern, s.plan) f;
+END;
+COMMENT ON FUNCTION iobench_internal.tune_scans(oid, jsonb, jsonb, text, interval) IS 'the executor''s cold scans of tune_tablespace(): a bitmap heap scan at each concurrency its body measured, a sequential scan';
+
+-- tune_tablespace()'s rows with the query layer: effective_io_concurrency
+-- from the knee of the bitmap heap scan's pages per second (what a query
+-- gets; the margin is the body's, from two runs of the server's read path
+-- at its best step), the value in effect kept when within the margin; and
+-- random_page_cost from the executor's own costs: a page of a bitmap heap
+-- scan at concurrency 1 (a read at a time, as a plain index scan's)
+-- against a page of a sequential scan.  maintenance_io_concurrency and
+-- io_combine_limit stay the server's read path's (maintenance reads through
+-- it without a query's work per row).  Without every scan (a small
+-- shared_buffers in use, see scan_step()), the rows stay the read path's
+-- and their basis says why.
+CREATE OR REPLACE FUNCTION iobench_internal.tune_with_scans(
+    tuned iobench.tune_tablespace_row[], scans jsonb, tablespace name, cache_miss_pct double precision)
+RETURNS SETOF iobench.tune_tablespace_row
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r iobench.tune_tablespace_row;
+    engine_eic iobench.tune_tablespace_row;
+    why text;
+    rates jsonb;            -- {"concurrency": pages/s} of the bitmap heap scans
+    best double precision;
+    spread double precision;
+    margin double precision;
+    knee integer;
+    rec integer;
+    keep boolean;
+    rnd double precision;   -- pages/s: bitmap heap scan at concurrency 1
+    seq double precision;   -- pages/s: sequential scan
+    seq_cost double precision;
+    rpc numeric;
+    spc_applies constant text := 'at once: a tablespace option, which each new query reads (no reload)';
+BEGIN
+    SELECT x.* INTO engine_eic FROM pg_catalog.unnest(tune_with_scans.tuned) x
+     WHERE x.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency';
+    SELECT coalesce(pg_catalog.min(s.v OPERATOR(pg_catalog.->>) 'not_measured'),
+                    CASE WHEN pg_catalog.bool_or((s.v OPERATOR(pg_catalog.->>) 'pages_per_s') IS NULL)
+                         THEN 'a scan took no measurable time' END),
+           pg_catalog.jsonb_object_agg(s.v OPERATOR(pg_catalog.->>) 'value', (s.v OPERATOR(pg_catalog.->>) 'pages_per_s')::double precision)
+               FILTER (WHERE (s.v OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'randread'),
+           pg_catalog.max((s.v OPERATOR(pg_catalog.->>) 'pages_per_s')::double precision)
+               FILTER (WHERE (s.v OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'read')
+      INTO why, rates, seq
+      FROM pg_catalog.jsonb_array_elements(coalesce(tune_with_scans.scans, '[]')) s(v);
+    IF rates IS NULL OR seq IS NULL THEN
+        why := coalesce(why, 'no scan ran');
+    END IF;
+    IF why IS NOT NULL THEN
+        FOREACH r IN ARRAY tune_with_scans.tuned LOOP
+            IF r.setting OPERATOR(pg_catalog.=) ANY (ARRAY['effective_io_concurrency', 'random_page_cost']) THEN
+                r.basis := r.basis OPERATOR(pg_catalog.||)
+                           format('; from the server''s read path alone: the executor''s cold scan could not run (%s)', why);
+            END IF;
+            RETURN NEXT r;
+        END LOOP;
+        RETURN;
+    END IF;
+
+    -- the margin of the body: twice the spread of the two runs at the
+    -- read path's best step (its figure is their mean), at least 10 %
+    SELECT abs(o.first OPERATOR(pg_catalog.-) o.second)
+           OPERATOR(pg_catalog./) NULLIF(GREATEST(o.first, o.second), 0)
+      INTO spread
+      FROM (SELECT 2 OPERATOR(pg_catalog.*) (e.v OPERATOR(pg_catalog.->>) 'figure')::double precision
+                   OPERATOR(pg_catalog.-) (e.v OPERATOR(pg_catalog.->>) 'repeat_figure')::double precision AS first,
+                   (e.v OPERATOR(pg_catalog.->>) 'repeat_figure')::double precision AS second
+              FROM pg_catalog.jsonb_array_elements(engine_eic.steps) e(v)
+             WHERE e.v OPERATOR(pg_catalog.?) 'repeat_figure') o;
+    margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(spread, 0)), 0.5);
+    SELECT pg_catalog.max(x.value::double precision) INTO best FROM pg_catalog.jsonb_each_text(rates) x;
+    SELECT pg_catalog.min(x.key::integer) INTO knee FROM pg_catalog.jsonb_each_text(rates) x
+     WHERE x.value::double precision OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) margin) OPERATOR(pg_catalog.*) best);
+    keep := (rates OPERATOR(pg_catalog.->>) engine_eic.in_effect)::double precision
+            OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) margin) OPERATOR(pg_catalog.*) best);
+    rec := CASE WHEN keep THEN engine_eic.in_effect::integer ELSE knee END;
+    rnd := (rates OPERATOR(pg_catalog.->>) '1')::double precision;
+    seq_cost := (SELECT coalesce(pg_catalog.max(o.option_value),
+                                 (SELECT s.reset_val FROM pg_catalog.pg_settings s
+                                   WHERE s.name OPERATOR(pg_catalog.=) 'seq_page_cost'))::double precision
+                   FROM pg_catalog.pg_tablespace t
+                  CROSS JOIN LATERAL pg_catalog.pg_options_to_table(coalesce(t.spcoptions, '{}')) o
+                  WHERE t.spcname OPERATOR(pg_catalog.=) tune_with_scans.tablespace
+                    AND o.option_name OPERATOR(pg_catalog.=) 'seq_page_cost');
+    rpc := pg_catalog.round(GREATEST(seq_cost, seq_cost OPERATOR(pg_catalog.*)
+                                     (seq OPERATOR(pg_catalog./) NULLIF(rnd, 0)) OPERATOR(pg_catalog.*)
+                                     tune_with_scans.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
+
+    FOREACH r IN ARRAY tune_with_scans.tuned LOOP
+        IF r.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency' THEN
+            r.recommended := rec::text;
+            r.basis := format('%s within %s %% of the best cold bitmap heap scan (%s pages/s), what a query gets; the margin: at least 10 %%, else twice the spread of two runs of the server''s read path at its best step (%s %%); the read path alone: %s',
+                              CASE WHEN keep AND rec OPERATOR(pg_catalog.<>) knee
+                                   THEN format('the value in effect (the knee is %s), kept: it is', knee)
+                                   ELSE 'the smallest step (the knee)' END,
+                              pg_catalog.round((100 OPERATOR(pg_catalog.*) margin)::numeric, 1),
+                              pg_catalog.round(best::numeric),
+                              pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(spread, 0))::numeric, 1),
+                              engine_eic.recommended);
+            r.steps := (SELECT pg_catalog.jsonb_agg(e.v OPERATOR(pg_catalog.||)
+                                   pg_catalog.jsonb_build_object('scan_pages_per_s',
+                                       rates OPERATOR(pg_catalog.->) (e.v OPERATOR(pg_catalog.->>) 'value')) ORDER BY e.i)
+                          FROM pg_catalog.jsonb_array_elements(r.steps) WITH ORDINALITY e(v, i));
+            IF r.recommended OPERATOR(pg_catalog.=) r.in_effect THEN
+                r.statement := NULL;
+                r.applies := 'nothing to apply: already in effect';
+            ELSE
+                r.statement := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s)',
+                                      tune_with_scans.tablespace, rec);
+                r.applies := spc_applies;
+            END IF;
+        ELSIF r.setting OPERATOR(pg_catalog.=) 'random_page_cost' THEN
+            r.recommended := rpc::text;
+            r.basis := format('seq_page_cost %s x (a page of a cold bitmap heap scan at effective_io_concurrency 1 %s us / of a cold sequential scan %s us = %s) x %s %% of random reads missing the cache, at least seq_page_cost',
+                              seq_cost,
+                              pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(rnd, 0))::numeric, 1),
+                              pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(seq, 0))::numeric, 1),
+                              pg_catalog.round((seq OPERATOR(pg_catalog./) NULLIF(rnd, 0))::numeric, 2),
+                              tune_with_scans.cache_miss_pct);
+            r.steps := r.steps OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_agg(s.v) FROM pg_catalog.jsonb_array_elements(tune_with_scans.scans) s(v)
+                                   WHERE (s.v OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'read'
+                                      OR (s.v OPERATOR(pg_catalog.->>) 'value') OPERATOR(pg_catalog.=) '1');
+            IF rpc OPERATOR(pg_catalog.=) r.in_effect::numeric THEN
+                r.statement := NULL;
+                r.applies := 'nothing to apply: already in effect';
+            ELSE
+                r.statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', tune_with_scans.tablespace, rpc);
+                r.applies := spc_applies;
+            END IF;
+        END IF;
+        RETURN NEXT r;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.tune_with_scans(iobench.tune_tablespace_row[], jsonb, name, double precision) IS 'tune_tablespace()''s rows with effective_io_concurrency and random_page_cost from the executor''s cold scans';
+
 -- tune_tablespace(): the arguments checked, then the body above, bound
 -- when created (no role but the owner has USAGE on iobench_internal)
 CREATE OR REPLACE FUNCTION iobench.tune_tablespace(
@@ -847,18 +1051,36 @@ LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT iobench_internal.require_grant('iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text, integer, text)'::pg_catalog.text::pg_catalog.regprocedure);
-    -- the arguments are evaluated in order: every check before any run
-    SELECT b.*
-      FROM iobench_internal.tune_tablespace(
-               iobench_internal.server_tuning_check(tune_tablespace.tablespace, tune_tablespace.duration,
-                                                    tune_tablespace.file_size, tune_tablespace.workers),
-               tune_tablespace.tablespace,
-               iobench_internal.server_tuning_steps('concurrencies', tune_tablespace.concurrencies,
-                                                    1, iobench_internal.max_io_concurrency(), true),
-               iobench_internal.combine_steps(tune_tablespace.combine_limits),
-               iobench_internal.check_cache_miss_pct(tune_tablespace.cache_miss_pct),
-               tune_tablespace.duration, tune_tablespace.file_size, tune_tablespace.workers,
-               tune_tablespace.label) b;
+    -- the arguments are evaluated in order: every check before any run;
+    -- the server's read path first (the body), then the executor's scans
+    -- at the concurrencies it measured, and the rows from both
+    WITH e AS MATERIALIZED (
+        SELECT pg_catalog.array_agg(ROW(b.setting, b.recommended, b.in_effect, b.basis, b.run_ids, b.steps,
+                                        b.statement, b.applies)::iobench.tune_tablespace_row ORDER BY b.n) AS tuned
+          FROM iobench_internal.tune_tablespace(
+                   iobench_internal.server_tuning_check(tune_tablespace.tablespace, tune_tablespace.duration,
+                                                        tune_tablespace.file_size, tune_tablespace.workers),
+                   tune_tablespace.tablespace,
+                   iobench_internal.server_tuning_steps('concurrencies', tune_tablespace.concurrencies,
+                                                        1, iobench_internal.max_io_concurrency(), true),
+                   iobench_internal.combine_steps(tune_tablespace.combine_limits),
+                   iobench_internal.check_cache_miss_pct(tune_tablespace.cache_miss_pct),
+                   tune_tablespace.duration, tune_tablespace.file_size, tune_tablespace.workers,
+                   tune_tablespace.label)
+               WITH ORDINALITY b(setting, recommended, in_effect, basis, run_ids, steps, statement, applies, n)),
+    s AS MATERIALIZED (
+        SELECT iobench_internal.tune_scans(
+                   (SELECT t.oid FROM pg_catalog.pg_tablespace t
+                     WHERE t.spcname OPERATOR(pg_catalog.=) tune_tablespace.tablespace),
+                   (SELECT x.steps FROM e CROSS JOIN LATERAL pg_catalog.unnest(e.tuned) x
+                     WHERE x.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency'),
+                   (SELECT x.steps FROM e CROSS JOIN LATERAL pg_catalog.unnest(e.tuned) x
+                     WHERE x.setting OPERATOR(pg_catalog.=) 'random_page_cost'),
+                   tune_tablespace.file_size, tune_tablespace.duration) AS scans)
+    SELECT t.*
+      FROM e CROSS JOIN s
+     CROSS JOIN LATERAL iobench_internal.tune_with_scans(e.tuned, s.scans, tune_tablespace.tablespace,
+                                                         tune_tablespace.cache_miss_pct) t;
 END;
 COMMENT ON FUNCTION iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text, integer, text) IS 'recommend a tablespace''s effective_io_concurrency, maintenance_io_concurrency and random_page_cost (and io_combine_limit) from cold measurements of the server''s read path; changes nothing';
 
