@@ -15,6 +15,9 @@
 # IOBENCH_TMPDIR, default /var/tmp) for the call.  The scan reads within
 # the buffers free (bound: 0.5 % of shared buffers of other relations' pages
 # per call); a row without scan figures says why in its summary.
+# With BENCH_TUNE=1 it then calls iobench.tune_tablespace() on the same
+# tablespace, size and duration and prints its rows (effective_io_concurrency
+# from the scan's curve, the read path's own recommendation in its basis).
 # BENCH_RELEASE=trixie|sid|experimental (as root) does the throwaway call on
 # that Debian root's PostgreSQL (tools/debian_root.sh), on a copy of this
 # checkout.
@@ -34,7 +37,7 @@ if [ -n "${BENCH_RELEASE:-}" ]; then
 	(cd "$SRC" && git ls-files -z --cached --others --exclude-standard |
 		xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
 		tar --null -T - -cf -) | tar -xf - -C "$work"
-	"$SRC/tools/debian_root.sh" run "$BENCH_RELEASE" env BENCH_THROWAWAY=1 \
+	"$SRC/tools/debian_root.sh" run "$BENCH_RELEASE" env BENCH_THROWAWAY=1 BENCH_TUNE="${BENCH_TUNE:-0}" \
 		PG_CONFIG="$("$SRC/tools/debian_root.sh" pg_config "$BENCH_RELEASE")" \
 		"${work#"$root"}/bench/three_layers.sh" "$TS" "$STEPS" "$FILE_SIZE" "$SECS"
 	exit
@@ -86,3 +89,11 @@ SELECT pattern, concurrency AS eic, block_size,
   FROM layers;
 SELECT summary FROM layers;
 SQL
+
+if [ "${BENCH_TUNE:-0}" = 1 ]; then
+	"${PSQL[@]}" -v ts="$TS" -v size="$FILE_SIZE" -v secs="$SECS" <<'SQL'
+SELECT setting, recommended, in_effect, basis
+  FROM iobench.tune_tablespace(:'ts', duration => :'secs'::interval, file_size => :'size',
+                               label => 'three_layers');
+SQL
+fi
