@@ -411,10 +411,20 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	}
 	else if (why == NULL)
 	{
-		/* a table of more than a quarter of shared buffers is read through a ring */
+		/*
+		 * A table of more than a quarter of shared buffers is read through
+		 * a ring; a smaller one takes a buffer a page, so its scan reads no
+		 * more pages than the buffers it may take (the first ones)
+		 */
 		want = Min((int64) nblocks, max_blocks);
-		need = nblocks > (BlockNumber) (NBuffers / 4) ? iob_bulkread_ring_buffers() : want;
-		if (avail < need)
+		if (nblocks > (BlockNumber) (NBuffers / 4))
+			need = iob_bulkread_ring_buffers();
+		else
+		{
+			want = Min(want, Max(avail, 0));
+			need = Min((int64) SCAN_MIN_BLOCKS, (int64) nblocks);
+		}
+		if (avail < need || want < Min((int64) SCAN_MIN_BLOCKS, (int64) nblocks))
 			why = psprintf("only %lld buffers are free or to take from other relations, fewer than the %lld the sequential scan takes",
 						   (long long) Max(avail, 0), (long long) need);
 	}
