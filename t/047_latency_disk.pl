@@ -11,7 +11,9 @@
 #   workers so that the workers are not the limit, io_uring), a restart
 #   each;
 # - the disk's own counter of the most reads it held at once: from
-#   min(N, K) (the path filled the slots) to N (no read but the path's);
+#   min(N, K) (the path filled the slots) to N (no read but the path's;
+#   N + 2 under worker, whose backend reads itself when its workers'
+#   queue is full);
 # - the executor's own cold bitmap heap scan (server_vs_disk()'s query
 #   layer) at effective_io_concurrency 1, K/2, K and 4K, within 15 % of
 #   min(eic, K) / L, under each io_method on 18 and later;
@@ -130,7 +132,8 @@ foreach my $k (8, 32)
 # (18+: at most the I/O workers under worker, io_max_concurrency (64 here)
 # under io_uring; both above 32, so min(N, K) is the same).  The disk
 # held at least min(N, K) at once (the path filled the slots) and at most
-# N (no read but the path's).
+# N (no read but the path's; under worker N + 2, CI's 19 saw 33 at eic 32
+# with 32 workers).
 my @methods = $version >= 180000 ? ('sync', 'worker', 'io_uring') : ('');
 # 32 I/O workers: io_workers on 18, io_min_workers and io_max_workers on 19
 # (a pool between the two)
@@ -155,8 +158,11 @@ foreach my $method (@methods)
 				qq{engine => 'postgres', rw => 'randread', workers => 1, effective_io_concurrency => $eic},
 				($n < $k ? $n : $k) * 1_000_000 / $latency_us);
 			my $low = $n < $k ? $n : $k;
-			ok($status->{max_outstanding} >= $low && $status->{max_outstanding} <= $n,
-				"$what eic $eic, K = $k: the disk held from min(N, K) = $low to N = $n reads at once ($status->{max_outstanding})");
+			# under worker, a backend whose I/O workers' queue is full
+			# reads the block itself: one or two more than N at once
+			my $high = $method eq 'worker' ? $n + 2 : $n;
+			ok($status->{max_outstanding} >= $low && $status->{max_outstanding} <= $high,
+				"$what eic $eic, K = $k: the disk held from min(N, K) = $low to $high reads at once ($status->{max_outstanding})");
 		}
 	}
 }
