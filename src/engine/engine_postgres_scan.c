@@ -297,6 +297,38 @@ explain_scan(Oid relid, bool random, int32 bound, int64 limit, int concurrency)
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(plan));
 }
 
+/*
+ * prepare_scan_relation() in a subtransaction: the relation's OID, or
+ * InvalidOid with *why set when the tablespace has no room for it (the
+ * step is then not measured, as when buffers are too few); any other error
+ * is thrown again
+ */
+static Oid
+try_prepare_scan_relation(Oid spcoid, uint64 file_size, char **why)
+{
+	IobSubxact	sx;
+	volatile Oid relid = InvalidOid;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	iob_subxact_begin(&sx);
+	PG_TRY();
+	{
+		relid = prepare_scan_relation(spcoid, file_size);
+		iob_subxact_commit(&sx);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata = iob_subxact_catch(&sx, cxt);
+
+		if (edata->sqlerrcode != ERRCODE_DISK_FULL)
+			ReThrowError(edata);
+		*why = edata->detail != NULL ?
+			psprintf("%s: %s", edata->message, edata->detail) : pstrdup(edata->message);
+	}
+	PG_END_TRY();
+	return relid;
+}
+
 PG_FUNCTION_INFO_V1(iobench_scan_step);
 
 /*
@@ -364,7 +396,15 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 
 	/* one step at a time per tablespace (not the preparer's lock, sub-id 0) */
 	LockSharedObject(TableSpaceRelationId, spcoid, 1, ExclusiveLock);
-	relid = prepare_scan_relation(spcoid, (uint64) file_size);
+	relid = try_prepare_scan_relation(spcoid, (uint64) file_size, &why);
+	if (!OidIsValid(relid))
+	{
+		/* no room for the scan relation: the step is not measured */
+		memset(nulls, true, sizeof(nulls));
+		nulls[5] = false;
+		values[5] = CStringGetTextDatum(why);
+		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	}
 	nblocks = make_cold(relid, &indexoid);
 	{
 		Relation	index = index_open(indexoid, AccessShareLock);
