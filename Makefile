@@ -28,6 +28,7 @@ OBJS = \
 	src/base/sql_args.o \
 	src/base/sql_entry.o \
 	src/base/subxact.o \
+	src/campaigns/campaign.o \
 	src/campaigns/pgiosim.o \
 	src/campaigns/search.o \
 	src/campaigns/suite.o \

@@ -1,22 +1,25 @@
 /*-------------------------------------------------------------------------
  *
  * search.c
- *	  iobench.latency_search(): the load a disk carries within a latency
- *	  target.
+ *	  iobench_internal.search_plan(): the checked arguments and the steps
+ *	  of iobench.latency_search().
  *
- * The search raises the load step by step, each step an ordinary run
- * (iob_execute_run()): the queue depth doubles from 1 to max_iodepth with
- * one worker, then the workers double up to max_workers at max_iodepth.
- * After each step it reads the step's latency (a percentile of its data
- * I/O, from the stored histogram, or the mean) and stops at the first step
- * over the target.  Every step is stored as a run and listed in
- * iobench.search_steps; iobench.searches keeps the search and its best
- * step: the most IOPS among the steps within the target, the lightest
- * load among those within 1 % of it (past saturation more load only adds
- * latency, and measurement noise would otherwise pick at random).
+ * The search raises the load step by step, each step an ordinary run: the
+ * queue depth doubles from 1 to max_iodepth with one worker, then the
+ * workers double up to max_workers at max_iodepth.  After each step it
+ * reads the step's latency (a percentile of its data I/O, from the stored
+ * histogram, or the mean) and stops at the first step over the target.
+ * Every step is stored as a run and listed in iobench.search_steps;
+ * iobench.searches keeps the search and its best step: the most IOPS among
+ * the steps within the target, the lightest load among those within 1 % of
+ * it (past saturation more load only adds latency, and measurement noise
+ * would otherwise pick at random).
  *
- * As with suite(), the benchmarks run as the caller, and the search's own
- * rows are written as the owner of the iobench schema (owner_spi.h).
+ * The steps are taken by the search's body in PL/pgSQL
+ * (iobench_internal.search_steps(), 50_search.sql) within the campaign
+ * frame (campaign.c).  This file checks the arguments, as iobench.run()
+ * checks its own and with the heaviest step checked as a run, and plans
+ * the steps, so that nothing runs before all of it is known to be valid.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,15 +32,17 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "campaign.h"
 #include "engine/engine.h"
 #include "base/base.h"
 #include "run/run.h"
 #include "results/results.h"
 
-PG_FUNCTION_INFO_V1(iobench_latency_search);
+PG_FUNCTION_INFO_V1(iobench_search_plan);
 
 /* Argument positions of iobench.latency_search() */
 enum
@@ -67,7 +72,7 @@ enum
 /* max_iodepth's default in iobench.latency_search() (50_search.sql) */
 #define SEARCH_DEFAULT_MAX_IODEPTH	256
 
-/* One search: its settings and the steps to take */
+/* One search: its checked settings and the steps to take */
 typedef struct Search
 {
 	IobRunParams base;			/* every step's settings but workers, iodepth */
@@ -81,12 +86,6 @@ typedef struct Search
 	int			nsteps;
 	int			step_workers[SEARCH_MAX_STEPS];
 	int			step_iodepth[SEARCH_MAX_STEPS];
-	int64		search_id;
-	MemoryContext cxt;			/* the caller's: where "error" lives */
-	ErrorData  *error;			/* the error that ended a step, or NULL */
-	int			failed_step;	/* its step (1-based) */
-	IobRunResult last_run;		/* how the last step's run ended (its id
-								 * when it failed: keep_failed_search) */
 } Search;
 
 /*
@@ -180,309 +179,95 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 	iob_validate_params(&biggest);
 }
 
-/* Insert the iobench.searches row; returns its search_id */
-static int64
-insert_search(const Search *s)
-{
-	Oid			types[11] = {NAMEOID, INTERVALOID, FLOAT8OID, TEXTOID, INT4OID, INT4OID,
-	INT4OID, INTERVALOID, INT8OID, TEXTOID, TEXTOID};
-	Datum		values[11];
-	char		nulls[11];
-	Interval   *target = palloc0(sizeof(Interval));
-	Interval   *step = palloc0(sizeof(Interval));
-	bool		isnull;
-
-	target->time = s->target_us;
-	step->time = s->base.duration_us;
-	memset(nulls, ' ', sizeof(nulls));
-	values[0] = NameGetDatum(&s->base.tablespace);
-	values[1] = IntervalPGetDatum(target);
-	values[2] = Float8GetDatum(s->percentile);
-	if (s->use_mean)
-		nulls[2] = 'n';
-	values[3] = CStringGetTextDatum(iob_pattern_name(s->base.rw));
-	values[4] = Int32GetDatum((int32) s->base.block_size);
-	values[5] = Int32GetDatum(s->max_iodepth);
-	values[6] = Int32GetDatum(s->max_workers);
-	values[7] = IntervalPGetDatum(step);
-	values[8] = Int64GetDatum((int64) s->base.file_size);
-	values[9] = CStringGetTextDatum(iob_engine_kind_name(s->base.engine));
-	values[10] = s->label ? CStringGetTextDatum(s->label) : (Datum) 0;
-	if (s->label == NULL)
-		nulls[10] = 'n';
-
-	return DatumGetInt64(iob_owner_value("INSERT INTO iobench.searches (tablespace, latency_target, "
-										 "latency_percentile, rw, block_size, max_iodepth, "
-										 "max_workers, step_duration, file_size, engine, label, "
-										 "status, started_at) "
-										 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-										 "'running', pg_catalog.clock_timestamp()) "
-										 "RETURNING search_id",
-										 11, types, values, nulls,
-										 SPI_OK_INSERT_RETURNING, &isnull));
-}
-
-/*
- * Record step "step" (its run) and return whether it met the target: its
- * latency, as the search measures it, computed from the stored run.
- */
-static bool
-record_step(const Search *s, int step, int64 run_id)
-{
-	Oid			types[5] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID};
-	Datum		values[5];
-	char		nulls[5];
-	bool		isnull;
-	bool		met;
-
-	memset(nulls, ' ', sizeof(nulls));
-	values[0] = Int64GetDatum(s->search_id);
-	values[1] = Int32GetDatum(step);
-	values[2] = Int64GetDatum(run_id);
-	values[3] = Float8GetDatum(s->percentile);
-	if (s->use_mean)
-		nulls[3] = 'n';
-	values[4] = Int64GetDatum(s->target_us);
-	met = DatumGetBool(iob_owner_value("INSERT INTO iobench.search_steps (search_id, step, run_id, "
-									   "workers, iodepth, iops, latency_us, met_target) "
-									   "SELECT $1, $2, r.run_id, r.workers, r.iodepth, r.iops, l.us, "
-									   "       coalesce(r.status IN ('completed', 'incomplete') AND r.ops > 0 AND l.us <= $5, false) "
-									   "  FROM iobench.runs r, LATERAL (SELECT CASE WHEN $4 IS NULL THEN r.lat_avg_us "
-									   "       ELSE iobench.latency_percentile(r.run_id, $4) END AS us) l "
-									   " WHERE r.run_id = $3 RETURNING met_target",
-									   5, types, values, nulls,
-									   SPI_OK_INSERT_RETURNING, &isnull));
-	return met && !isnull;
-}
-
-/* Mark the search finished: its status and best step (see the top) */
+/* Append "name": value (text, escaped) to a JSON object being built */
 static void
-finish_search(int64 search_id, const char *status)
+json_text(StringInfo buf, const char *name, const char *value)
 {
-	Oid			types[2] = {INT8OID, TEXTOID};
-	Datum		values[2];
+	appendStringInfo(buf, "%s\"%s\": ", buf->data[buf->len - 1] == '{' ? "" : ", ", name);
+	if (value == NULL)
+		appendStringInfoString(buf, "null");
+	else
+		escape_json(buf, value);
+}
 
-	values[0] = Int64GetDatum(search_id);
-	values[1] = CStringGetTextDatum(status);
-	iob_owner_run("UPDATE iobench.searches s SET status = $2, "
-				  "finished_at = pg_catalog.clock_timestamp(), "
-				  "best_step = (SELECT min(t.step) FROM iobench.search_steps t "
-				  "  WHERE t.search_id = s.search_id AND t.met_target "
-				  "    AND t.iops >= 0.99 * (SELECT max(m.iops) FROM iobench.search_steps m "
-				  "      WHERE m.search_id = s.search_id AND m.met_target)) "
-				  "WHERE s.search_id = $1",
-				  2, types, values, NULL, SPI_OK_UPDATE);
+/* Append "name": number to a JSON object being built */
+static void
+json_int(StringInfo buf, const char *name, int64 value)
+{
+	appendStringInfo(buf, "%s\"%s\": " INT64_FORMAT,
+					 buf->data[buf->len - 1] == '{' ? "" : ", ", name, value);
 }
 
 /*
- * Take step "i" (0-based) in a subtransaction: a run, then its
- * search_steps row.  An error (a cancel above all) is caught and kept in
- * s->error, so that the search can keep the steps done before
- * (keep_failed_search) before the error goes on.  Returns false on an
- * error; *completed and *met say how the step's run ended.
+ * The plan as jsonb: "campaign", the columns of the iobench.searches row;
+ * "run", the arguments of iobench.run() every step shares (seed null: a
+ * new one per step); "steps", the workers and iodepth of each; "target_us"
+ * and "percentile" (null: the mean latency).
  */
-static bool
-take_step_guarded(Search *s, int i, bool *completed, bool *met)
+static Datum
+search_plan_jsonb(const Search *s)
 {
-	IobSubxact	sx;
-	volatile bool ok = true;	/* set in PG_CATCH, read after it */
-
-	iob_subxact_begin(&sx);
-	PG_TRY();
-	{
-		IobRunParams params = s->base;
-
-		params.workers = s->step_workers[i];
-		params.iodepth = s->step_iodepth[i];
-		if (!s->seed_given)
-			params.seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-		iob_execute_run(&params,
-						psprintf("latency search #" INT64_FORMAT ": %d x QD%d",
-								 s->search_id, params.workers, params.iodepth),
-						IOB_PROGRESS_RATES, &s->last_run);
-		*completed = s->last_run.completed;
-		*met = record_step(s, i + 1, s->last_run.run_id);
-		iob_subxact_commit(&sx);
-	}
-	PG_CATCH();
-	{
-		s->error = iob_subxact_catch(&sx, s->cxt);
-		s->failed_step = i + 1;
-		ok = false;
-	}
-	PG_END_TRY();
-	return ok;
-}
-
-/*
- * Take the steps until one misses the target or a run is cancelled;
- * returns false for a cancel (a run stored "cancelled", or an error kept
- * in s->error).  NOTICEs say what each step found.
- */
-static bool
-take_steps(Search *s)
-{
-	MemoryContext stepcxt = AllocSetContextCreate(CurrentMemoryContext,
-												  "iobench search step",
-												  ALLOCSET_DEFAULT_SIZES);
-	bool		completed = true;
+	const IobRunParams *p = &s->base;
+	StringInfoData buf;
+	char	   *target = psprintf(INT64_FORMAT " microseconds", s->target_us);
+	char	   *step = psprintf(INT64_FORMAT " microseconds", p->duration_us);
 	int			i;
 
-	for (i = 0; i < s->nsteps; i++)
-	{
-		MemoryContext oldcxt = MemoryContextSwitchTo(stepcxt);
-		bool		met = false;
-		bool		ok;
-
-		ok = take_step_guarded(s, i, &completed, &met);
-		MemoryContextSwitchTo(oldcxt);
-		MemoryContextReset(stepcxt);
-		if (!ok)
-			completed = false;
-		if (!completed || !met)
-			break;
-	}
-	MemoryContextDelete(stepcxt);
-	return completed;
-}
-
-/*
- * A step ended in an error (a cancel above all): record the step's run, if
- * its storer kept it, mark the search cancelled, and return the search's
- * rows for iob_store_rows_detached().  Runs in the search's own
- * subtransaction, which the caller then rolls back (as a suite does).
- */
-static char *
-keep_failed_search(Search *s)
-{
-	int64		run_id = s->last_run.failed ? s->last_run.run_id : 0;
-
-	if (run_id > 0)
-		(void) record_step(s, s->failed_step, run_id);
-	finish_search(s->search_id, "cancelled");
-	return iob_export_search_rows(s->search_id, run_id);
-}
-
-/*
- * After keep_failed_search() and the rollback of the search's
- * subtransaction: store its rows from a process that commits on its own,
- * and go on with the step's error, its DETAIL saying what was kept.
- */
-static void
-rethrow_failed_search(Search *s, const char *kept)
-{
-	const char *why = NULL;
-	ErrorData  *edata = s->error;
-	const char *sentence;
-
-	if (kept != NULL && iob_store_rows_detached(kept, &why))
-		sentence = psprintf("The search is kept as search " INT64_FORMAT " with status \"cancelled\" and the steps done before.",
-							s->search_id);
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "{\"campaign\": {");
+	json_text(&buf, "tablespace", NameStr(p->tablespace));
+	json_text(&buf, "latency_target", target);
+	if (s->use_mean)
+		json_text(&buf, "latency_percentile", NULL);
 	else
-		sentence = psprintf("The search could not be kept: %s.",
-							why ? why : "its rows could not be read");
-	edata->detail = edata->detail ?
-		psprintf("%s %s", edata->detail, sentence) : pstrdup(sentence);
-	ReThrowError(edata);
+		appendStringInfo(&buf, ", \"latency_percentile\": %.17g", s->percentile);
+	json_text(&buf, "rw", iob_pattern_name(p->rw));
+	json_int(&buf, "block_size", p->block_size);
+	json_int(&buf, "max_iodepth", s->max_iodepth);
+	json_int(&buf, "max_workers", s->max_workers);
+	json_text(&buf, "step_duration", step);
+	json_int(&buf, "file_size", (int64) p->file_size);
+	json_text(&buf, "engine", iob_engine_kind_name(p->engine));
+	json_text(&buf, "label", s->label);
+	appendStringInfoString(&buf, "}, \"run\": {");
+	json_text(&buf, "tablespace", NameStr(p->tablespace));
+	json_text(&buf, "rw", iob_pattern_name(p->rw));
+	json_int(&buf, "block_size", p->block_size);
+	json_text(&buf, "duration", step);
+	json_text(&buf, "warmup", psprintf(INT64_FORMAT " microseconds", p->warmup_us));
+	json_int(&buf, "file_size", (int64) p->file_size);
+	json_int(&buf, "files", p->files);
+	json_text(&buf, "direct", p->direct ? "true" : "false");
+	json_text(&buf, "engine", iob_engine_kind_name(p->engine));
+	if (s->seed_given)
+		json_int(&buf, "seed", (int64) p->seed);
+	else
+		json_text(&buf, "seed", NULL);
+	appendStringInfoString(&buf, "}, \"steps\": [");
+	for (i = 0; i < s->nsteps; i++)
+		appendStringInfo(&buf, "%s{\"workers\": %d, \"iodepth\": %d}",
+						 i > 0 ? ", " : "", s->step_workers[i], s->step_iodepth[i]);
+	appendStringInfo(&buf, "], \"target_us\": " INT64_FORMAT, s->target_us);
+	if (s->use_mean)
+		appendStringInfoString(&buf, ", \"percentile\": null}");
+	else
+		appendStringInfo(&buf, ", \"percentile\": %.17g}", s->percentile);
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
 }
 
 /*
- * A search that found no step within its target (its first step missed
- * it, so best_step is NULL) says so, with the first step's latency and
- * what to try.
- */
-static void
-report_no_best_step(const Search *s)
-{
-	Oid			types[1] = {INT8OID};
-	Datum		values[1];
-	Datum		latency;
-	bool		isnull;
-	char	   *measure;
-
-	values[0] = Int64GetDatum(s->search_id);
-	(void) iob_owner_value("SELECT best_step FROM iobench.searches WHERE search_id = $1",
-						   1, types, values, NULL, SPI_OK_SELECT, &isnull);
-	if (!isnull)
-		return;
-	latency = iob_owner_value("SELECT latency_us FROM iobench.search_steps "
-							  "WHERE search_id = $1 AND step = 1",
-							  1, types, values, NULL, SPI_OK_SELECT, &isnull);
-	measure = s->use_mean ? pstrdup("mean latency") :
-		psprintf("p%g latency", s->percentile);
-	ereport(NOTICE,
-			(errmsg("iobench: no step of the latency search met its target"),
-			 isnull ?
-			 errdetail("Search " INT64_FORMAT " stopped after its first step (one worker, queue depth 1), which measured no latency: best_step is null.",
-					   s->search_id) :
-			 errdetail("Search " INT64_FORMAT " stopped after its first step (one worker, queue depth 1), whose %s of %.1f µs is over the target of %.1f µs; more load only adds latency, so best_step is null.",
-					   s->search_id, measure, DatumGetFloat8(latency),
-					   (double) s->target_us),
-			 errhint("Try a higher latency_target%s, or look at the step's run with iobench.report().",
-					 s->use_mean ? "" : " or a lower latency_percentile")));
-}
-
-/*
- * SQL entry point: iobench.latency_search(...).  Returns one row per step
- * taken (iobench.search_results), the best one marked.
+ * SQL entry point: iobench_internal.search_plan(...), with the arguments
+ * of iobench.latency_search().  Checks them and returns the plan.
  */
 Datum
-iobench_latency_search(PG_FUNCTION_ARGS)
+iobench_search_plan(PG_FUNCTION_ARGS)
 {
 	Search		s;
-	volatile bool completed = false;
-	IobSubxact	sx;
-	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
-	Oid			types[1] = {INT8OID};
-	Datum		values[1];
 
 	IOB_SQL_ENTRY(15);
-	iob_require_grant(fcinfo->flinfo->fn_oid);
-	iob_check_run_waits_scope();
 	memset(&s, 0, sizeof(s));
 	read_search_args(fcinfo, &s);
 	plan_steps(&s, s.base.engine != IOB_ENGINE_PSYNC &&
 			   iob_engine_uring_unavailable(s.base.engine) == 0);
-	PreventCommandIfReadOnly("iobench.latency_search()");
-
-	/*
-	 * Everything the search stores is written in a subtransaction of its
-	 * own: a step that ends in an error (a cancel) ends the search with
-	 * that error, and the search is kept as "cancelled" with the steps done
-	 * before by a process that commits on its own (store_worker.h)
-	 */
-	s.cxt = CurrentMemoryContext;
-	iob_subxact_begin(&sx);
-	PG_TRY();
-	{
-		s.search_id = insert_search(&s);
-		completed = take_steps(&s);
-		if (s.error == NULL)
-			finish_search(s.search_id, completed ? "completed" : "cancelled");
-		else
-			kept = keep_failed_search(&s);
-	}
-	PG_CATCH();
-	{
-		/* an error outside the steps, or while keeping the search */
-		ErrorData  *edata = iob_subxact_catch(&sx, sx.cxt);
-
-		if (s.error == NULL)
-			ReThrowError(edata);
-		rethrow_failed_search(&s, NULL);
-	}
-	PG_END_TRY();
-	if (s.error != NULL)
-	{
-		iob_subxact_rollback(&sx);
-		rethrow_failed_search(&s, kept);
-	}
-	iob_subxact_commit(&sx);
-	if (completed)
-		report_no_best_step(&s);
-
-	values[0] = Int64GetDatum(s.search_id);
-	iob_owner_return_rows(fcinfo, "SELECT * FROM iobench.search_results WHERE search_id = $1 "
-						  "ORDER BY step", 1, types, values);
-	return (Datum) 0;
+	PG_RETURN_DATUM(search_plan_jsonb(&s));
 }

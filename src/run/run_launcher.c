@@ -109,6 +109,9 @@ typedef struct RunContext
 										 * NULL when nothing is stored */
 } RunContext;
 
+/* The partial run the last failed run stored (iob_take_kept_run_id()) */
+static int64 last_kept_run_id = 0;
+
 /* SQL entry point: iobench.run(...) */
 Datum
 iobench_run(PG_FUNCTION_ARGS)
@@ -624,6 +627,7 @@ run_phases(RunContext *ctx, const IobRunParams *params)
 		run_id = store_failed_run(ctx, edata->sqlerrcode, &why);
 		ctx->result->run_id = run_id;
 		ctx->result->failed = true;
+		last_kept_run_id = run_id;
 		if (run_id > 0)
 			edata->detail = psprintf("%s%sThe partial run is stored as run " INT64_FORMAT " with status \"%s\".",
 									 edata->detail ? edata->detail : "",
@@ -654,6 +658,16 @@ report_not_stored(void)
 				(errmsg("iobench: nothing was stored: the run took place in a read-only transaction"),
 				 errdetail("The run's row is returned with run_id NULL; its per-second figures, latency histogram and waits are not kept."),
 				 errhint("Run it outside a read-only transaction to store it.")));
+}
+
+/* See run_launcher.h */
+int64
+iob_take_kept_run_id(void)
+{
+	int64		run_id = last_kept_run_id;
+
+	last_kept_run_id = 0;
+	return run_id;
 }
 
 /* Run one benchmark end to end; see run_launcher.h */

@@ -51,4 +51,11 @@ extern void iob_execute_run(const IobRunParams *params, const char *label,
 							IobProgressStyle progress_style,
 							IobRunResult *result);
 
+/*
+ * The id of the partial run that the last run ending in an error had
+ * stored (0: none since the last call), and forget it: a campaign whose
+ * step failed lists that run (campaign.c).
+ */
+extern int64 iob_take_kept_run_id(void);
+
 #endif							/* IOBENCH_RUN_LAUNCHER_H */

@@ -204,6 +204,14 @@ export_rows(const char *parent, const char *links, const char *key,
 
 /* See store_worker.h */
 char *
+iob_export_campaign_rows(const char *parent, const char *links, const char *key,
+						 int64 id, int64 failed_run_id)
+{
+	return export_rows(parent, links, key, id, failed_run_id);
+}
+
+/* See store_worker.h */
+char *
 iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
 {
 	return export_rows("suites", "suite_runs", "suite_id", suite_id, failed_run_id);

@@ -54,6 +54,14 @@ extern char *iob_export_suite_rows(int64 suite_id, int64 failed_run_id);
 extern char *iob_export_search_rows(int64 search_id, int64 failed_run_id);
 
 /*
+ * The same for any campaign: its row of table "parent" whose column "key"
+ * is "id", its rows of "links", their runs but failed_run_id
+ */
+extern char *iob_export_campaign_rows(const char *parent, const char *links,
+									  const char *key, int64 id,
+									  int64 failed_run_id);
+
+/*
  * Store the run of segment "seg" (and the rows of info->rows_handle) from a
  * background worker that commits on its own; waits (boundedly, not
  * interruptible) for it.  Returns true when stored (the run id in

@@ -1,0 +1,31 @@
+/*-------------------------------------------------------------------------
+ *
+ * campaign.h
+ *	  The campaigns subsystem: many runs toward one answer (a suite, a
+ *	  latency search), orchestrated in PL/pgSQL and framed here.
+ *
+ * Which runs a campaign takes, in which order and what a step's result
+ * decides next is PL/pgSQL (sql/install/code: a campaign's "body"), which
+ * composes iobench.run() calls and reads as a DBA reads SQL.  The frame is
+ * C, one path for every campaign (campaign.c): it stores the campaign and
+ * its steps as the owner of the iobench schema, runs the body as the
+ * caller in a subtransaction of its own, and when a step ends in an error
+ * (a cancel above all) keeps what was done through a storer worker
+ * (run/store_worker.h) and raises that error, with its SQLSTATE.  The
+ * checks of a campaign's arguments are C too (suite_plan.c,
+ * search_plan.c), through the same readers as iobench.run()'s, so that
+ * nothing runs before every step is known to be valid.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef IOBENCH_CAMPAIGN_H
+#define IOBENCH_CAMPAIGN_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+/* The body of a campaign: body(campaign_id bigint, plan jsonb) RETURNS jsonb */
+#define IOB_CAMPAIGN_BODY_NARGS	2
+
+#endif							/* IOBENCH_CAMPAIGN_H */
