@@ -29,7 +29,6 @@ OBJS = \
 	src/base/sql_entry.o \
 	src/base/subxact.o \
 	src/campaigns/campaign.o \
-	src/campaigns/pgiosim.o \
 	src/campaigns/search.o \
 	src/campaigns/suite.o \
 	src/device/diskstats.o \
@@ -46,6 +45,7 @@ OBJS = \
 	src/results/run_params.o \
 	src/results/run_store.o \
 	src/run/files.o \
+	src/run/pgiosim.o \
 	src/run/recorder.o \
 	src/run/run_args.o \
 	src/run/run_launcher.o \

@@ -307,6 +307,7 @@ SELECT p.oid::regprocedure AS not_called
                          'scan_plan_figures', 'tune_scans', 'tune_with_scans',
                          'server_tuning_check', 'server_tuning_steps', 'max_io_concurrency',
                          'combine_steps', 'check_cache_miss_pct',
+                         'suite', 'suite_body', 'suite_rows', 'latency_search', 'search_body', 'search_rows',
                          -- called through on 18 and later only (before, it refuses first)
                          'sweep_io_workers', 'conninfo_value', 'set_io_workers', 'sweep_connect')
  ORDER BY 1;

@@ -141,3 +141,43 @@ iob_check_sql_entry(FunctionCallInfo fcinfo, int nargs)
 			 errhint("Reconnect, or restart the server when iobench is in shared_preload_libraries: this process still runs the library of version %s, loaded before version %s was installed.",
 					 IOB_LIBRARY_VERSION, version)));
 }
+
+/*
+ * Entry points of earlier versions whose work is SQL now: iobench.suite()
+ * and iobench.latency_search() run in the campaign frame (campaigns/
+ * campaign.h).  The SQL definitions of 0.1 and 0.2 still name them (and
+ * CREATE FUNCTION looks the symbol up), so they exist, and refuse: an
+ * older version's call is told to update, any other is no definition of
+ * this version's.
+ */
+PG_FUNCTION_INFO_V1(iobench_suite);
+PG_FUNCTION_INFO_V1(iobench_latency_search);
+
+/* Refuse a call of a retired entry point that took "nargs" arguments */
+static void
+refuse_retired_entry(FunctionCallInfo fcinfo, int nargs)
+{
+	iob_check_sql_entry(fcinfo, nargs);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
+			 errmsg("%s is not a C function in version %s of iobench",
+					called_function(fcinfo), IOB_LIBRARY_VERSION),
+			 errdetail("The function's SQL definition is not the one version %s of the extension creates.",
+					   IOB_LIBRARY_VERSION)));
+}
+
+/* iobench.suite() of 0.1 and 0.2 */
+Datum
+iobench_suite(PG_FUNCTION_ARGS)
+{
+	refuse_retired_entry(fcinfo, 11);
+	PG_RETURN_NULL();
+}
+
+/* iobench.latency_search() of 0.1 and 0.2 */
+Datum
+iobench_latency_search(PG_FUNCTION_ARGS)
+{
+	refuse_retired_entry(fcinfo, 15);
+	PG_RETURN_NULL();
+}

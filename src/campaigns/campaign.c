@@ -40,12 +40,14 @@
 #include "miscadmin.h"
 #include "tcop/utility.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "campaign.h"
 #include "base/base.h"
+#include "engine/engine.h"
 #include "run/run.h"
 
 PG_FUNCTION_INFO_V1(iobench_campaign);
@@ -67,11 +69,12 @@ typedef struct CampaignKind
 	const char *steps;			/* its steps: iobench.<steps> */
 	const char *key;			/* the id column of both */
 	const char *kept_steps;		/* "the ... done before" */
+	const char *entry;			/* the API function, for errors */
 } CampaignKind;
 
 static const CampaignKind campaign_kinds[] = {
-	{"suite", "suites", "suite_runs", "suite_id", "runs"},
-	{"search", "searches", "search_steps", "search_id", "steps"},
+	{"suite", "suites", "suite_runs", "suite_id", "runs", "iobench.suite()"},
+	{"search", "searches", "search_steps", "search_id", "steps", "iobench.latency_search()"},
 };
 
 /* What the body said of a step that ended in an error */
@@ -177,6 +180,72 @@ finish_campaign(const CampaignKind *k, int64 id, const char *status, Jsonb *fiel
 		" WHERE t.%s OPERATOR(pg_catalog.=) $1",
 		k->table, set, k->table, k->key, k->key),
 		3, types, values, nulls, SPI_OK_UPDATE);
+}
+
+/* See campaign.h */
+void
+iob_json_text(StringInfo buf, const char *name, const char *value)
+{
+	char		last = buf->len > 0 ? buf->data[buf->len - 1] : '{';
+
+	appendStringInfo(buf, "%s\"%s\": ", last == '{' ? "" : ", ", name);
+	if (value == NULL)
+		appendStringInfoString(buf, "null");
+	else
+		escape_json(buf, value);
+}
+
+/* See campaign.h */
+void
+iob_json_int(StringInfo buf, const char *name, int64 value)
+{
+	char		last = buf->len > 0 ? buf->data[buf->len - 1] : '{';
+
+	appendStringInfo(buf, "%s\"%s\": " INT64_FORMAT, last == '{' ? "" : ", ",
+					 name, value);
+}
+
+/* See campaign.h */
+void
+iob_json_run_args(StringInfo buf, const IobRunParams *p, bool seed_given)
+{
+	int			i;
+
+	appendStringInfoChar(buf, '{');
+	if (p->ngroup > 0)
+	{
+		appendStringInfoString(buf, "\"tablespaces\": [");
+		for (i = 0; i < p->ngroup; i++)
+		{
+			if (i > 0)
+				appendStringInfoString(buf, ", ");
+			escape_json(buf, NameStr(p->group_names[i]));
+		}
+		appendStringInfoChar(buf, ']');
+	}
+	else
+		iob_json_text(buf, "tablespace", NameStr(p->tablespace));
+	iob_json_text(buf, "rw", iob_pattern_name(p->rw));
+	iob_json_int(buf, "block_size", p->block_size);
+	iob_json_int(buf, "workers", p->workers);
+	iob_json_int(buf, "iodepth", p->iodepth);
+	iob_json_text(buf, "duration", psprintf(INT64_FORMAT " microseconds", p->duration_us));
+	iob_json_text(buf, "warmup", psprintf(INT64_FORMAT " microseconds", p->warmup_us));
+	iob_json_int(buf, "file_size", (int64) p->file_size);
+	iob_json_int(buf, "files", p->files);
+	if (iob_pattern_is_mixed(p->rw))
+		iob_json_int(buf, "read_pct", p->read_pct);
+	else
+		iob_json_text(buf, "read_pct", NULL);
+	iob_json_int(buf, "fsync_every", p->fsync_every);
+	iob_json_text(buf, "sync_method", iob_sync_method_name(p->sync_method));
+	iob_json_text(buf, "direct", p->direct ? "true" : "false");
+	iob_json_text(buf, "engine", iob_engine_kind_name(p->engine));
+	if (seed_given)
+		iob_json_int(buf, "seed", (int64) p->seed);
+	else
+		iob_json_text(buf, "seed", NULL);
+	appendStringInfoChar(buf, '}');
 }
 
 /* A text member of a jsonb object, or NULL */
@@ -325,8 +394,8 @@ iobench_campaign(PG_FUNCTION_ARGS)
 		elog(ERROR, "the body of a campaign must be a function of schema iobench_internal");
 	iob_check_run_waits_scope();
 	/* a campaign is its stored rows: unlike run(), it needs a writable server */
-	PreventCommandDuringRecovery(psprintf("iobench.%s()", k->kind));
-	PreventCommandIfReadOnly(psprintf("iobench.%s()", k->kind));
+	PreventCommandDuringRecovery(k->entry);
+	PreventCommandIfReadOnly(k->entry);
 
 	iob_subxact_begin(&sx);
 	PG_TRY();

@@ -24,8 +24,22 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "lib/stringinfo.h"
+
+#include "results/results.h"
 
 /* The body of a campaign: body(campaign_id bigint, plan jsonb) RETURNS jsonb */
 #define IOB_CAMPAIGN_BODY_NARGS	2
+
+/*
+ * Building a campaign's plan (jsonb text): "name": value members of an
+ * object being built (a text value NULL is JSON null), and a run's settings
+ * as the arguments of iobench.run() that make them (seed null unless
+ * seed_given: a new seed per run)
+ */
+extern void iob_json_text(StringInfo buf, const char *name, const char *value);
+extern void iob_json_int(StringInfo buf, const char *name, int64 value);
+extern void iob_json_run_args(StringInfo buf, const IobRunParams *params,
+							  bool seed_given);
 
 #endif							/* IOBENCH_CAMPAIGN_H */

@@ -179,25 +179,6 @@ read_search_args(FunctionCallInfo fcinfo, Search *s)
 	iob_validate_params(&biggest);
 }
 
-/* Append "name": value (text, escaped) to a JSON object being built */
-static void
-json_text(StringInfo buf, const char *name, const char *value)
-{
-	appendStringInfo(buf, "%s\"%s\": ", buf->data[buf->len - 1] == '{' ? "" : ", ", name);
-	if (value == NULL)
-		appendStringInfoString(buf, "null");
-	else
-		escape_json(buf, value);
-}
-
-/* Append "name": number to a JSON object being built */
-static void
-json_int(StringInfo buf, const char *name, int64 value)
-{
-	appendStringInfo(buf, "%s\"%s\": " INT64_FORMAT,
-					 buf->data[buf->len - 1] == '{' ? "" : ", ", name, value);
-}
-
 /*
  * The plan as jsonb: "campaign", the columns of the iobench.searches row;
  * "run", the arguments of iobench.run() every step shares (seed null: a
@@ -215,34 +196,34 @@ search_plan_jsonb(const Search *s)
 
 	initStringInfo(&buf);
 	appendStringInfoString(&buf, "{\"campaign\": {");
-	json_text(&buf, "tablespace", NameStr(p->tablespace));
-	json_text(&buf, "latency_target", target);
+	iob_json_text(&buf, "tablespace", NameStr(p->tablespace));
+	iob_json_text(&buf, "latency_target", target);
 	if (s->use_mean)
-		json_text(&buf, "latency_percentile", NULL);
+		iob_json_text(&buf, "latency_percentile", NULL);
 	else
 		appendStringInfo(&buf, ", \"latency_percentile\": %.17g", s->percentile);
-	json_text(&buf, "rw", iob_pattern_name(p->rw));
-	json_int(&buf, "block_size", p->block_size);
-	json_int(&buf, "max_iodepth", s->max_iodepth);
-	json_int(&buf, "max_workers", s->max_workers);
-	json_text(&buf, "step_duration", step);
-	json_int(&buf, "file_size", (int64) p->file_size);
-	json_text(&buf, "engine", iob_engine_kind_name(p->engine));
-	json_text(&buf, "label", s->label);
+	iob_json_text(&buf, "rw", iob_pattern_name(p->rw));
+	iob_json_int(&buf, "block_size", p->block_size);
+	iob_json_int(&buf, "max_iodepth", s->max_iodepth);
+	iob_json_int(&buf, "max_workers", s->max_workers);
+	iob_json_text(&buf, "step_duration", step);
+	iob_json_int(&buf, "file_size", (int64) p->file_size);
+	iob_json_text(&buf, "engine", iob_engine_kind_name(p->engine));
+	iob_json_text(&buf, "label", s->label);
 	appendStringInfoString(&buf, "}, \"run\": {");
-	json_text(&buf, "tablespace", NameStr(p->tablespace));
-	json_text(&buf, "rw", iob_pattern_name(p->rw));
-	json_int(&buf, "block_size", p->block_size);
-	json_text(&buf, "duration", step);
-	json_text(&buf, "warmup", psprintf(INT64_FORMAT " microseconds", p->warmup_us));
-	json_int(&buf, "file_size", (int64) p->file_size);
-	json_int(&buf, "files", p->files);
-	json_text(&buf, "direct", p->direct ? "true" : "false");
-	json_text(&buf, "engine", iob_engine_kind_name(p->engine));
+	iob_json_text(&buf, "tablespace", NameStr(p->tablespace));
+	iob_json_text(&buf, "rw", iob_pattern_name(p->rw));
+	iob_json_int(&buf, "block_size", p->block_size);
+	iob_json_text(&buf, "duration", step);
+	iob_json_text(&buf, "warmup", psprintf(INT64_FORMAT " microseconds", p->warmup_us));
+	iob_json_int(&buf, "file_size", (int64) p->file_size);
+	iob_json_int(&buf, "files", p->files);
+	iob_json_text(&buf, "direct", p->direct ? "true" : "false");
+	iob_json_text(&buf, "engine", iob_engine_kind_name(p->engine));
 	if (s->seed_given)
-		json_int(&buf, "seed", (int64) p->seed);
+		iob_json_int(&buf, "seed", (int64) p->seed);
 	else
-		json_text(&buf, "seed", NULL);
+		iob_json_text(&buf, "seed", NULL);
 	appendStringInfoString(&buf, "}, \"steps\": [");
 	for (i = 0; i < s->nsteps; i++)
 		appendStringInfo(&buf, "%s{\"workers\": %d, \"iodepth\": %d}",

@@ -1,56 +1,47 @@
 /*-------------------------------------------------------------------------
  *
  * suite.c
- *	  iobench.suite(): the tests of a named suite run back to back on each
- *	  tablespace.
+ *	  iobench_internal.suite_plan(): the checked arguments and the runs of
+ *	  iobench.suite(), the tests of a named suite on each tablespace.
  *
  * The tests are rows of iobench.suite_tests.  Each runs "repeat" times on
- * every tablespace as an ordinary run (iob_execute_run()); the suite and
- * the membership of its runs are stored in iobench.suites and
- * iobench.suite_runs, and the mean and standard deviation per (test,
- * tablespace) are returned from the iobench.suite_results view.
+ * every tablespace as an ordinary run; the suite and the membership of its
+ * runs are stored in iobench.suites and iobench.suite_runs, and the mean
+ * and standard deviation per (test, tablespace) are returned from the
+ * iobench.suite_results view.
  *
- * The benchmarks run as the caller, so the caller's privileges on the
- * tablespaces apply exactly as for iobench.run(); the suite's own rows are
- * written as the owner of the iobench schema, as run_store.c writes runs.
- *
- * Everything a suite stores is written in a subtransaction of its own, and
- * each test runs in a nested one.  A test that ends in an error (a cancel,
- * above all) ends the suite with that error: the suite is marked
- * "cancelled", its rows are read out, the suite's subtransaction is rolled
- * back, and a storer worker (store_worker.h) stores those rows in a
- * transaction of its own, so a long suite cancelled near its end keeps
- * what it measured.
- *
- * The flow of one call (arguments, tests, the rows it stores, keeping a
- * cancelled suite) reads top to bottom over the private Suite struct.
+ * The runs are taken by the suite's body in PL/pgSQL
+ * (iobench_internal.suite_body(), 20_presets.sql) within the campaign frame
+ * (campaign.c), as the caller, so that the caller's privileges on the
+ * tablespaces apply exactly as for iobench.run().  This file checks the
+ * arguments, reads the suite's tests, checks each test on each tablespace
+ * as a run (any error naming the test), and fits the tests to the engines
+ * available: nothing runs before every run of the suite is known to be
+ * valid.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/tablespace.h"
-#include "common/pg_prng.h"
 #include "executor/spi.h"
 #include "fmgr.h"
-#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "tcop/utility.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/timestamp.h"
 
+#include "campaign.h"
 #include "engine/engine.h"
 #include "base/base.h"
 #include "run/run.h"
 #include "results/results.h"
 
-PG_FUNCTION_INFO_V1(iobench_suite);
+PG_FUNCTION_INFO_V1(iobench_suite_plan);
 
 /* Bounds of the suite's "repeat" argument */
 #define SUITE_MAX_REPEAT	100
@@ -105,14 +96,6 @@ typedef struct Suite
 	IobRunParams *test_params;	/* [ntests]: the settings of each test's runs */
 	char	  **notes;			/* [ntests]: what the suite_runs rows say */
 	bool	   *skips;			/* [ntests]: skipped (needs io_uring) */
-	int64		suite_id;
-	MemoryContext cxt;			/* of the call, for what outlives a test */
-	ErrorData  *error;			/* the error that ended a test, or NULL */
-	int			failed_t;		/* ... and where: test, repeat, tablespace */
-	int			failed_r;
-	int			failed_s;
-	IobRunResult last_run;		/* how the last run ended (its id when it
-								 * failed: keep_failed_suite) */
 } Suite;
 
 /* Look up an access pattern by the name "rw" gives it */
@@ -217,108 +200,6 @@ tablespaces_arg(FunctionCallInfo fcinfo, int *ntablespaces)
 	for (i = 0; i < *ntablespaces; i++)
 		iob_check_contender(NameStr(names[i]));
 	return names;
-}
-
-/* Insert the iobench.suites row; returns its suite_id */
-static int64
-insert_suite(const char *name, Name tablespaces, int ntablespaces, int repeat,
-			 const IobRunParams *common, IobEngineKind engine, bool seed_given,
-			 const char *label)
-{
-	Datum	   *names = palloc(sizeof(Datum) * ntablespaces);
-	Oid			types[10] = {TEXTOID, NAMEARRAYOID, INT4OID, INTERVALOID, INTERVALOID,
-	INT8OID, BOOLOID, TEXTOID, INT8OID, TEXTOID};
-	Datum		values[10];
-	char		nulls[10];
-	Interval   *duration = palloc0(sizeof(Interval));
-	Interval   *warmup = palloc0(sizeof(Interval));
-	bool		isnull;
-	int			i;
-
-	for (i = 0; i < ntablespaces; i++)
-		names[i] = NameGetDatum(&tablespaces[i]);
-	duration->time = common->duration_us;
-	warmup->time = common->warmup_us;
-	memset(nulls, ' ', sizeof(nulls));
-	values[0] = CStringGetTextDatum(name);
-	values[1] = PointerGetDatum(construct_array(names, ntablespaces, NAMEOID,
-												NAMEDATALEN, false, TYPALIGN_CHAR));
-	values[2] = Int32GetDatum(repeat);
-	values[3] = IntervalPGetDatum(duration);
-	values[4] = IntervalPGetDatum(warmup);
-	values[5] = Int64GetDatum((int64) common->file_size);
-	values[6] = BoolGetDatum(common->direct);
-	values[7] = CStringGetTextDatum(iob_engine_kind_name(engine));
-	values[8] = Int64GetDatum((int64) common->seed);
-	if (!seed_given)
-		nulls[8] = 'n';
-	values[9] = label ? CStringGetTextDatum(label) : (Datum) 0;
-	if (label == NULL)
-		nulls[9] = 'n';
-
-	return DatumGetInt64(iob_owner_value("INSERT INTO iobench.suites (name, tablespaces, repeat, "
-										 "duration, warmup, file_size, direct, engine, seed, "
-										 "label, status, started_at) "
-										 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-										 "'running', pg_catalog.clock_timestamp()) "
-										 "RETURNING suite_id",
-										 10, types, values, nulls,
-										 SPI_OK_INSERT_RETURNING, &isnull));
-}
-
-/* Record one member of the suite: a run, or a test skipped (run_id NULL) */
-static void
-insert_suite_run(int64 suite_id, const SuiteTest *test, const char *tablespace,
-				 int repeat_no, int64 run_id, const char *note)
-{
-	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, NAMEOID, INT4OID, INT8OID, TEXTOID};
-	Datum		values[7];
-	char		nulls[7];
-	NameData	spc;
-
-	namestrcpy(&spc, tablespace);
-	memset(nulls, ' ', sizeof(nulls));
-	values[0] = Int64GetDatum(suite_id);
-	values[1] = Int32GetDatum(test->test_no);
-	values[2] = CStringGetTextDatum(test->test);
-	values[3] = NameGetDatum(&spc);
-	values[4] = Int32GetDatum(repeat_no);
-	values[5] = Int64GetDatum(run_id);
-	values[6] = note ? CStringGetTextDatum(note) : (Datum) 0;
-	if (run_id == 0)
-		nulls[5] = 'n';
-	if (note == NULL)
-		nulls[6] = 'n';
-
-	iob_owner_run("INSERT INTO iobench.suite_runs (suite_id, test_no, test, tablespace, "
-				  "repeat_no, run_id, note) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-				  7, types, values, nulls, SPI_OK_INSERT);
-}
-
-/* Mark the suite finished with the given status */
-static void
-finish_suite(int64 suite_id, const char *status)
-{
-	Oid			types[2] = {INT8OID, TEXTOID};
-	Datum		values[2];
-
-	values[0] = Int64GetDatum(suite_id);
-	values[1] = CStringGetTextDatum(status);
-	iob_owner_run("UPDATE iobench.suites SET status = $2, "
-				  "finished_at = pg_catalog.clock_timestamp() WHERE suite_id = $1",
-				  2, types, values, NULL, SPI_OK_UPDATE);
-}
-
-/* Put the suite's rows of iobench.suite_results into the SRF's tuplestore */
-static void
-return_suite_results(FunctionCallInfo fcinfo, int64 suite_id)
-{
-	Oid			types[1] = {INT8OID};
-	Datum		values[1];
-
-	values[0] = Int64GetDatum(suite_id);
-	iob_owner_return_rows(fcinfo, "SELECT * FROM iobench.suite_results WHERE suite_id = $1 "
-						  "ORDER BY test_no, tablespace_no", 1, types, values);
 }
 
 /* Error context naming the suite test whose settings are being checked */
@@ -530,215 +411,111 @@ fit_tests_to_engine(Suite *suite)
 }
 
 /*
- * Run test t on tablespace s (repeat r of suite->repeat) and record it in
- * iobench.suite_runs.  Returns false when the run was cancelled.
+ * The settings of test t's runs on contender s (a tablespace or a group),
+ * checked as a run; any error names the test
  */
-static bool
-run_suite_test(Suite *suite, int t, int r, int s)
+static void
+contender_run_params(const Suite *suite, int t, int s, IobRunParams *params)
 {
-	const SuiteTest *test = &suite->tests[t];
-	IobRunParams *params = &suite->test_params[t];
-	char	   *run_label;
+	SuiteTestContext c;
+	ErrorContextCallback callback;
 
-	/* a tablespace, or a group 'a+b' (tablespace_group.h) */
-	params->files = test->files;
+	c.suite = suite->name;
+	c.test = &suite->tests[t];
+	callback.callback = suite_test_error_context;
+	callback.arg = &c;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+
+	*params = suite->test_params[t];
 	iob_contender_params(NameStr(suite->tablespaces[s]), params);
 	iob_validate_params(params);
-	if (!suite->seed_given)
-		params->seed = (uint64) pg_prng_int64p(&pg_global_prng_state);
-	run_label = psprintf("%s #" INT64_FORMAT ": %s", suite->name, suite->suite_id,
-						 test->test);
-	if (iobench_progress)
-		ereport(NOTICE,
-				(errmsg("iobench suite %s #" INT64_FORMAT ": test %d/%d \"%s\" on \"%s\", repeat %d/%d",
-						suite->name, suite->suite_id, t + 1, suite->ntests,
-						test->test, NameStr(suite->tablespaces[s]), r,
-						suite->repeat)));
 
-	iob_execute_run(params, run_label, IOB_PROGRESS_RATES, &suite->last_run);
-	insert_suite_run(suite->suite_id, test, NameStr(suite->tablespaces[s]), r,
-					 suite->last_run.run_id, suite->notes[t]);
-	return suite->last_run.completed;
+	error_context_stack = callback.previous;
 }
 
 /*
- * Run one test (run_suite_test) in a subtransaction: an error, a cancel
- * above all, is caught and kept in suite->error with where it happened, so
- * that the suite can keep what it did (keep_failed_suite) before the error
- * goes on.  Returns false on an error.
+ * The plan as jsonb: "campaign", the columns of the iobench.suites row;
+ * "name"; "tablespaces"; "repeat"; "tests", each with its test_no, test,
+ * note (what the suite_runs rows say), skip, and "runs": per contender in
+ * order, the arguments of iobench.run() for the test's runs on it.
  */
-static bool
-run_suite_test_guarded(Suite *suite, int t, int r, int s)
+static Datum
+suite_plan_jsonb(const Suite *suite)
 {
-	IobSubxact	sx;
-	volatile bool completed = true;	/* set in PG_CATCH, read after it */
-
-	iob_subxact_begin(&sx);
-	PG_TRY();
-	{
-		(void) run_suite_test(suite, t, r, s);
-		iob_subxact_commit(&sx);
-	}
-	PG_CATCH();
-	{
-		suite->error = iob_subxact_catch(&sx, suite->cxt);
-		suite->failed_t = t;
-		suite->failed_r = r;
-		suite->failed_s = s;
-		completed = false;
-	}
-	PG_END_TRY();
-	return completed;
-}
-
-/*
- * Run every test on every tablespace "repeat" times: test by test, within a
- * test repeat by repeat, within a repeat tablespace by tablespace, so that
- * drift of the machine during a long suite affects every tablespace alike.
- * A skipped test gets one row per tablespace.  Returns false when a test
- * ended in an error (suite->error), which ends the suite.
- */
-static bool
-run_suite_tests(Suite *suite)
-{
-	MemoryContext runcxt;
-	bool		completed = true;
+	const IobRunParams *common = &suite->common;
+	StringInfoData buf;
 	int			t;
-	int			r;
 	int			s;
 
-	runcxt = AllocSetContextCreate(CurrentMemoryContext, "iobench suite run",
-								   ALLOCSET_DEFAULT_SIZES);
-	for (t = 0; t < suite->ntests && completed; t++)
-		for (r = 1; r <= suite->repeat && completed; r++)
-			for (s = 0; s < suite->ntablespaces && completed; s++)
-			{
-				MemoryContext oldcxt;
-
-				if (suite->skips[t])
-				{
-					if (r == 1)
-						insert_suite_run(suite->suite_id, &suite->tests[t],
-										 NameStr(suite->tablespaces[s]), r, 0,
-										 suite->notes[t]);
-					continue;
-				}
-				oldcxt = MemoryContextSwitchTo(runcxt);
-				completed = run_suite_test_guarded(suite, t, r, s);
-				MemoryContextSwitchTo(oldcxt);
-				MemoryContextReset(runcxt);
-			}
-	MemoryContextDelete(runcxt);
-	return completed;
-}
-
-/*
- * A test ended in an error (a cancel above all): record the run that
- * failed, if its storer kept it, mark the suite cancelled, and return the
- * suite's rows for iob_store_rows_detached().  Runs in the suite's own
- * subtransaction, which the caller then rolls back: the rows must not
- * stay uncommitted in this transaction while the storer inserts them
- * (their keys would make it wait for this transaction).
- */
-static char *
-keep_failed_suite(Suite *suite)
-{
-	int64		run_id = suite->last_run.failed ? suite->last_run.run_id : 0;
-	int			t = suite->failed_t;
-
-	if (run_id > 0)
-		insert_suite_run(suite->suite_id, &suite->tests[t],
-						 NameStr(suite->tablespaces[suite->failed_s]),
-						 suite->failed_r, run_id, suite->notes[t]);
-	finish_suite(suite->suite_id, "cancelled");
-	return iob_export_suite_rows(suite->suite_id, run_id);
-}
-
-/* Add a sentence to an error's DETAIL */
-static void
-add_detail(ErrorData *edata, const char *sentence)
-{
-	edata->detail = edata->detail ?
-		psprintf("%s %s", edata->detail, sentence) : pstrdup(sentence);
-}
-
-/*
- * After keep_failed_suite() and the rollback of the suite's subtransaction:
- * store the suite's rows from a process that commits on its own, and go on
- * with the test's error, its DETAIL saying what was kept.
- */
-static void
-rethrow_failed_suite(Suite *suite, const char *kept)
-{
-	const char *why = NULL;
-
-	if (kept != NULL && iob_store_rows_detached(kept, &why))
-		add_detail(suite->error,
-				   psprintf("The suite is kept as suite " INT64_FORMAT " with status \"cancelled\" and the runs done before.",
-							suite->suite_id));
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "{\"campaign\": {");
+	iob_json_text(&buf, "name", suite->name);
+	appendStringInfoString(&buf, ", \"tablespaces\": [");
+	for (s = 0; s < suite->ntablespaces; s++)
+	{
+		if (s > 0)
+			appendStringInfoString(&buf, ", ");
+		escape_json(&buf, NameStr(suite->tablespaces[s]));
+	}
+	appendStringInfoChar(&buf, ']');
+	iob_json_int(&buf, "repeat", suite->repeat);
+	iob_json_text(&buf, "duration", psprintf(INT64_FORMAT " microseconds", common->duration_us));
+	iob_json_text(&buf, "warmup", psprintf(INT64_FORMAT " microseconds", common->warmup_us));
+	iob_json_int(&buf, "file_size", (int64) common->file_size);
+	iob_json_text(&buf, "direct", common->direct ? "true" : "false");
+	iob_json_text(&buf, "engine", iob_engine_kind_name(suite->engine));
+	if (suite->seed_given)
+		iob_json_int(&buf, "seed", (int64) common->seed);
 	else
-		add_detail(suite->error,
-				   psprintf("The suite could not be kept: %s.", why ? why : "its rows could not be read"));
-	ReThrowError(suite->error);
+		iob_json_text(&buf, "seed", NULL);
+	iob_json_text(&buf, "label", suite->label);
+	appendStringInfoString(&buf, "}");
+	iob_json_text(&buf, "name", suite->name);
+	iob_json_int(&buf, "repeat", suite->repeat);
+	appendStringInfoString(&buf, ", \"tests\": [");
+	for (t = 0; t < suite->ntests; t++)
+	{
+		appendStringInfoString(&buf, t > 0 ? ", {" : "{");
+		iob_json_int(&buf, "test_no", suite->tests[t].test_no);
+		iob_json_text(&buf, "test", suite->tests[t].test);
+		iob_json_text(&buf, "note", suite->notes[t]);
+		iob_json_text(&buf, "skip", suite->skips[t] ? "true" : "false");
+		appendStringInfoString(&buf, ", \"runs\": [");
+		for (s = 0; s < suite->ntablespaces; s++)
+		{
+			IobRunParams params;
+
+			if (s > 0)
+				appendStringInfoString(&buf, ", ");
+			if (suite->skips[t])
+			{
+				appendStringInfoString(&buf, "{}");
+				continue;
+			}
+			contender_run_params(suite, t, s, &params);
+			iob_json_run_args(&buf, &params, suite->seed_given);
+		}
+		appendStringInfoString(&buf, "]}");
+	}
+	appendStringInfoString(&buf, "]}");
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
 }
 
 /*
- * SQL entry point: iobench.suite(...).  Validates everything up front (the
- * arguments, and every test of the suite as a run), runs the tests, and
- * returns one row per (test, tablespace) with the mean and standard
- * deviation over the repeats.  Everything the suite stores is written in a
- * subtransaction of its own: a test that ends in an error (a cancel) ends
- * the suite with that error, and the suite is kept as "cancelled" with the
- * runs done before by a process that commits on its own (store_worker.h).
+ * SQL entry point: iobench_internal.suite_plan(...), with the arguments of
+ * iobench.suite().  Checks everything up front (the arguments, and every
+ * test of the suite on every tablespace as a run) and returns the plan.
  */
 Datum
-iobench_suite(PG_FUNCTION_ARGS)
+iobench_suite_plan(PG_FUNCTION_ARGS)
 {
 	Suite		suite;
-	IobSubxact	sx;
-	char	   *volatile kept = NULL;	/* set in PG_TRY, read after it */
 
 	IOB_SQL_ENTRY(11);
-	iob_require_grant(fcinfo->flinfo->fn_oid);
-	iob_check_run_waits_scope();
-	/* a suite is its stored rows: unlike run(), it needs a writable server */
-	PreventCommandDuringRecovery("iobench.suite()");
-	PreventCommandIfReadOnly("iobench.suite()");
 	memset(&suite, 0, sizeof(suite));
-	suite.cxt = CurrentMemoryContext;
 	read_suite_args(fcinfo, &suite);
 	check_suite_tests(&suite);
 	fit_tests_to_engine(&suite);
-
-	iob_subxact_begin(&sx);
-	PG_TRY();
-	{
-		suite.suite_id = insert_suite(suite.name, suite.tablespaces, suite.ntablespaces,
-									  suite.repeat, &suite.common, suite.engine,
-									  suite.seed_given, suite.label);
-		if (run_suite_tests(&suite))
-			finish_suite(suite.suite_id, "completed");
-		else
-			kept = keep_failed_suite(&suite);
-	}
-	PG_CATCH();
-	{
-		/* an error outside the tests, or while keeping the suite */
-		ErrorData  *edata = iob_subxact_catch(&sx, sx.cxt);
-
-		if (suite.error == NULL)
-			ReThrowError(edata);
-		rethrow_failed_suite(&suite, NULL);
-	}
-	PG_END_TRY();
-
-	if (suite.error != NULL)
-	{
-		iob_subxact_rollback(&sx);
-		rethrow_failed_suite(&suite, kept);
-	}
-	iob_subxact_commit(&sx);
-
-	return_suite_results(fcinfo, suite.suite_id);
-	return (Datum) 0;
+	PG_RETURN_DATUM(suite_plan_jsonb(&suite));
 }

@@ -3,8 +3,9 @@
  * run_args.h
  *	  Reading SQL arguments into a run's settings (run_validate.h).
  *
- * One reader per kind of argument, shared by iobench.run() and the
- * presets (pgiosim.c, suite.c, search.c): each raises the same ERROR for a
+ * One reader per kind of argument, shared by iobench.run(), pgiosim()
+ * (pgiosim.c) and the plans of the campaigns (campaigns/suite.c,
+ * campaigns/search.c): each raises the same ERROR for a
  * NULL, a bad unit or an out-of-range value, naming the argument and the
  * valid range.  iob_parse_run_args() reads all of iobench.run()'s.
  *

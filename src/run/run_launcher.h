@@ -3,9 +3,9 @@
  * run_launcher.h
  *	  Running one benchmark: the launcher side (run_launcher.c).
  *
- * iob_execute_run() is the one way a run happens: iobench.run() and the
- * presets built on it (pgiosim.c, suite.c) fill an IobRunParams and call
- * it.  The launcher owns the run from the first check to the stored row:
+ * iob_execute_run() is the one way a run happens: iobench.run() and
+ * pgiosim() (pgiosim.c) fill an IobRunParams and call it; a campaign's
+ * steps are iobench.run() calls (campaigns/campaign.h).  The launcher owns the run from the first check to the stored row:
  * the DSM segment, the files, the workers, the wait loop with its progress
  * NOTICEs (run_progress.h) and wait sampling (wait_run.h), cancel and
  * clean-up, the merge of the workers' figures (run_summary.h) and the

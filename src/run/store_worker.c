@@ -158,15 +158,15 @@ iob_export_run_waits(int64 run_id)
 }
 
 /*
- * The rows of a suite or a search that an error ended, as
+ * See store_worker.h: the rows of a campaign that an error ended, as
  * iob_store_rows_detached() takes them: the parent row (table "parent",
  * key "key" = id), its link rows ("links"), the runs they name but
  * failed_run_id (which its storer has already committed) with all their
  * children.  Read as the schema owner.
  */
-static char *
-export_rows(const char *parent, const char *links, const char *key,
-			int64 id, int64 failed_run_id)
+char *
+iob_export_campaign_rows(const char *parent, const char *links, const char *key,
+						 int64 id, int64 failed_run_id)
 {
 	static const char *const children[] = {
 		"run_seconds", "run_latency", "run_stalls", "run_waits", "run_wait_sampling"
@@ -200,28 +200,6 @@ export_rows(const char *parent, const char *links, const char *key,
 	values[1] = Int64GetDatum(failed_run_id);
 	return TextDatumGetCString(iob_owner_value(sql.data, 2, types, values, NULL,
 											   SPI_OK_SELECT, &isnull));
-}
-
-/* See store_worker.h */
-char *
-iob_export_campaign_rows(const char *parent, const char *links, const char *key,
-						 int64 id, int64 failed_run_id)
-{
-	return export_rows(parent, links, key, id, failed_run_id);
-}
-
-/* See store_worker.h */
-char *
-iob_export_suite_rows(int64 suite_id, int64 failed_run_id)
-{
-	return export_rows("suites", "suite_runs", "suite_id", suite_id, failed_run_id);
-}
-
-/* See store_worker.h */
-char *
-iob_export_search_rows(int64 search_id, int64 failed_run_id)
-{
-	return export_rows("searches", "search_steps", "search_id", search_id, failed_run_id);
 }
 
 /*

@@ -45,17 +45,10 @@
 extern char *iob_export_run_waits(int64 run_id);
 
 /*
- * The rows of suite "suite_id" (the suite, its suite_runs, its runs but
- * failed_run_id with their children) as jsonb text, for the storer
- */
-extern char *iob_export_suite_rows(int64 suite_id, int64 failed_run_id);
-
-/* The same for search "search_id": the search, its search_steps, its runs */
-extern char *iob_export_search_rows(int64 search_id, int64 failed_run_id);
-
-/*
- * The same for any campaign: its row of table "parent" whose column "key"
- * is "id", its rows of "links", their runs but failed_run_id
+ * The rows of a campaign that an error ended, for the storer: its row of
+ * table "parent" whose column "key" is "id", its rows of "links", and the
+ * runs they name but failed_run_id (which its storer has already
+ * committed) with their children
  */
 extern char *iob_export_campaign_rows(const char *parent, const char *links,
 									  const char *key, int64 id,

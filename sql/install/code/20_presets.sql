@@ -1,6 +1,8 @@
--- Presets built on run(): pgiosim() and suite() (C, src/campaigns/pgiosim.c and
--- src/campaigns/suite.c), and the
--- side-by-side comparison of suites and runs.
+-- Presets built on run(): pgiosim() (C, src/run/pgiosim.c: one run with
+-- pgiosim's settings) and suite(), a campaign (src/campaigns/campaign.h)
+-- whose runs are taken by suite_body() below, its arguments and tests
+-- checked by suite_plan() (src/campaigns/suite.c); and the side-by-side
+-- comparison of suites and runs.
 
 -- pgiosim's workload done right: random 8 kB buffered reads from a cold
 -- cache over "files" files, write_pct % of them followed by a rewrite of the
@@ -62,7 +64,129 @@ SELECT sr.suite_id,
  GROUP BY sr.suite_id, s.name, sr.test_no, sr.test, s.tablespaces, sr.tablespace;
 COMMENT ON VIEW iobench.suite_results IS 'per suite, test and tablespace: mean and standard deviation over the repeats';
 
--- Run a named suite on each tablespace; one row per (test, tablespace).
+-- The arguments of suite() checked, its tests read from
+-- iobench.suite_tests and each checked as a run on each tablespace (an
+-- error names the test), fitted to the engines available: a jsonb plan
+-- with "campaign" (the iobench.suites row), "name", "repeat" and "tests",
+-- each with its note, whether it is skipped, and per tablespace in order
+-- the arguments of run() for its runs.
+CREATE OR REPLACE FUNCTION iobench_internal.suite_plan(
+    name text, tablespaces name[], repeat integer, duration interval, warmup interval,
+    file_size text, direct boolean, engine text, seed bigint, label text, wal_sync_method text)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'iobench_suite_plan'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench_internal.suite_plan(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text) IS 'suite()''s arguments checked, each test checked as a run on each tablespace';
+
+-- The runs of a suite (campaign.c calls it as the caller, in the suite's
+-- subtransaction): test by test, within a test repeat by repeat, within a
+-- repeat tablespace by tablespace, so that drift of the machine during a
+-- long suite affects every tablespace alike.  A skipped test gets one row
+-- per tablespace and no run.  Returns the rows of iobench.suite_runs; a
+-- run that ends in an error (a cancel) ends the suite: the error and the
+-- test go back to the frame, which keeps the runs done before and raises
+-- it.
+CREATE OR REPLACE FUNCTION iobench_internal.suite_body(suite_id bigint, plan jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    tests jsonb := plan OPERATOR(pg_catalog.->) 'tests';
+    spcs jsonb := plan OPERATOR(pg_catalog.->) 'campaign' OPERATOR(pg_catalog.->) 'tablespaces';
+    ntests integer := pg_catalog.jsonb_array_length(tests);
+    nspcs integer := pg_catalog.jsonb_array_length(spcs);
+    repeats integer := (plan OPERATOR(pg_catalog.->>) 'repeat')::integer;
+    progress boolean := coalesce(pg_catalog.current_setting('iobench.progress', true)::boolean, true);
+    steps jsonb := '[]';
+    t jsonb;
+    a jsonb;
+    step jsonb;
+    r iobench.runs;
+    err_state text;
+    err_message text;
+    err_detail text;
+    err_hint text;
+BEGIN
+    FOR ti IN 0 .. ntests OPERATOR(pg_catalog.-) 1 LOOP
+        t := tests OPERATOR(pg_catalog.->) ti;
+        FOR rn IN 1 .. repeats LOOP
+            FOR si IN 0 .. nspcs OPERATOR(pg_catalog.-) 1 LOOP
+                step := pg_catalog.jsonb_build_object('test_no', t OPERATOR(pg_catalog.->) 'test_no',
+                                                      'test', t OPERATOR(pg_catalog.->) 'test',
+                                                      'tablespace', spcs OPERATOR(pg_catalog.->) si,
+                                                      'repeat_no', rn,
+                                                      'note', t OPERATOR(pg_catalog.->) 'note');
+                IF (t OPERATOR(pg_catalog.->>) 'skip')::boolean THEN
+                    IF rn OPERATOR(pg_catalog.=) 1 THEN
+                        steps := steps OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_array(step);
+                    END IF;
+                    CONTINUE;
+                END IF;
+                a := t OPERATOR(pg_catalog.->) 'runs' OPERATOR(pg_catalog.->) si;
+                IF progress THEN
+                    RAISE NOTICE 'iobench suite % #%: test %/% "%" on "%", repeat %/%',
+                        plan OPERATOR(pg_catalog.->>) 'name', suite_body.suite_id, ti OPERATOR(pg_catalog.+) 1,
+                        ntests, t OPERATOR(pg_catalog.->>) 'test', spcs OPERATOR(pg_catalog.->>) si, rn, repeats;
+                END IF;
+                BEGIN
+                    r := iobench.run(
+                        tablespace => coalesce((a OPERATOR(pg_catalog.->>) 'tablespace')::name, 'pg_default'),
+                        tablespaces => CASE WHEN a OPERATOR(pg_catalog.?) 'tablespaces'
+                                            THEN ARRAY(SELECT x.n::name FROM pg_catalog.jsonb_array_elements_text(
+                                                           a OPERATOR(pg_catalog.->) 'tablespaces') x(n)) END,
+                        rw => a OPERATOR(pg_catalog.->>) 'rw',
+                        block_size => a OPERATOR(pg_catalog.->>) 'block_size',
+                        workers => (a OPERATOR(pg_catalog.->>) 'workers')::integer,
+                        iodepth => (a OPERATOR(pg_catalog.->>) 'iodepth')::integer,
+                        duration => (a OPERATOR(pg_catalog.->>) 'duration')::interval,
+                        warmup => (a OPERATOR(pg_catalog.->>) 'warmup')::interval,
+                        file_size => a OPERATOR(pg_catalog.->>) 'file_size',
+                        files => (a OPERATOR(pg_catalog.->>) 'files')::integer,
+                        read_pct => (a OPERATOR(pg_catalog.->>) 'read_pct')::integer,
+                        fsync_every => (a OPERATOR(pg_catalog.->>) 'fsync_every')::integer,
+                        sync_method => a OPERATOR(pg_catalog.->>) 'sync_method',
+                        direct => (a OPERATOR(pg_catalog.->>) 'direct')::boolean,
+                        engine => a OPERATOR(pg_catalog.->>) 'engine',
+                        seed => (a OPERATOR(pg_catalog.->>) 'seed')::bigint,
+                        label => pg_catalog.format('%s #%s: %s', plan OPERATOR(pg_catalog.->>) 'name',
+                                                   suite_body.suite_id, t OPERATOR(pg_catalog.->>) 'test'));
+                EXCEPTION WHEN OTHERS OR query_canceled THEN
+                    GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                            err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+                    RETURN pg_catalog.jsonb_build_object(
+                        'steps', steps, 'failed_step', step,
+                        'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                               'detail', err_detail, 'hint', err_hint));
+                END;
+                steps := steps OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_array(
+                             step OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', r.run_id));
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    RETURN pg_catalog.jsonb_build_object('steps', steps, 'status', 'completed');
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.suite_body(bigint, jsonb) IS 'the runs of a suite, taken as the caller within the campaign frame';
+
+-- A suite's rows of iobench.suite_results, read as the owner (a caller
+-- granted suite() need not read the view) by a volatile function, so
+-- that they are seen from the statement that stored them.
+CREATE OR REPLACE FUNCTION iobench_internal.suite_rows(suite_id bigint)
+RETURNS SETOF iobench.suite_results
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT r.* FROM iobench.suite_results r
+     WHERE r.suite_id OPERATOR(pg_catalog.=) suite_rows.suite_id
+     ORDER BY r.test_no, r.tablespace_no;
+END;
+COMMENT ON FUNCTION iobench_internal.suite_rows(bigint) IS 'a suite''s rows of iobench.suite_results, per test and tablespace';
+
+-- Run a named suite on each tablespace; one row per (test, tablespace):
+-- the arguments and every test checked, then the runs taken in the
+-- campaign frame.  Bound when created (no role but the owner has USAGE on
+-- iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.suite(
     name         text,
     tablespaces  name[],
@@ -76,8 +200,18 @@ CREATE OR REPLACE FUNCTION iobench.suite(
     label        text     DEFAULT NULL,
     wal_sync_method text  DEFAULT NULL)
 RETURNS SETOF iobench.suite_results
-AS 'MODULE_PATHNAME', 'iobench_suite'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT iobench_internal.require_grant('iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text)'::pg_catalog.text::pg_catalog.regprocedure);
+    WITH c AS MATERIALIZED (
+        SELECT iobench_internal.campaign('suite', p.plan OPERATOR(pg_catalog.->) 'campaign', p.plan,
+                                         'iobench_internal.suite_body(bigint, jsonb)'::pg_catalog.regprocedure) AS id
+          FROM iobench_internal.suite_plan(suite.name, suite.tablespaces, suite.repeat, suite.duration,
+                   suite.warmup, suite.file_size, suite.direct, suite.engine, suite.seed, suite.label,
+                   suite.wal_sync_method) p(plan))
+    SELECT r.* FROM c CROSS JOIN LATERAL iobench_internal.suite_rows(c.id) r;
+END;
 COMMENT ON FUNCTION iobench.suite IS 'run a named suite (iobench.suite_tests) on each tablespace, repeat times, and store it';
 
 -- Every suite's tablespaces side by side with the first one (the

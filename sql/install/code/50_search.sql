@@ -200,12 +200,13 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.search_body(bigint, jsonb) IS 'the steps of a latency search, taken as the caller within the campaign frame';
 
--- A search's rows of iobench.search_results, in step order: read by a
+-- A search's rows of iobench.search_results, in step order, read as the
+-- owner (a caller granted latency_search() need not read the view) by a
 -- volatile function, so that they are seen from the statement that stored
 -- them.
 CREATE OR REPLACE FUNCTION iobench_internal.search_rows(search_id bigint)
 RETURNS SETOF iobench.search_results
-LANGUAGE sql VOLATILE
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT r.* FROM iobench.search_results r

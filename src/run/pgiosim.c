@@ -9,7 +9,9 @@
  * line every 10 seconds, as the original tool printed.  Every one of those
  * is a setting of iobench.run() (run_validate.h); this file only reads
  * pgiosim's arguments, fixes the rest of the settings and runs it, as the
- * caller, exactly as iobench.run() would.
+ * caller, exactly as iobench.run() would.  It is one run, another entry
+ * to the run subsystem with pgiosim's settings and progress line, not a
+ * campaign of many (campaigns/campaign.h).
  *
  *-------------------------------------------------------------------------
  */
