@@ -248,19 +248,26 @@ iob_json_run_args(StringInfo buf, const IobRunParams *p, bool seed_given)
 	appendStringInfoChar(buf, '}');
 }
 
-/* A text member of a jsonb object, or NULL */
-static char *
-jsonb_text_member(Jsonb *obj, const char *name)
+/* The value of member "name" of a jsonb object, or NULL when it has none */
+static JsonbValue *
+find_member(Jsonb *obj, const char *name)
 {
 	JsonbValue	key;
-	JsonbValue *v;
 
 	if (obj == NULL || !JB_ROOT_IS_OBJECT(obj))
 		return NULL;
 	key.type = jbvString;
 	key.val.string.val = (char *) name;
 	key.val.string.len = strlen(name);
-	v = findJsonbValueFromContainer(&obj->root, JB_FOBJECT, &key);
+	return findJsonbValueFromContainer(&obj->root, JB_FOBJECT, &key);
+}
+
+/* A text member of a jsonb object, or NULL */
+static char *
+jsonb_text_member(Jsonb *obj, const char *name)
+{
+	JsonbValue *v = find_member(obj, name);
+
 	if (v == NULL || v->type != jbvString)
 		return NULL;
 	return pnstrdup(v->val.string.val, v->val.string.len);
@@ -270,15 +277,8 @@ jsonb_text_member(Jsonb *obj, const char *name)
 static Jsonb *
 jsonb_member(Jsonb *obj, const char *name)
 {
-	JsonbValue	key;
-	JsonbValue *v;
+	JsonbValue *v = find_member(obj, name);
 
-	if (obj == NULL || !JB_ROOT_IS_OBJECT(obj))
-		return NULL;
-	key.type = jbvString;
-	key.val.string.val = (char *) name;
-	key.val.string.len = strlen(name);
-	v = findJsonbValueFromContainer(&obj->root, JB_FOBJECT, &key);
 	if (v == NULL || v->type == jbvNull)
 		return NULL;
 	return JsonbValueToJsonb(v);

@@ -506,7 +506,6 @@ DECLARE
     now_eic text;
     now_maint text;
     now_rpc text;
-    spc_applies constant text := 'at once: a tablespace option, which each new query reads (no reload)';
     tag text := coalesce(tune_tablespace.label OPERATOR(pg_catalog.||) ' ', '');
     out_row iobench.tune_tablespace_row;  -- the row returned, per setting
 BEGIN
@@ -708,14 +707,6 @@ BEGIN
                     pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(eic_spread, 0))::numeric, 1));
     out_row.run_ids := eic_runs;
     out_row.steps := eic_steps;
-    IF out_row.recommended OPERATOR(pg_catalog.=) out_row.in_effect THEN
-        out_row.statement := NULL;
-        out_row.applies := 'nothing to apply: already in effect';
-    ELSE
-        out_row.statement := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s)',
-                            tune_tablespace.tablespace, eic);
-        out_row.applies := spc_applies;
-    END IF;
     RETURN NEXT out_row;
 
     out_row.setting := 'maintenance_io_concurrency';
@@ -724,14 +715,6 @@ BEGIN
     out_row.basis := CASE WHEN keep_maint AND maint OPERATOR(pg_catalog.<>) knee
                   THEN 'the value in effect, kept: it is within the margin of the server''s read path''s best cold 8 kB random-read IOPS'
                   ELSE 'the knee of the server''s read path over the effective_io_concurrency steps (maintenance reads through it without a query''s work per row): deeper steps gained less than the margin' END;
-    IF out_row.recommended OPERATOR(pg_catalog.=) out_row.in_effect THEN
-        out_row.statement := NULL;
-        out_row.applies := 'nothing to apply: already in effect';
-    ELSE
-        out_row.statement := format('ALTER TABLESPACE %I SET (maintenance_io_concurrency = %s)',
-                            tune_tablespace.tablespace, maint);
-        out_row.applies := spc_applies;
-    END IF;
     RETURN NEXT out_row;
 
     IF comb IS NOT NULL THEN
@@ -745,13 +728,6 @@ BEGIN
                         pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0))::numeric, 1));
         out_row.run_ids := comb_runs;
         out_row.steps := comb_steps;
-        IF comb_rec OPERATOR(pg_catalog.=) combine_in_effect THEN
-            out_row.statement := NULL;
-            out_row.applies := 'nothing to apply: already in effect';
-        ELSE
-            out_row.statement := format('ALTER SYSTEM SET io_combine_limit = %s; SELECT pg_catalog.pg_reload_conf();', comb_rec);
-            out_row.applies := 'on reload: ALTER SYSTEM writes postgresql.auto.conf, pg_reload_conf() makes the server and every session read it (a session or role that SET io_combine_limit keeps its own)';
-        END IF;
         RETURN NEXT out_row;
     END IF;
 
@@ -769,14 +745,6 @@ BEGIN
                                     'effective_io_concurrency', 1, 'iops', rnd.iops, 'mb_per_s', rnd.mb_per_s),
                  jsonb_build_object('pattern', 'read', 'run_id', seq.run_id, 'block_size', seq.block_size,
                                     'effective_io_concurrency', eic, 'iops', seq.iops, 'mb_per_s', seq.mb_per_s));
-    IF rpc IS NULL OR rpc OPERATOR(pg_catalog.=) now_rpc::numeric THEN
-        out_row.statement := NULL;
-        out_row.applies := CASE WHEN rpc IS NULL THEN 'nothing to apply: not measured'
-                        ELSE 'nothing to apply: already in effect' END;
-    ELSE
-        out_row.statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', tune_tablespace.tablespace, rpc);
-        out_row.applies := spc_applies;
-    END IF;
     RETURN NEXT out_row;
 END
 $$;
@@ -909,7 +877,9 @@ COMMENT ON FUNCTION iobench_internal.tune_scans(oid, jsonb, jsonb, text, interva
 -- io_combine_limit stay the server's read path's (maintenance reads through
 -- it without a query's work per row).  Without every scan (a small
 -- shared_buffers in use, see scan_step()), the rows stay the read path's
--- and their basis says why.
+-- and their basis says why.  Last, every row gets the statement that
+-- applies its recommendation and when it takes effect (here only: the
+-- body leaves both empty).
 CREATE OR REPLACE FUNCTION iobench_internal.tune_with_scans(
     tuned iobench.tune_tablespace_row[], scans jsonb, tablespace name, cache_miss_pct double precision)
 RETURNS SETOF iobench.tune_tablespace_row
@@ -918,6 +888,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     r iobench.tune_tablespace_row;
+    out_rows iobench.tune_tablespace_row[] := '{}';
     engine_eic iobench.tune_tablespace_row;
     why text;
     rates jsonb;            -- {"concurrency": pages/s} of the bitmap heap scans
@@ -931,7 +902,6 @@ DECLARE
     seq double precision;   -- pages/s: sequential scan
     seq_cost double precision;
     rpc numeric;
-    spc_applies constant text := 'at once: a tablespace option, which each new query reads (no reload)';
 BEGIN
     SELECT x.* INTO engine_eic FROM pg_catalog.unnest(tune_with_scans.tuned) x
      WHERE x.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency';
@@ -953,81 +923,84 @@ BEGIN
                 r.basis := r.basis OPERATOR(pg_catalog.||)
                            format('; from the server''s read path alone: the executor''s cold scan could not run (%s)', why);
             END IF;
-            RETURN NEXT r;
+            out_rows := out_rows OPERATOR(pg_catalog.||) r;
         END LOOP;
-        RETURN;
+    ELSE
+        -- the margin of the body: twice the spread of the two runs at the
+        -- read path's best step (its figure is their mean), at least 10 %
+        SELECT abs(o.first OPERATOR(pg_catalog.-) o.second)
+               OPERATOR(pg_catalog./) NULLIF(GREATEST(o.first, o.second), 0)
+          INTO spread
+          FROM (SELECT 2 OPERATOR(pg_catalog.*) (e.v OPERATOR(pg_catalog.->>) 'figure')::double precision
+                       OPERATOR(pg_catalog.-) (e.v OPERATOR(pg_catalog.->>) 'repeat_figure')::double precision AS first,
+                       (e.v OPERATOR(pg_catalog.->>) 'repeat_figure')::double precision AS second
+                  FROM pg_catalog.jsonb_array_elements(engine_eic.steps) e(v)
+                 WHERE e.v OPERATOR(pg_catalog.?) 'repeat_figure') o;
+        margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(spread, 0)), 0.5);
+        SELECT pg_catalog.max(x.value::double precision) INTO best FROM pg_catalog.jsonb_each_text(rates) x;
+        SELECT pg_catalog.min(x.key::integer) INTO knee FROM pg_catalog.jsonb_each_text(rates) x
+         WHERE x.value::double precision OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) margin) OPERATOR(pg_catalog.*) best);
+        keep := (rates OPERATOR(pg_catalog.->>) engine_eic.in_effect)::double precision
+                OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) margin) OPERATOR(pg_catalog.*) best);
+        rec := CASE WHEN keep THEN engine_eic.in_effect::integer ELSE knee END;
+        rnd := (rates OPERATOR(pg_catalog.->>) '1')::double precision;
+        seq_cost := (SELECT coalesce(pg_catalog.max(o.option_value),
+                                     (SELECT s.reset_val FROM pg_catalog.pg_settings s
+                                       WHERE s.name OPERATOR(pg_catalog.=) 'seq_page_cost'))::double precision
+                       FROM pg_catalog.pg_tablespace t
+                      CROSS JOIN LATERAL pg_catalog.pg_options_to_table(coalesce(t.spcoptions, '{}')) o
+                      WHERE t.spcname OPERATOR(pg_catalog.=) tune_with_scans.tablespace
+                        AND o.option_name OPERATOR(pg_catalog.=) 'seq_page_cost');
+        rpc := pg_catalog.round(GREATEST(seq_cost, seq_cost OPERATOR(pg_catalog.*)
+                                         (seq OPERATOR(pg_catalog./) NULLIF(rnd, 0)) OPERATOR(pg_catalog.*)
+                                         tune_with_scans.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
+
+        FOREACH r IN ARRAY tune_with_scans.tuned LOOP
+            IF r.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency' THEN
+                r.recommended := rec::text;
+                r.basis := format('%s within %s %% of the best cold bitmap heap scan (%s pages/s), what a query gets; the margin: at least 10 %%, else twice the spread of two runs of the server''s read path at its best step (%s %%); the read path alone: %s',
+                                  CASE WHEN keep AND rec OPERATOR(pg_catalog.<>) knee
+                                       THEN format('the value in effect (the knee is %s), kept: it is', knee)
+                                       ELSE 'the smallest step (the knee)' END,
+                                  pg_catalog.round((100 OPERATOR(pg_catalog.*) margin)::numeric, 1),
+                                  pg_catalog.round(best::numeric),
+                                  pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(spread, 0))::numeric, 1),
+                                  engine_eic.recommended);
+                r.steps := (SELECT pg_catalog.jsonb_agg(e.v OPERATOR(pg_catalog.||)
+                                       pg_catalog.jsonb_build_object('scan_pages_per_s',
+                                           rates OPERATOR(pg_catalog.->) (e.v OPERATOR(pg_catalog.->>) 'value')) ORDER BY e.i)
+                              FROM pg_catalog.jsonb_array_elements(r.steps) WITH ORDINALITY e(v, i));
+            ELSIF r.setting OPERATOR(pg_catalog.=) 'random_page_cost' THEN
+                r.recommended := rpc::text;
+                r.basis := format('seq_page_cost %s x (a page of a cold bitmap heap scan at effective_io_concurrency 1 %s us / of a cold sequential scan %s us = %s) x %s %% of random reads missing the cache, at least seq_page_cost',
+                                  seq_cost,
+                                  pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(rnd, 0))::numeric, 1),
+                                  pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(seq, 0))::numeric, 1),
+                                  pg_catalog.round((seq OPERATOR(pg_catalog./) NULLIF(rnd, 0))::numeric, 2),
+                                  tune_with_scans.cache_miss_pct);
+                r.steps := r.steps OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_agg(s.v) FROM pg_catalog.jsonb_array_elements(tune_with_scans.scans) s(v)
+                                       WHERE (s.v OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'read'
+                                          OR (s.v OPERATOR(pg_catalog.->>) 'value') OPERATOR(pg_catalog.=) '1');
+            END IF;
+            out_rows := out_rows OPERATOR(pg_catalog.||) r;
+        END LOOP;
     END IF;
 
-    -- the margin of the body: twice the spread of the two runs at the
-    -- read path's best step (its figure is their mean), at least 10 %
-    SELECT abs(o.first OPERATOR(pg_catalog.-) o.second)
-           OPERATOR(pg_catalog./) NULLIF(GREATEST(o.first, o.second), 0)
-      INTO spread
-      FROM (SELECT 2 OPERATOR(pg_catalog.*) (e.v OPERATOR(pg_catalog.->>) 'figure')::double precision
-                   OPERATOR(pg_catalog.-) (e.v OPERATOR(pg_catalog.->>) 'repeat_figure')::double precision AS first,
-                   (e.v OPERATOR(pg_catalog.->>) 'repeat_figure')::double precision AS second
-              FROM pg_catalog.jsonb_array_elements(engine_eic.steps) e(v)
-             WHERE e.v OPERATOR(pg_catalog.?) 'repeat_figure') o;
-    margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(spread, 0)), 0.5);
-    SELECT pg_catalog.max(x.value::double precision) INTO best FROM pg_catalog.jsonb_each_text(rates) x;
-    SELECT pg_catalog.min(x.key::integer) INTO knee FROM pg_catalog.jsonb_each_text(rates) x
-     WHERE x.value::double precision OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) margin) OPERATOR(pg_catalog.*) best);
-    keep := (rates OPERATOR(pg_catalog.->>) engine_eic.in_effect)::double precision
-            OPERATOR(pg_catalog.>=) ((1 OPERATOR(pg_catalog.-) margin) OPERATOR(pg_catalog.*) best);
-    rec := CASE WHEN keep THEN engine_eic.in_effect::integer ELSE knee END;
-    rnd := (rates OPERATOR(pg_catalog.->>) '1')::double precision;
-    seq_cost := (SELECT coalesce(pg_catalog.max(o.option_value),
-                                 (SELECT s.reset_val FROM pg_catalog.pg_settings s
-                                   WHERE s.name OPERATOR(pg_catalog.=) 'seq_page_cost'))::double precision
-                   FROM pg_catalog.pg_tablespace t
-                  CROSS JOIN LATERAL pg_catalog.pg_options_to_table(coalesce(t.spcoptions, '{}')) o
-                  WHERE t.spcname OPERATOR(pg_catalog.=) tune_with_scans.tablespace
-                    AND o.option_name OPERATOR(pg_catalog.=) 'seq_page_cost');
-    rpc := pg_catalog.round(GREATEST(seq_cost, seq_cost OPERATOR(pg_catalog.*)
-                                     (seq OPERATOR(pg_catalog./) NULLIF(rnd, 0)) OPERATOR(pg_catalog.*)
-                                     tune_with_scans.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
-
-    FOREACH r IN ARRAY tune_with_scans.tuned LOOP
-        IF r.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency' THEN
-            r.recommended := rec::text;
-            r.basis := format('%s within %s %% of the best cold bitmap heap scan (%s pages/s), what a query gets; the margin: at least 10 %%, else twice the spread of two runs of the server''s read path at its best step (%s %%); the read path alone: %s',
-                              CASE WHEN keep AND rec OPERATOR(pg_catalog.<>) knee
-                                   THEN format('the value in effect (the knee is %s), kept: it is', knee)
-                                   ELSE 'the smallest step (the knee)' END,
-                              pg_catalog.round((100 OPERATOR(pg_catalog.*) margin)::numeric, 1),
-                              pg_catalog.round(best::numeric),
-                              pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(spread, 0))::numeric, 1),
-                              engine_eic.recommended);
-            r.steps := (SELECT pg_catalog.jsonb_agg(e.v OPERATOR(pg_catalog.||)
-                                   pg_catalog.jsonb_build_object('scan_pages_per_s',
-                                       rates OPERATOR(pg_catalog.->) (e.v OPERATOR(pg_catalog.->>) 'value')) ORDER BY e.i)
-                          FROM pg_catalog.jsonb_array_elements(r.steps) WITH ORDINALITY e(v, i));
-            IF r.recommended OPERATOR(pg_catalog.=) r.in_effect THEN
-                r.statement := NULL;
-                r.applies := 'nothing to apply: already in effect';
-            ELSE
-                r.statement := format('ALTER TABLESPACE %I SET (effective_io_concurrency = %s)',
-                                      tune_with_scans.tablespace, rec);
-                r.applies := spc_applies;
-            END IF;
-        ELSIF r.setting OPERATOR(pg_catalog.=) 'random_page_cost' THEN
-            r.recommended := rpc::text;
-            r.basis := format('seq_page_cost %s x (a page of a cold bitmap heap scan at effective_io_concurrency 1 %s us / of a cold sequential scan %s us = %s) x %s %% of random reads missing the cache, at least seq_page_cost',
-                              seq_cost,
-                              pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(rnd, 0))::numeric, 1),
-                              pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(seq, 0))::numeric, 1),
-                              pg_catalog.round((seq OPERATOR(pg_catalog./) NULLIF(rnd, 0))::numeric, 2),
-                              tune_with_scans.cache_miss_pct);
-            r.steps := r.steps OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_agg(s.v) FROM pg_catalog.jsonb_array_elements(tune_with_scans.scans) s(v)
-                                   WHERE (s.v OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'read'
-                                      OR (s.v OPERATOR(pg_catalog.->>) 'value') OPERATOR(pg_catalog.=) '1');
-            IF rpc OPERATOR(pg_catalog.=) r.in_effect::numeric THEN
-                r.statement := NULL;
-                r.applies := 'nothing to apply: already in effect';
-            ELSE
-                r.statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', tune_with_scans.tablespace, rpc);
-                r.applies := spc_applies;
-            END IF;
+    -- every row: the statement that applies its recommendation, and when
+    -- it takes effect; none when there is nothing to apply
+    FOREACH r IN ARRAY out_rows LOOP
+        IF r.recommended IS NULL THEN
+            r.statement := NULL;
+            r.applies := 'nothing to apply: not measured';
+        ELSIF r.recommended::numeric OPERATOR(pg_catalog.=) r.in_effect::numeric THEN
+            r.statement := NULL;
+            r.applies := 'nothing to apply: already in effect';
+        ELSIF r.setting OPERATOR(pg_catalog.=) 'io_combine_limit' THEN
+            r.statement := format('ALTER SYSTEM SET io_combine_limit = %s; SELECT pg_catalog.pg_reload_conf();', r.recommended);
+            r.applies := 'on reload: ALTER SYSTEM writes postgresql.auto.conf, pg_reload_conf() makes the server and every session read it (a session or role that SET io_combine_limit keeps its own)';
+        ELSE
+            r.statement := format('ALTER TABLESPACE %I SET (%s = %s)', tune_with_scans.tablespace, r.setting, r.recommended);
+            r.applies := 'at once: a tablespace option, which each new query reads (no reload)';
         END IF;
         RETURN NEXT r;
     END LOOP;
