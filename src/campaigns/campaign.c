@@ -365,6 +365,21 @@ raise_step_error(const CampaignKind *k, int64 id, const StepError *err,
 }
 
 /*
+ * Refuse a campaign that could not be stored or whose waits the caller may
+ * not sample: its plan function calls this before it says anything (a
+ * NOTICE of the plan would otherwise precede the refusal), and the frame
+ * again before the first run.  "entry" is the API function, for errors.
+ */
+void
+iob_campaign_check_allowed(const char *entry)
+{
+	iob_check_run_waits_scope();
+	/* a campaign is its stored rows: unlike run(), it needs a writable server */
+	PreventCommandDuringRecovery(entry);
+	PreventCommandIfReadOnly(entry);
+}
+
+/*
  * SQL entry point: iobench_internal.campaign(kind, row, plan, body).  Runs
  * the campaign as the top of this file says; returns its id.
  */
@@ -392,10 +407,7 @@ iobench_campaign(PG_FUNCTION_ARGS)
 	/* a body is one of iobench's own */
 	if (get_func_namespace(body) != get_namespace_oid("iobench_internal", false))
 		elog(ERROR, "the body of a campaign must be a function of schema iobench_internal");
-	iob_check_run_waits_scope();
-	/* a campaign is its stored rows: unlike run(), it needs a writable server */
-	PreventCommandDuringRecovery(k->entry);
-	PreventCommandIfReadOnly(k->entry);
+	iob_campaign_check_allowed(k->entry);
 
 	iob_subxact_begin(&sx);
 	PG_TRY();

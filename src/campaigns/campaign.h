@@ -12,8 +12,8 @@
  * caller in a subtransaction of its own, and when a step ends in an error
  * (a cancel above all) keeps what was done through a storer worker
  * (run/store_worker.h) and raises that error, with its SQLSTATE.  The
- * checks of a campaign's arguments are C too (suite_plan.c,
- * search_plan.c), through the same readers as iobench.run()'s, so that
+ * checks of a campaign's arguments are C too (suite.c: suite_plan(),
+ * search.c: search_plan()), through the same readers as iobench.run()'s, so that
  * nothing runs before every step is known to be valid.
  *
  *-------------------------------------------------------------------------
@@ -30,6 +30,9 @@
 
 /* The body of a campaign: body(campaign_id bigint, plan jsonb) RETURNS jsonb */
 #define IOB_CAMPAIGN_BODY_NARGS	2
+
+/* Refuse a campaign that could not be stored or may not sample its waits */
+extern void iob_campaign_check_allowed(const char *entry);
 
 /*
  * Building a campaign's plan (jsonb text): "name": value members of an

@@ -25,22 +25,15 @@
  */
 #include "postgres.h"
 
-#include "catalog/pg_type.h"
-#include "common/pg_prng.h"
-#include "executor/spi.h"
 #include "fmgr.h"
-#include "funcapi.h"
-#include "miscadmin.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
-#include "utils/json.h"
-#include "utils/memutils.h"
-#include "utils/timestamp.h"
 
 #include "campaign.h"
-#include "engine/engine.h"
 #include "base/base.h"
-#include "run/run.h"
+#include "engine/engine.h"
 #include "results/results.h"
+#include "run/run.h"
 
 PG_FUNCTION_INFO_V1(iobench_search_plan);
 
@@ -248,6 +241,7 @@ iobench_search_plan(PG_FUNCTION_ARGS)
 	IOB_SQL_ENTRY(15);
 	memset(&s, 0, sizeof(s));
 	read_search_args(fcinfo, &s);
+	iob_campaign_check_allowed("iobench.latency_search()");
 	plan_steps(&s, s.base.engine != IOB_ENGINE_PSYNC &&
 			   iob_engine_uring_unavailable(s.base.engine) == 0);
 	PG_RETURN_DATUM(search_plan_jsonb(&s));

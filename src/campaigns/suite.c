@@ -24,22 +24,17 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "commands/tablespace.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
-#include "miscadmin.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
-#include "utils/lsyscache.h"
-#include "utils/memutils.h"
 
 #include "campaign.h"
-#include "engine/engine.h"
 #include "base/base.h"
-#include "run/run.h"
+#include "engine/engine.h"
 #include "results/results.h"
+#include "run/run.h"
 
 PG_FUNCTION_INFO_V1(iobench_suite_plan);
 
@@ -516,6 +511,7 @@ iobench_suite_plan(PG_FUNCTION_ARGS)
 	memset(&suite, 0, sizeof(suite));
 	read_suite_args(fcinfo, &suite);
 	check_suite_tests(&suite);
+	iob_campaign_check_allowed("iobench.suite()");
 	fit_tests_to_engine(&suite);
 	PG_RETURN_DATUM(suite_plan_jsonb(&suite));
 }
