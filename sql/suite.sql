@@ -116,7 +116,8 @@ SELECT status, seed, direct, engine FROM iobench.suites WHERE name = 'sqlio';
 
 -- a cancel fails the suite's statement with 57014 like any statement; the
 -- suite is kept as cancelled with the runs done before and the cancelled
--- one (stored by a process that commits on its own), its DETAIL says so
+-- one (stored by a process that commits on its own), its DETAIL says so.
+-- On a tablespace group, so that the kept runs carry per-tablespace rows.
 SELECT coalesce(max(suite_id), 0) AS suites_before FROM iobench.suites \gset
 -- (the timeout falls in the middle of the second test's 2 s, with most of
 -- a second to spare either side, so a slow machine moves it little)
@@ -124,7 +125,7 @@ SET statement_timeout = '3s';
 DO $$
 DECLARE s text; d text;
 BEGIN
-    PERFORM * FROM iobench.suite('oltp', ARRAY['pg_default'], duration => '2s',
+    PERFORM * FROM iobench.suite('oltp', ARRAY['iob_suite_a+iob_suite_b'], duration => '2s',
                                  file_size => '1MB', engine => 'psync');
 EXCEPTION WHEN query_canceled THEN
     GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, d = PG_EXCEPTION_DETAIL;
@@ -141,9 +142,13 @@ SELECT s.status, count(sr.run_id) >= 2 AS runs_kept,
   JOIN iobench.runs r USING (run_id)
  WHERE s.suite_id > :suites_before
  GROUP BY s.status;
--- the kept runs are whole: their per-second rows came along
-SELECT bool_and(EXISTS (SELECT FROM iobench.run_seconds x WHERE x.run_id = sr.run_id)) AS seconds_kept
-  FROM iobench.suite_runs sr WHERE sr.suite_id > :suites_before AND sr.run_id IS NOT NULL;
+-- the kept runs are whole: their per-second rows and, for the completed
+-- ones, a row per tablespace of the group came along
+SELECT bool_and(EXISTS (SELECT FROM iobench.run_seconds x WHERE x.run_id = sr.run_id)) AS seconds_kept,
+       bool_and((SELECT count(*) FROM iobench.run_tablespaces x WHERE x.run_id = sr.run_id) = 2)
+         FILTER (WHERE r.status = 'completed') AS tablespaces_kept
+  FROM iobench.suite_runs sr JOIN iobench.runs r USING (run_id)
+ WHERE sr.suite_id > :suites_before;
 -- and no run of it is left listed as interrupted
 SELECT count(*) AS listed_running FROM iobench.running_runs;
 

@@ -244,8 +244,13 @@ like($out, qr/s1\|completed\|false\ns2\|completed\|false\ns3\|failed\|true/,
 	'two servers return their runs and the stopped one an error row');
 $third->start;
 
-# Cancel stops every server; the partial runs are gathered as cancelled
-$bg->query_until(qr/started/, q{\echo started
+# Cancel stops every server; the partial runs are gathered as cancelled,
+# the call kept as cancelled with them, and the statement fails with 57014
+# like any statement's
+$bg->{stderr} = '';
+$bg->query_until(qr/started/, q{\set ON_ERROR_STOP 0
+\set VERBOSITY verbose
+\echo started
 SELECT string_agg(status, ',' ORDER BY server) FROM iobench.fleet_run(ARRAY['s2', 's3'],
     '{"duration": "60s", "file_size": "1MB", "label": "cancelled"}', start_delay => '200ms');
 \echo finished
@@ -261,7 +266,20 @@ $coord->safe_psql('postgres', q{
 SELECT pg_cancel_backend(pid) FROM pg_stat_activity
  WHERE query LIKE '%fleet_run%cancelled%' AND pid <> pg_backend_pid()});
 $out = $bg->query_until(qr/finished/, '');
-like($out, qr/cancelled,cancelled/, 'a cancel stops the runs on every server');
+like($bg->{stderr}, qr/ERROR:  57014: canceling statement due to user request/,
+	'a cancelled fleet call fails with 57014');
+like($bg->{stderr},
+	qr/DETAIL:  The runs on every server were cancelled; .* The fleet call is kept as fleet (\d+) with status "cancelled" and the runs gathered before\./,
+	'its DETAIL says what was kept');
+is($coord->safe_psql('postgres', q{
+SELECT f.status || ':' || string_agg(r.status, ',' ORDER BY fr.server)
+  FROM iobench.fleets f JOIN iobench.fleet_runs fr USING (fleet_id) JOIN iobench.runs r USING (run_id)
+ WHERE f.settings ->> 'label' = 'cancelled' GROUP BY f.status}),
+	'cancelled:cancelled,cancelled', 'a cancel stops the runs on every server, and the call is kept with them');
+is($coord->safe_psql('postgres', q{
+SELECT count(*) FROM iobench.run_seconds s JOIN iobench.fleet_runs fr USING (run_id)
+  JOIN iobench.fleets f USING (fleet_id) WHERE f.settings ->> 'label' = 'cancelled'}) > 0 ? 1 : 0,
+	1, 'the kept runs came with their per-second rows');
 foreach my $node ($second, $third)
 {
 	is($node->safe_psql('postgres', q{
@@ -290,7 +308,7 @@ GRANT USAGE ON SCHEMA iobench, iobench_internal TO fleet_user;
 GRANT USAGE ON FOREIGN SERVER s2, s3 TO fleet_user;
 GRANT EXECUTE ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text),
     iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),
-    iobench_internal.fleet_store(jsonb, jsonb), iobench.import_runs(jsonb, text) TO fleet_user;
+    iobench.import_runs(jsonb, text) TO fleet_user;
 CREATE USER MAPPING FOR fleet_user SERVER s2 OPTIONS (user 'fleet_remote', password 'fleet secret')});
 my $call = q{SET ROLE fleet_user;
 SELECT status || '|' || coalesce(error, '') FROM iobench.fleet_run(ARRAY['s2'], '{"duration": "200ms", "file_size": "1MB", "label": "as fleet_remote"}')};

@@ -3,9 +3,10 @@
  * campaign.c
  *	  iobench_internal.campaign(): the frame every campaign runs in.
  *
- * A campaign is a row of its kind's table (iobench.suites, iobench.searches)
- * and a row per step in its steps table (suite_runs, search_steps), each
- * step naming the run it took.  The frame, one call:
+ * A campaign is a row of its kind's table (iobench.suites, searches,
+ * fleets) and a row per step in its steps table (suite_runs, search_steps,
+ * fleet_runs), each step naming the run it took (or, for a fleet, the run
+ * it gathered from a server).  The frame, one call:
  *
  *	1. inserts the campaign's row, status "running" (as the schema owner:
  *	   the caller needs no write access to the tables, owner_spi.h);
@@ -44,6 +45,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/regproc.h"
 
 #include "campaign.h"
 #include "base/base.h"
@@ -61,20 +63,35 @@ enum
 	CA_ARG_BODY
 };
 
-/* Where a kind of campaign is stored, and how its error DETAIL names it */
+/* Where a kind of campaign is stored, and how its errors name it */
 typedef struct CampaignKind
 {
 	const char *kind;			/* iobench_internal.campaign()'s "kind" */
 	const char *table;			/* its row: iobench.<table> */
 	const char *steps;			/* its steps: iobench.<steps> */
 	const char *key;			/* the id column of both */
+	const char *noun;			/* "The <noun> is kept as ..." */
+	const char *id_noun;		/* "... as <id_noun> <id>" */
 	const char *kept_steps;		/* "the ... done before" */
 	const char *entry;			/* the API function, for errors */
+	const char *signature;		/* the API function, whose grant it takes */
 } CampaignKind;
 
 static const CampaignKind campaign_kinds[] = {
-	{"suite", "suites", "suite_runs", "suite_id", "runs", "iobench.suite()"},
-	{"search", "searches", "search_steps", "search_id", "steps", "iobench.latency_search()"},
+	{"suite", "suites", "suite_runs", "suite_id", "suite", "suite", "runs done before",
+		"iobench.suite()",
+	"iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text)"},
+	{"search", "searches", "search_steps", "search_id", "search", "search", "steps done before",
+		"iobench.latency_search()",
+		"iobench.latency_search(name, interval, double precision, text, text, integer, integer, "
+	"interval, interval, text, integer, boolean, text, bigint, text)"},
+	{"fleet_run", "fleets", "fleet_runs", "fleet_id", "fleet call", "fleet", "runs gathered before",
+		"iobench.fleet_run()",
+	"iobench.fleet_run(text[], jsonb, boolean, interval, text)"},
+	{"fleet_suite", "fleets", "fleet_runs", "fleet_id", "fleet call", "fleet", "runs gathered before",
+		"iobench.fleet_suite()",
+		"iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint, "
+	"boolean, interval, text)"},
 };
 
 /* What the body said of a step that ended in an error */
@@ -351,10 +368,10 @@ raise_step_error(const CampaignKind *k, int64 id, const StepError *err,
 	char	   *sentence;
 
 	if (kept != NULL && iob_store_rows_detached(kept, &why))
-		sentence = psprintf("The %s is kept as %s " INT64_FORMAT " with status \"cancelled\" and the %s done before.",
-							k->kind, k->kind, id, k->kept_steps);
+		sentence = psprintf("The %s is kept as %s " INT64_FORMAT " with status \"cancelled\" and the %s.",
+							k->noun, k->id_noun, id, k->kept_steps);
 	else
-		sentence = psprintf("The %s could not be kept: %s.", k->kind,
+		sentence = psprintf("The %s could not be kept: %s.", k->noun,
 							why ? why : "its rows could not be read");
 	ereport(ERROR,
 			(errcode(err->sqlerrcode),
@@ -407,6 +424,9 @@ iobench_campaign(PG_FUNCTION_ARGS)
 	/* a body is one of iobench's own */
 	if (get_func_namespace(body) != get_namespace_oid("iobench_internal", false))
 		elog(ERROR, "the body of a campaign must be a function of schema iobench_internal");
+	/* the caller may make this kind of campaign (its API function checks it too) */
+	iob_require_grant(DatumGetObjectId(DirectFunctionCall1(regprocedurein,
+														   CStringGetDatum(k->signature))));
 	iob_campaign_check_allowed(k->entry);
 
 	iob_subxact_begin(&sx);

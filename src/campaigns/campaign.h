@@ -2,7 +2,8 @@
  *
  * campaign.h
  *	  The campaigns subsystem: many runs toward one answer (a suite, a
- *	  latency search), orchestrated in PL/pgSQL and framed here.
+ *	  latency search, a fleet call), orchestrated in PL/pgSQL and framed
+ *	  here.
  *
  * Which runs a campaign takes, in which order and what a step's result
  * decides next is PL/pgSQL (sql/install/code: a campaign's "body"), which
@@ -12,9 +13,10 @@
  * caller in a subtransaction of its own, and when a step ends in an error
  * (a cancel above all) keeps what was done through a storer worker
  * (run/store_worker.h) and raises that error, with its SQLSTATE.  The
- * checks of a campaign's arguments are C too (suite.c: suite_plan(),
- * search.c: search_plan()), through the same readers as iobench.run()'s, so that
- * nothing runs before every step is known to be valid.
+ * checks of a suite's and a search's arguments are C too (suite.c:
+ * suite_plan(), search.c: search_plan()), through the same readers as
+ * iobench.run()'s, so that nothing runs before every step is known to be
+ * valid; a fleet call's are few, and checked in SQL (60_fleet.sql).
  *
  *-------------------------------------------------------------------------
  */

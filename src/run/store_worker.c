@@ -39,6 +39,20 @@
 
 PGDLLEXPORT void iobench_store_main(Datum main_arg);
 
+/*
+ * The tables that hold a run's rows besides iobench.runs: all of them come
+ * along with a campaign's kept runs (iob_export_campaign_rows()), and the
+ * storer inserts them after the runs (import_rows())
+ */
+static const char *const run_child_tables[] = {
+	"run_seconds", "run_latency", "run_stalls", "run_disk_seconds",
+	"run_tablespaces", "run_waits", "run_wait_sampling", "run_server_reads"
+};
+
+/* A campaign's row, inserted before its runs, and its steps, after them */
+static const char *const campaign_tables[] = {"suites", "searches", "fleets"};
+static const char *const campaign_step_tables[] = {"suite_runs", "search_steps", "fleet_runs"};
+
 /* How long the launcher waits for the storer before giving up on it */
 #define STORE_WAIT_MS		30000
 
@@ -168,9 +182,6 @@ char *
 iob_export_campaign_rows(const char *parent, const char *links, const char *key,
 						 int64 id, int64 failed_run_id)
 {
-	static const char *const children[] = {
-		"run_seconds", "run_latency", "run_stalls", "run_waits", "run_wait_sampling"
-	};
 	StringInfoData sql;
 	Oid			types[2] = {INT8OID, INT8OID};
 	Datum		values[2];
@@ -189,11 +200,11 @@ iob_export_campaign_rows(const char *parent, const char *links, const char *key,
 					 "'runs', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
 					 "  FROM iobench.runs x WHERE x.run_id IN (SELECT r.run_id FROM r))",
 					 links, key, parent, parent, key, links, links, key);
-	for (i = 0; i < (int) lengthof(children); i++)
+	for (i = 0; i < (int) lengthof(run_child_tables); i++)
 		appendStringInfo(&sql,
 						 ", '%s', (SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]') "
 						 "  FROM iobench.%s x WHERE x.run_id IN (SELECT r.run_id FROM r))",
-						 children[i], children[i]);
+						 run_child_tables[i], run_child_tables[i]);
 	appendStringInfoString(&sql, ")::pg_catalog.text");
 
 	values[0] = Int64GetDatum(id);
@@ -203,48 +214,67 @@ iob_export_campaign_rows(const char *parent, const char *links, const char *key,
 }
 
 /*
+ * Insert the rows of member "table" of "rows" (iob_store_rows_detached()'s
+ * format, as text) into iobench.<table>.  With "of_new_runs" (a run's
+ * other rows), only the rows of runs that have none there yet: a run a
+ * campaign names but did not store (a fleet's server that is this
+ * database stored it itself, and committed) is stored already, whole, and
+ * its row of iobench.runs is skipped (ON CONFLICT) as well.
+ */
+static void
+import_table(Datum rows, const char *table, bool of_new_runs)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {rows};
+	char	   *cols;
+	bool		isnull;
+
+	/* the table's columns but generated ones, which take no value */
+	iob_owner_exec(psprintf("SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) "
+							"FROM pg_catalog.pg_attribute a "
+							"WHERE a.attrelid = 'iobench.%s'::pg_catalog.regclass "
+							"AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''",
+							table),
+				   0, NULL, NULL, NULL, SPI_OK_SELECT);
+	cols = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+											 SPI_tuptable->tupdesc, 1, &isnull));
+	iob_owner_exec(psprintf("INSERT INTO iobench.%s (%s) SELECT %s FROM "
+							"pg_catalog.jsonb_populate_recordset(NULL::iobench.%s, "
+							"COALESCE($1::pg_catalog.jsonb -> '%s', '[]')) x%s%s",
+							table, cols, cols, table, table,
+							of_new_runs ? psprintf(" WHERE NOT EXISTS (SELECT FROM iobench.%s o "
+												   "WHERE o.run_id OPERATOR(pg_catalog.=) x.run_id)",
+												   table) : "",
+							strcmp(table, "runs") == 0 ? " ON CONFLICT DO NOTHING" : ""),
+				   1, types, values, NULL, SPI_OK_INSERT);
+}
+
+/*
  * Insert the rows of iob_store_rows_detached()'s format from segment
- * "handle", table by table in an order that satisfies the foreign keys.
+ * "handle", table by table in an order that satisfies the foreign keys:
+ * campaigns, runs, the runs' other rows, the campaigns' steps.
  */
 static void
 import_rows(dsm_handle handle)
 {
-	static const char *const tables[] = {
-		"suites", "searches", "runs", "run_seconds", "run_latency", "run_stalls",
-		"run_waits", "run_wait_sampling", "suite_runs", "search_steps"
-	};
 	dsm_segment *seg = dsm_attach(handle);
 	IobOwnerScope scope;
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
+	Datum		rows;
 	int			i;
 
 	if (seg == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("could not map dynamic shared memory segment of the rows to store")));
-	values[0] = CStringGetTextDatum((char *) dsm_segment_address(seg));
+	rows = CStringGetTextDatum((char *) dsm_segment_address(seg));
 	iob_owner_begin(&scope);
-	for (i = 0; i < (int) lengthof(tables); i++)
-	{
-		char	   *cols;
-		bool		isnull;
-
-		/* the table's columns but generated ones, which take no value */
-		iob_owner_exec(psprintf("SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) "
-								"FROM pg_catalog.pg_attribute a "
-								"WHERE a.attrelid = 'iobench.%s'::pg_catalog.regclass "
-								"AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''",
-								tables[i]),
-					   0, NULL, NULL, NULL, SPI_OK_SELECT);
-		cols = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
-												 SPI_tuptable->tupdesc, 1, &isnull));
-		iob_owner_exec(psprintf("INSERT INTO iobench.%s (%s) SELECT %s FROM "
-								"pg_catalog.jsonb_populate_recordset(NULL::iobench.%s, "
-								"COALESCE($1::pg_catalog.jsonb -> '%s', '[]'))",
-								tables[i], cols, cols, tables[i], tables[i]),
-					   1, types, values, NULL, SPI_OK_INSERT);
-	}
+	for (i = 0; i < (int) lengthof(campaign_tables); i++)
+		import_table(rows, campaign_tables[i], false);
+	import_table(rows, "runs", false);
+	for (i = 0; i < (int) lengthof(run_child_tables); i++)
+		import_table(rows, run_child_tables[i], true);
+	for (i = 0; i < (int) lengthof(campaign_step_tables); i++)
+		import_table(rows, campaign_step_tables[i], false);
 	iob_owner_end(&scope);
 	dsm_detach(seg);
 }

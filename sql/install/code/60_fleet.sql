@@ -1,42 +1,15 @@
 -- Running on many servers from one session: a workload (fleet_run) or a
 -- suite (fleet_suite) on a list of foreign servers, all at once or one
 -- after another, through contrib dblink; each run is stored on its own
--- server and gathered here with export_runs() / import_runs().
+-- server and gathered here with export_runs() / import_runs().  A call
+-- is a campaign (15_campaign.sql): its row of iobench.fleets and its
+-- rows of fleet_runs are stored by the frame.
 --
 -- Servers are named as foreign servers (CREATE SERVER ... FOREIGN DATA
 -- WRAPPER postgres_fdw or dblink_fdw), so passwords stay in the user
 -- mappings.  Everything runs as the caller: dblink connects with the
 -- caller's user mapping, and the remote server checks the remote role's
 -- own rights; nothing here widens them.
-
--- Store a fleet call and its rows (as the owner: callers of fleet_run()
--- need no write access to the tables); returns the new fleet_id.
-CREATE OR REPLACE FUNCTION iobench_internal.fleet_store(fleet jsonb, results jsonb)
-RETURNS bigint
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    id bigint;
-BEGIN
-    IF fleet_store.fleet IS NULL OR fleet_store.results IS NULL THEN
-        RAISE EXCEPTION 'arguments "fleet" and "results" must not be null'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    INSERT INTO iobench.fleets
-    SELECT f.* FROM jsonb_populate_record(NULL::iobench.fleets,
-        fleet_store.fleet || jsonb_build_object('fleet_id', nextval('iobench.fleets_fleet_id_seq'::regclass))) AS f
-    RETURNING fleets.fleet_id INTO id;
-    INSERT INTO iobench.fleet_runs (fleet_id, server, test_no, test, run_id, remote_run_id,
-                                    start_at, go_at, skew_us, error, sqlstate)
-    SELECT id, x.server, x.test_no, x.test, x.run_id, x.remote_run_id,
-           x.start_at, x.go_at, x.skew_us, x.error, x.sqlstate
-      FROM jsonb_populate_recordset(NULL::iobench.fleet_runs, fleet_store.results) AS x
-     WHERE x.run_id IS NULL OR EXISTS (SELECT FROM iobench.runs r WHERE r.run_id = x.run_id);
-    RETURN id;
-END
-$$;
-COMMENT ON FUNCTION iobench_internal.fleet_store(jsonb, jsonb) IS 'store a fleet call and its rows (used by fleet_run() and fleet_suite())';
 
 -- Check the servers of a fleet call before anything is sent: each is a
 -- foreign server the caller may use and has a user mapping for.  Returns
@@ -72,11 +45,10 @@ BEGIN
                   HINT = 'Runs on other servers go through dblink: CREATE EXTENSION dblink.';
     END IF;
     -- storing here: checked before anything is sent
-    IF NOT has_function_privilege('iobench_internal.fleet_store(jsonb, jsonb)', 'EXECUTE')
-       OR NOT iobench_internal.holds_grant('iobench.import_runs(jsonb, text)'::regprocedure) THEN
+    IF NOT iobench_internal.holds_grant('iobench.import_runs(jsonb, text)'::regprocedure) THEN
         RAISE EXCEPTION 'permission denied to store the runs of a fleet call'
             USING ERRCODE = 'insufficient_privilege',
-                  HINT = 'The owner of iobench grants EXECUTE on iobench_internal.fleet_store(jsonb, jsonb) and iobench.import_runs(jsonb, text) with fleet_run() and fleet_suite().';
+                  HINT = 'The owner of iobench grants EXECUTE on iobench.import_runs(jsonb, text) with fleet_run() and fleet_suite().';
     END IF;
     FOREACH s IN ARRAY fleet_check.servers LOOP
         IF NOT EXISTS (SELECT FROM pg_foreign_server f WHERE f.srvname = s) THEN
@@ -134,28 +106,33 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.fleet_arguments(jsonb) IS 'the run() arguments of a fleet workload as named notation, checked';
 
--- The engine of fleet_run() and fleet_suite(): each test of "tests" (a
--- JSON array of {test_no, test, settings}) on every server, concurrently
+-- The body of a fleet call, run by the campaign frame (15_campaign.sql)
+-- as the caller: each test of the plan's "tests" (a JSON array of
+-- {test_no, test, settings}) on every server of "servers", concurrently
 -- (all servers start their workers at one start_at, start_delay after the
--- test is sent) or one server after another; the runs are gathered and
--- stored here, the call with fleet_store().  A server that cannot be
--- reached or fails a test gives a row with its error.  A cancel while
--- waiting cancels the runs on every server; their partial runs are
--- gathered and the call is stored as cancelled.
+-- test is sent) or one server after another; the runs are gathered here.
+-- Returns the steps (the rows of iobench.fleet_runs) for the frame to
+-- store.  A server that cannot be reached or fails a test gives a row with
+-- its error.  A cancel while waiting cancels the runs on every server;
+-- their partial runs are gathered and the cancel is returned as the
+-- step's error, which the frame raises after keeping the call, cancelled.
 -- One function of some 200 lines, with a reason: the per-server state
 -- (connections, pending queries, results) lives in arrays that PL/pgSQL
 -- cannot share between functions, and a cancel must be caught where the
--- loop waits; connecting, gathering, cancelling and storing are helpers.
-CREATE OR REPLACE FUNCTION iobench_internal.fleet_execute(suite text, tests jsonb, servers text[],
-                                                 concurrent boolean, start_delay interval,
-                                                 label text, settings jsonb)
-RETURNS SETOF iobench.fleet_result
+-- loop waits; connecting, gathering and cancelling are helpers.
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_body(fleet_id bigint, plan jsonb)
+RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    dbl name := iobench_internal.fleet_check(fleet_execute.servers);
-    n integer := cardinality(fleet_execute.servers);
+    p_servers text[] := ARRAY(SELECT x.s FROM jsonb_array_elements_text(fleet_body.plan -> 'servers')
+                                         WITH ORDINALITY AS x(s, o) ORDER BY x.o);
+    p_tests jsonb := fleet_body.plan -> 'tests';
+    p_concurrent boolean := (fleet_body.plan ->> 'concurrent')::boolean;
+    p_start_delay interval := (fleet_body.plan ->> 'start_delay')::interval;
+    dbl name := iobench_internal.fleet_check(p_servers);
+    n integer := cardinality(p_servers);
     conn text[];
     connected boolean[];
     pid integer[];
@@ -182,24 +159,13 @@ DECLARE
     next_note timestamptz;
     cancel_at timestamptz;
     cancelled boolean := false;
-    began timestamptz := clock_timestamp();
-    fid bigint;
-    ntests integer := jsonb_array_length(fleet_execute.tests);
+    cancel_msg text;
+    ntests integer := jsonb_array_length(p_tests);
     code text;
     msg text;
     ctxt text;
     det text;
 BEGIN
-    IF fleet_execute.concurrent IS NULL THEN
-        RAISE EXCEPTION 'argument "concurrent" must not be null'
-            USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    IF fleet_execute.concurrent AND (fleet_execute.start_delay IS NULL
-       OR fleet_execute.start_delay < '0s' OR fleet_execute.start_delay > '1h') THEN
-        RAISE EXCEPTION '"%" is out of range for argument "start_delay"', fleet_execute.start_delay
-            USING ERRCODE = 'invalid_parameter_value',
-                  DETAIL = 'Valid values are between 0 seconds and 1 hour.';
-    END IF;
     FOR i IN 1 .. n LOOP
         conn[i] := format('iobench_fleet_%s', i);
         connected[i] := false;
@@ -209,19 +175,19 @@ BEGIN
     <<tests>>
     FOR t IN SELECT (x.value ->> 'test_no')::integer AS no, x.value ->> 'test' AS name,
                     iobench_internal.fleet_arguments(x.value -> 'settings') AS args
-               FROM jsonb_array_elements(fleet_execute.tests) x ORDER BY 1 LOOP
+               FROM jsonb_array_elements(p_tests) x ORDER BY 1 LOOP
         EXIT tests WHEN cancelled;
         -- concurrent: one batch of every server; otherwise one batch per server
-        FOR b IN 1 .. CASE WHEN fleet_execute.concurrent THEN 1 ELSE n END LOOP
+        FOR b IN 1 .. CASE WHEN p_concurrent THEN 1 ELSE n END LOOP
             EXIT WHEN cancelled;
-            batch := CASE WHEN fleet_execute.concurrent THEN (SELECT array_agg(g) FROM generate_series(1, n) g)
+            batch := CASE WHEN p_concurrent THEN (SELECT array_agg(g) FROM generate_series(1, n) g)
                           ELSE ARRAY[b] END;
             -- connect (again, after a failure), then send with one start time
             FOREACH i IN ARRAY batch LOOP
                 rid[i] := NULL; rdoc[i] := NULL; go[i] := NULL; err[i] := NULL; rerr[i] := NULL; pending[i] := false;
                 BEGIN
                     IF NOT connected[i] THEN
-                        pid[i] := iobench_internal.fleet_connect(dbl, conn[i], fleet_execute.servers[i]);
+                        pid[i] := iobench_internal.fleet_connect(dbl, conn[i], p_servers[i]);
                         connected[i] := true;
                     END IF;
                 EXCEPTION WHEN OTHERS THEN
@@ -230,11 +196,11 @@ BEGIN
                     err[i] := concat_ws(': ', msg, nullif(btrim(det, E' \n'), ''));
                     PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
                     connected[i] := false;
-                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                    rows := rows || jsonb_build_object('server', p_servers[i], 'test_no', t.no,
                                                        'test', t.name, 'error', err[i], 'sqlstate', code);
                 END;
             END LOOP;
-            t_start := CASE WHEN fleet_execute.concurrent THEN clock_timestamp() + fleet_execute.start_delay END;
+            t_start := CASE WHEN p_concurrent THEN clock_timestamp() + p_start_delay END;
             FOREACH i IN ARRAY batch LOOP
                 CONTINUE WHEN NOT connected[i];
                 BEGIN
@@ -256,7 +222,7 @@ BEGIN
                     err[i] := msg;
                     PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
                     connected[i] := false;
-                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                    rows := rows || jsonb_build_object('server', p_servers[i], 'test_no', t.no,
                                                        'test', t.name, 'start_at', t_start,
                                                        'error', err[i], 'sqlstate', code);
                 END;
@@ -294,7 +260,8 @@ BEGIN
                                 IF cancel_at IS NULL THEN
                                     cancel_at := clock_timestamp();
                                     cancelled := true;
-                                    PERFORM iobench_internal.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
+                                    cancel_msg := msg;
+                                    PERFORM iobench_internal.fleet_cancel(dbl, conn, p_servers, pid, pending);
                                 END IF;
                                 CONTINUE;
                             END IF;
@@ -312,7 +279,7 @@ BEGIN
                             END IF;
                             PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
                             connected[i] := false;
-                            rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                            rows := rows || jsonb_build_object('server', p_servers[i], 'test_no', t.no,
                                                                'test', t.name, 'start_at', t_start,
                                                                'error', err[i], 'sqlstate', code);
                         END;
@@ -321,7 +288,7 @@ BEGIN
                     IF clock_timestamp() >= next_note THEN
                         next_note := next_note + '1s';
                         RAISE NOTICE '%', format('fleet test %s of %s "%s": %s', t.no, ntests, t.name,
-                            (SELECT string_agg(format('%s %s', fleet_execute.servers[x.k],
+                            (SELECT string_agg(format('%s %s', p_servers[x.k],
                                 CASE WHEN err[x.k] IS NOT NULL THEN 'failed'
                                      WHEN NOT pending[x.k] THEN 'done'
                                      WHEN cancel_at IS NOT NULL THEN 'cancelling'
@@ -333,9 +300,10 @@ BEGIN
                     PERFORM pg_sleep(0.05);  -- polls only; the start is each server's own
                 EXCEPTION WHEN query_canceled THEN
                     IF cancel_at IS NULL THEN
+                        GET STACKED DIAGNOSTICS cancel_msg = MESSAGE_TEXT;
                         cancel_at := clock_timestamp();
                         cancelled := true;
-                        PERFORM iobench_internal.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
+                        PERFORM iobench_internal.fleet_cancel(dbl, conn, p_servers, pid, pending);
                     END IF;
                 END;
             END LOOP wait;
@@ -349,7 +317,7 @@ BEGIN
                 -- with no run at all gets one too: none is dropped silently
                 IF rid[i] IS NULL AND rdoc[i] IS NULL THEN
                     IF err[i] IS NULL THEN
-                        rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                        rows := rows || jsonb_build_object('server', p_servers[i], 'test_no', t.no,
                             'test', t.name, 'start_at', t_start, 'go_at', go[i],
                             'error', 'the server returned no run', 'sqlstate', '22023');
                     END IF;
@@ -357,8 +325,8 @@ BEGIN
                 END IF;
                 BEGIN
                     rows := rows || (CASE WHEN rid[i] IS NULL
-                                          THEN iobench_internal.fleet_import(rdoc[i], NULL, fleet_execute.servers[i])
-                                          ELSE iobench_internal.fleet_gather(dbl, conn[i], rid[i], fleet_execute.servers[i]) END
+                                          THEN iobench_internal.fleet_import(rdoc[i], NULL, p_servers[i])
+                                          ELSE iobench_internal.fleet_gather(dbl, conn[i], rid[i], p_servers[i]) END
                         || jsonb_strip_nulls(jsonb_build_object(
                                'test_no', t.no, 'test', t.name, 'start_at', t_start, 'go_at', go[i],
                                'skew_us', extract(epoch FROM go[i] - first_go) * 1e6,
@@ -366,7 +334,7 @@ BEGIN
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, code = RETURNED_SQLSTATE;
                     err[i] := msg;
-                    rows := rows || jsonb_build_object('server', fleet_execute.servers[i], 'test_no', t.no,
+                    rows := rows || jsonb_build_object('server', p_servers[i], 'test_no', t.no,
                         'test', t.name, 'remote_run_id', rid[i], 'start_at', t_start, 'go_at', go[i],
                         'error', format('could not gather run %s: %s', coalesce(rid[i]::text, '(not stored there)'), err[i]),
                         'sqlstate', code);
@@ -378,7 +346,7 @@ BEGIN
         -- cancelled outside the wait (connecting, sending, gathering): stop
         -- every server still running (once), then give up
         IF cancel_at IS NULL THEN
-            PERFORM iobench_internal.fleet_cancel(dbl, conn, fleet_execute.servers, pid, pending);
+            PERFORM iobench_internal.fleet_cancel(dbl, conn, p_servers, pid, pending);
         END IF;
         FOR i IN 1 .. n LOOP
             PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
@@ -389,34 +357,80 @@ BEGIN
     FOR i IN 1 .. n LOOP
         PERFORM iobench_internal.fleet_drop(dbl, conn[i]);
     END LOOP;
-    IF cancelled THEN
-        RAISE WARNING 'fleet call cancelled'
-            USING DETAIL = 'The runs on every server were cancelled; their partial runs were gathered with status "cancelled" and the tests not begun were skipped.';
-    END IF;
-    fid := iobench_internal.fleet_store(jsonb_build_object(
-               'suite', fleet_execute.suite, 'settings', fleet_execute.settings,
-               'servers', to_jsonb(fleet_execute.servers), 'concurrent', fleet_execute.concurrent,
-               'start_delay', CASE WHEN fleet_execute.concurrent THEN fleet_execute.start_delay END,
-               'status', CASE WHEN cancelled THEN 'cancelled' ELSE 'completed' END,
-               'label', fleet_execute.label, 'started_at', began, 'finished_at', clock_timestamp()),
-           rows);
-    -- the figures come with the gathered documents: callers need not read
-    -- iobench.runs
-    RETURN QUERY
-    SELECT fid, x.server, x.test_no, x.test,
-           coalesce(x.status, 'failed'),
-           x.run_id, x.remote_run_id,
-           round(x.iops::numeric, 1), round(x.mb_per_s::numeric, 2), round(x.lat_p99_us::numeric, 1),
-           x.start_at, x.go_at, round((x.skew_us / 1000)::numeric, 3), x.error
-      FROM jsonb_to_recordset(rows) AS x(server text, test_no integer, test text, status text,
-                                         run_id bigint, remote_run_id bigint, iops double precision,
-                                         mb_per_s double precision, lat_p99_us double precision,
-                                         start_at timestamptz, go_at timestamptz,
-                                         skew_us double precision, error text)
-     ORDER BY x.test_no, array_position(fleet_execute.servers, x.server);
+    -- a cancel fails the call with 57014, as any statement's, once the frame
+    -- has kept it with the partial runs gathered
+    RETURN jsonb_build_object(
+        'steps', rows,
+        'status', CASE WHEN cancelled THEN 'cancelled' ELSE 'completed' END,
+        'error', CASE WHEN cancelled THEN jsonb_build_object(
+            'sqlstate', '57014', 'message', cancel_msg,
+            'detail', 'The runs on every server were cancelled; their partial runs were gathered with status "cancelled" and the tests not begun were skipped.') END);
 END
 $$;
-COMMENT ON FUNCTION iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb) IS 'run tests on many servers and gather the runs (the engine of fleet_run() and fleet_suite())';
+COMMENT ON FUNCTION iobench_internal.fleet_body(bigint, jsonb) IS 'the runs of a fleet call on its servers, taken and gathered as the caller within the campaign frame';
+
+-- A fleet call's rows (iobench.fleet_result), read as the owner (a caller
+-- making fleet calls need not read iobench.runs) by a volatile function,
+-- so that they are seen from the statement that stored them.
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_rows(fleet_id bigint)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT fr.fleet_id, fr.server, fr.test_no, fr.test,
+           COALESCE(r.status, 'failed'), fr.run_id, fr.remote_run_id,
+           pg_catalog.round(r.iops::pg_catalog.numeric, 1), pg_catalog.round(r.mb_per_s::pg_catalog.numeric, 2),
+           pg_catalog.round(r.lat_p99_us::pg_catalog.numeric, 1),
+           fr.start_at, fr.go_at, pg_catalog.round((fr.skew_us OPERATOR(pg_catalog./) 1000)::pg_catalog.numeric, 3),
+           fr.error
+      FROM iobench.fleet_runs fr
+      JOIN iobench.fleets f ON f.fleet_id OPERATOR(pg_catalog.=) fr.fleet_id
+      LEFT JOIN iobench.runs r ON r.run_id OPERATOR(pg_catalog.=) fr.run_id
+     WHERE fr.fleet_id OPERATOR(pg_catalog.=) fleet_rows.fleet_id
+     ORDER BY fr.test_no, pg_catalog.array_position(f.servers, fr.server);
+END;
+COMMENT ON FUNCTION iobench_internal.fleet_rows(bigint) IS 'a fleet call''s rows, per test and server';
+
+-- The engine of fleet_run() and fleet_suite(): the arguments and the
+-- servers checked, then the call made in the campaign frame (its row and
+-- steps stored, a cancel raised as 57014 after the call is kept) with
+-- fleet_body(); one row per test and server.
+CREATE OR REPLACE FUNCTION iobench_internal.fleet_execute(suite text, tests jsonb, servers text[],
+                                                 concurrent boolean, start_delay interval,
+                                                 label text, settings jsonb)
+RETURNS SETOF iobench.fleet_result
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fid bigint;
+BEGIN
+    IF fleet_execute.concurrent IS NULL THEN
+        RAISE EXCEPTION 'argument "concurrent" must not be null'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF fleet_execute.concurrent AND (fleet_execute.start_delay IS NULL
+       OR fleet_execute.start_delay < '0s' OR fleet_execute.start_delay > '1h') THEN
+        RAISE EXCEPTION '"%" is out of range for argument "start_delay"', fleet_execute.start_delay
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Valid values are between 0 seconds and 1 hour.';
+    END IF;
+    PERFORM iobench_internal.fleet_check(fleet_execute.servers);
+    fid := iobench_internal.campaign(
+        CASE WHEN fleet_execute.suite IS NULL THEN 'fleet_run' ELSE 'fleet_suite' END,
+        jsonb_build_object(
+            'suite', fleet_execute.suite, 'settings', fleet_execute.settings,
+            'servers', to_jsonb(fleet_execute.servers), 'concurrent', fleet_execute.concurrent,
+            'start_delay', CASE WHEN fleet_execute.concurrent THEN fleet_execute.start_delay END,
+            'label', fleet_execute.label),
+        jsonb_build_object(
+            'tests', fleet_execute.tests, 'servers', to_jsonb(fleet_execute.servers),
+            'concurrent', fleet_execute.concurrent, 'start_delay', fleet_execute.start_delay),
+        'iobench_internal.fleet_body(bigint, jsonb)'::regprocedure);
+    RETURN QUERY SELECT * FROM iobench_internal.fleet_rows(fid);
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb) IS 'run tests on many servers in the campaign frame and return the gathered runs (the engine of fleet_run() and fleet_suite())';
 
 -- Open a fleet call's dblink connection to a foreign server (closing a
 -- connection of that name left by an earlier call), pin its search_path

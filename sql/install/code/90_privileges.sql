@@ -88,8 +88,8 @@ BEGIN
                                  interval, interval, text, integer, boolean, text, bigint, text)',
          'PUBLIC, iobench_user'),
         -- Runs on many servers, and storing runs made elsewhere: the
-        -- definer functions (import_runs, import_fio, fleet_store) write
-        -- the result tables; fleet_run and fleet_suite run on other servers
+        -- definer functions (import_runs, import_fio) and the campaign
+        -- frame write the result tables; fleet_run and fleet_suite run on other servers
         -- with the rights the caller's user mappings give there.  The
         -- helpers they call (iobench_internal) check or do nothing a caller
         -- could not do with dblink itself.
@@ -97,7 +97,6 @@ BEGIN
         ('iobench.import_fio(jsonb, text, text)', 'PUBLIC'),
         ('iobench_internal.insert_run(jsonb)', NULL),
         ('iobench_internal.import_children(bigint, jsonb)', NULL),
-        ('iobench_internal.fleet_store(jsonb, jsonb)', NULL),
         ('iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb)', NULL),
         ('iobench.fleet_run(text[], jsonb, boolean, interval, text)', 'PUBLIC'),
         ('iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint,

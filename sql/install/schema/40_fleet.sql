@@ -8,10 +8,10 @@ CREATE TABLE iobench.fleets (
     servers      text[] NOT NULL,            -- foreign server names, in the order given
     concurrent   boolean NOT NULL,           -- all at once (true) or one after another
     start_delay  interval,                   -- concurrent: from sending to the common start
-    status       text NOT NULL CHECK (status IN ('completed', 'cancelled')),
+    status       text NOT NULL CHECK (status IN ('running', 'completed', 'cancelled')),
     label        text,
     started_at   timestamptz NOT NULL,
-    finished_at  timestamptz NOT NULL
+    finished_at  timestamptz                 -- NULL while running
 );
 COMMENT ON TABLE iobench.fleets IS 'one row per run of a workload or suite on many servers';
 SELECT pg_catalog.pg_extension_config_dump('iobench.fleets', '');

@@ -92,3 +92,11 @@ ALTER TABLE iobench.runs
     ADD COLUMN commit_lat_p99_us double precision,
     ADD COLUMN commit_lat_p999_us double precision,
     ADD COLUMN commit_lat_max_us double precision;
+
+-- Fleet calls run in the campaign frame (issue 37): their row is stored
+-- "running" when they begin, finished when they end, and a cancelled one
+-- is kept by the frame, so fleet_store() is gone
+ALTER TABLE iobench.fleets DROP CONSTRAINT fleets_status_check,
+    ADD CONSTRAINT fleets_status_check CHECK (status IN ('running', 'completed', 'cancelled')),
+    ALTER COLUMN finished_at DROP NOT NULL;
+DROP FUNCTION iobench_internal.fleet_store(jsonb, jsonb);
