@@ -136,7 +136,9 @@ is( $node->safe_psql('postgres', "SELECT ops = blocks FROM iobench.runs JOIN iob
 # a tenth of them), less what was read before the period for blocks
 # obtained in it: the kernel's read-ahead, up to two windows of the
 # device's read_ahead_kb (the window read and the asynchronous one ahead
-# of it), and the read path's lookahead
+# of it), and the read path's lookahead; and less 1 % of them, what a run
+# may take from memory before it is stored "invalid" (CI's 17 saw the
+# device read 7.4 MB less than 1.49 GB, 2.5 MB past the other terms)
 my $ra_kb = slurp_file("/sys/block/$loop_name/queue/read_ahead_kb");
 chomp $ra_kb;
 my $q = $node->safe_psql('postgres', qq{
@@ -146,7 +148,7 @@ my $q = $node->safe_psql('postgres', qq{
 note("sequential: read_iops, ops, blocks, hits, reads, device reads, interval_off, path, method, eic, combine:\n"
 	  . $node->safe_psql('postgres', "$figures $q"));
 is( $node->safe_psql('postgres', qq{
-		SELECT d.bytes >= r.ops * r.block_size - 2 * $ra_kb * 1024 - $lookahead * 8192
+		SELECT d.bytes >= 0.99 * r.ops * r.block_size - 2 * $ra_kb * 1024 - $lookahead * 8192
 		  FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id),
 		       (SELECT sum(read_sectors) * 512 AS bytes
 		          FROM iobench.run_disk_seconds WHERE run_id = $q AND NOT member) d
@@ -163,7 +165,7 @@ is( $node->safe_psql('postgres', qq{
 # relation (fincore) is at most the read-ahead of the last op, two windows
 # and a folio of 2 MB (it was 57 MB of 128 MB when only the op's blocks
 # were dropped).  And the device read at least the run's bytes, less the
-# read-ahead before the period, as the sequential run.
+# read-ahead before the period and 1 %, as the sequential run.
 my $z = $node->safe_psql('postgres', qq{
 	SELECT run_id FROM iobench.run(engine => 'postgres', tablespace => 'loopts', rw => 'randread',
 	                               block_size => '128kB', effective_io_concurrency => 0,
@@ -171,7 +173,7 @@ my $z = $node->safe_psql('postgres', qq{
 note("random 128 kB, no prefetch: read_iops, ops, blocks, hits, reads, device reads, interval_off, path, method, eic, combine:\n"
 	  . $node->safe_psql('postgres', "$figures $z"));
 is( $node->safe_psql('postgres', qq{
-		SELECT d.bytes >= r.ops * r.block_size - 2 * $ra_kb * 1024 - $lookahead * 8192
+		SELECT d.bytes >= 0.99 * r.ops * r.block_size - 2 * $ra_kb * 1024 - $lookahead * 8192
 		  FROM iobench.runs r JOIN iobench.run_server_reads s USING (run_id),
 		       (SELECT sum(read_sectors) * 512 AS bytes
 		          FROM iobench.run_disk_seconds WHERE run_id = $z AND NOT member) d
