@@ -452,6 +452,11 @@ GRANT EXECUTE ON FUNCTION iobench.import_runs(jsonb, text) TO iob_fleet_user;
 SET ROLE iob_fleet_user;
 SELECT * FROM iobench.fleet_run(ARRAY['iob_loop_a']);
 SELECT * FROM iobench.import_fio('{}');
+-- the campaign frame takes the grant of its kind's API function: a role
+-- that can reach it (USAGE on iobench_internal) stores no campaign of a
+-- kind it may not make
+SELECT iobench_internal.campaign('fleet_suite', '{}', '{}', 'iobench_internal.fleet_body(bigint, jsonb)');
+SELECT iobench_internal.campaign('suite', '{}', '{}', 'iobench_internal.suite_body(bigint, jsonb)');
 RESET ROLE;
 REVOKE ALL ON FUNCTION iobench.fleet_run(text[], jsonb, boolean, interval, text),
                        iobench_internal.fleet_execute(text, jsonb, text[], boolean, interval, text, jsonb),

@@ -78,20 +78,29 @@ typedef struct CampaignKind
 } CampaignKind;
 
 static const CampaignKind campaign_kinds[] = {
-	{"suite", "suites", "suite_runs", "suite_id", "suite", "suite", "runs done before",
-		"iobench.suite()",
-	"iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, text, text)"},
-	{"search", "searches", "search_steps", "search_id", "search", "search", "steps done before",
-		"iobench.latency_search()",
+	{
+		"suite", "suites", "suite_runs", "suite_id",
+		"suite", "suite", "runs done before", "iobench.suite()",
+		"iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, "
+		"text, text)"
+	},
+	{
+		"search", "searches", "search_steps", "search_id",
+		"search", "search", "steps done before", "iobench.latency_search()",
 		"iobench.latency_search(name, interval, double precision, text, text, integer, integer, "
-	"interval, interval, text, integer, boolean, text, bigint, text)"},
-	{"fleet_run", "fleets", "fleet_runs", "fleet_id", "fleet call", "fleet", "runs gathered before",
-		"iobench.fleet_run()",
-	"iobench.fleet_run(text[], jsonb, boolean, interval, text)"},
-	{"fleet_suite", "fleets", "fleet_runs", "fleet_id", "fleet call", "fleet", "runs gathered before",
-		"iobench.fleet_suite()",
+		"interval, interval, text, integer, boolean, text, bigint, text)"
+	},
+	{
+		"fleet_run", "fleets", "fleet_runs", "fleet_id",
+		"fleet call", "fleet", "runs gathered before", "iobench.fleet_run()",
+		"iobench.fleet_run(text[], jsonb, boolean, interval, text)"
+	},
+	{
+		"fleet_suite", "fleets", "fleet_runs", "fleet_id",
+		"fleet call", "fleet", "runs gathered before", "iobench.fleet_suite()",
 		"iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint, "
-	"boolean, interval, text)"},
+		"boolean, interval, text)"
+	},
 };
 
 /* What the body said of a step that ended in an error */
