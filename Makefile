@@ -127,7 +127,7 @@ NEW_SCHEMA_0.1 = sql/install/schema/05_internal.sql sql/install/schema/11_runs_u
 	sql/install/schema/35_waits_by_backend.sql sql/install/schema/40_fleet.sql sql/install/schema/40_searches.sql \
 	sql/install/schema/50_live.sql
 # and since release 0.2
-NEW_SCHEMA_0.2 = sql/install/schema/60_server_reads.sql sql/install/schema/70_result_rows.sql
+NEW_SCHEMA_0.2 = sql/install/schema/45_tunings.sql sql/install/schema/60_server_reads.sql sql/install/schema/70_result_rows.sql
 CODE_SQL = $(sort $(wildcard sql/install/code/*.sql))
 LIMIT_HEADERS = src/run/run_validate.h src/base/settings.h
 UPGRADE_STEPS = $(wildcard sql/install/upgrade/$(LAST_RELEASE)--$(EXTVERSION).sql)

@@ -316,10 +316,12 @@ SELECT p.oid::regprocedure AS not_called
                          'fleet_import', 'run_server', 'server_vs_disk', 'server_vs_disk_layers', 'tune_tablespace',
                          'scan_plan_figures', 'tune_scans', 'tune_with_scans',
                          'server_tuning_check', 'server_tuning_steps', 'max_io_concurrency',
-                         'combine_steps', 'check_cache_miss_pct',
+                         'combine_steps', 'check_cache_miss_pct', 'server_vs_disk_runs', 'server_vs_disk_body',
+                         'tune_tablespace_runs', 'tune_tablespace_body', 'tuning_result',
                          'suite', 'suite_body', 'suite_rows', 'latency_search', 'search_body', 'search_rows',
                          -- called through on 18 and later only (before, it refuses first)
-                         'sweep_io_workers', 'conninfo_value', 'set_io_workers', 'sweep_connect')
+                         'sweep_io_workers', 'sweep_io_workers_body', 'conninfo_value', 'set_io_workers',
+                         'sweep_connect')
  ORDER BY 1;
 
 -- every one pins its search_path

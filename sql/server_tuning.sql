@@ -158,10 +158,64 @@ SELECT s.pattern, s.concurrency, r.engine AS raw_engine, s.raw_iops IS NOT NULL 
  WHERE s.pattern = 'randread'
  ORDER BY s.concurrency;
 
+-- each call is stored as a campaign: a row of iobench.tunings with the
+-- rows it returned, and its runs in the order taken, each named by what
+-- it measured (its label, less the call's)
+SELECT t.call, t.status, t.label, t.tablespace, t.finished_at IS NOT NULL AS finished, t.arguments,
+       t.result = (SELECT jsonb_agg(to_jsonb(v)) FROM svd v) AS result_is_rows,
+       (SELECT array_agg(tr.run_id ORDER BY tr.step) = array_agg(tr.run_id ORDER BY tr.run_id)
+          FROM iobench.tuning_runs tr WHERE tr.tuning_id = t.tuning_id) AS steps_in_order,
+       (SELECT bool_and(r.label = 'regress ' || tr.measures)
+          FROM iobench.tuning_runs tr JOIN iobench.runs r USING (run_id) WHERE tr.tuning_id = t.tuning_id)
+         AS measures_ok,
+       (SELECT count(*) FROM iobench.tuning_runs tr WHERE tr.tuning_id = t.tuning_id)
+         = (SELECT count(raw_run_id) + count(server_run_id) FROM svd) AS run_count_ok
+  FROM iobench.tunings t WHERE t.label = 'regress' AND t.call = 'server_vs_disk';
+SELECT (SELECT array_agg(tr.run_id ORDER BY tr.run_id) FROM iobench.tuning_runs tr
+          JOIN iobench.tunings t USING (tuning_id) WHERE t.label = 'regress' AND t.call = 'server_vs_disk')
+       = (SELECT array_agg(u.id ORDER BY u.id) FROM svd v, LATERAL unnest(ARRAY[v.raw_run_id, v.server_run_id]) u(id)
+           WHERE u.id IS NOT NULL) AS same_runs;
+
+-- A cancel (statement_timeout) during the call: 57014 like any statement,
+-- after the frame kept the call as cancelled with the runs taken before
+-- (the first, a raw run of 2 s, at least as far as it got) and the
+-- cancelled run's part; its DETAIL names the call
+SET statement_timeout = '2500ms';
+DO $$
+DECLARE
+    state text;
+    detail text;
+BEGIN
+    PERFORM * FROM iobench.server_vs_disk(concurrencies => '{1}', duration => '2s', file_size => '64MB',
+                                          label => 'regress cancel');
+    RAISE NOTICE 'not cancelled';
+EXCEPTION WHEN query_canceled THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, detail = PG_EXCEPTION_DETAIL;
+    RAISE WARNING 'cancelled: % %', state,
+        regexp_replace(regexp_replace(detail, '^The partial run is stored as run \d+ with status "cancelled". ', ''),
+                       'kept as tuning \d+', 'kept as tuning N');
+END
+$$;
+RESET statement_timeout;
+SELECT t.status, t.result IS NULL AS no_result, t.finished_at IS NOT NULL AS finished,
+       (SELECT tr.measures FROM iobench.tuning_runs tr WHERE tr.tuning_id = t.tuning_id AND tr.step = 1) AS first_step,
+       (SELECT bool_and(r.label = 'regress cancel ' || tr.measures)
+          FROM iobench.tuning_runs tr JOIN iobench.runs r USING (run_id) WHERE tr.tuning_id = t.tuning_id)
+         AS labels_ok,
+       (SELECT EXISTS (SELECT FROM iobench.run_seconds rs WHERE rs.run_id = tr.run_id)
+          FROM iobench.tuning_runs tr WHERE tr.tuning_id = t.tuning_id AND tr.step = 1) AS first_run_kept_whole
+  FROM iobench.tunings t WHERE t.label = 'regress cancel';
+
 -- tune_tablespace(): the knee and the cost from the runs it names
 CREATE TEMP TABLE tune AS
 SELECT * FROM iobench.tune_tablespace('pg_default', concurrencies => '{1,2}', duration => '1s',
                                       file_size => '64MB', label => 'regress');
+-- stored: the rows it returned, and every run they name, once
+SELECT t.status, t.result = (SELECT jsonb_agg(to_jsonb(x)) FROM tune x) AS result_is_rows,
+       (SELECT array_agg(DISTINCT u.id ORDER BY u.id) FROM tune x, LATERAL unnest(x.run_ids) u(id))
+       = (SELECT array_agg(tr.run_id ORDER BY tr.run_id) FROM iobench.tuning_runs tr
+           WHERE tr.tuning_id = t.tuning_id) AS runs_listed
+  FROM iobench.tunings t WHERE t.label = 'regress' AND t.call = 'tune_tablespace';
 -- (each row: the value in effect now, a statement only for a change, and
 -- when it takes effect; io_combine_limit, 17+, below)
 SELECT t.setting, t.in_effect = (SELECT p.reset_val FROM pg_settings p WHERE p.name = t.setting) AS in_effect_ok,
@@ -386,6 +440,11 @@ $$;
 SELECT pg_temp.error_of($$SELECT * FROM iobench.tune_tablespace('iob_tune_ts', concurrencies => '{1}',
                                         combine_limits => NULL, duration => '2s', file_size => '8MB')$$)
        AS tune_refused;
+-- the refused call is kept, cancelled, with its runs: the invalid one among them
+SELECT t.status, t.result IS NULL AS no_result,
+       (SELECT bool_or(r.status = 'invalid') FROM iobench.tuning_runs tr JOIN iobench.runs r USING (run_id)
+         WHERE tr.tuning_id = t.tuning_id) AS invalid_run_kept
+  FROM iobench.tunings t WHERE t.call = 'tune_tablespace' AND t.tablespace = 'iob_tune_ts';
 CREATE TEMP TABLE svd_warm AS
 SELECT * FROM iobench.server_vs_disk('iob_tune_ts', concurrencies => '{1}', duration => '2s',
                                      file_size => '8MB');

@@ -4,9 +4,9 @@
  *	  iobench_internal.campaign(): the frame every campaign runs in.
  *
  * A campaign is a row of its kind's table (iobench.suites, searches,
- * fleets) and a row per step in its steps table (suite_runs, search_steps,
- * fleet_runs), each step naming the run it took (or, for a fleet, the run
- * it gathered from a server).  The frame, one call:
+ * fleets, tunings) and a row per step in its steps table (suite_runs,
+ * search_steps, fleet_runs, tuning_runs), each step naming the run it took
+ * (or, for a fleet, the run it gathered from a server).  The frame, one call:
  *
  *	1. inserts the campaign's row, status "running" (as the schema owner:
  *	   the caller needs no write access to the tables, owner_spi.h);
@@ -73,33 +73,49 @@ typedef struct CampaignKind
 	const char *noun;			/* "The <noun> is kept as ..." */
 	const char *id_noun;		/* "... as <id_noun> <id>" */
 	const char *kept_steps;		/* "the ... done before" */
-	const char *entry;			/* the API function, for errors */
 	const char *signature;		/* the API function, whose grant it takes */
 } CampaignKind;
 
 static const CampaignKind campaign_kinds[] = {
 	{
 		"suite", "suites", "suite_runs", "suite_id",
-		"suite", "suite", "runs done before", "iobench.suite()",
+		"suite", "suite", "runs done before",
 		"iobench.suite(text, name[], integer, interval, interval, text, boolean, text, bigint, "
 		"text, text)"
 	},
 	{
 		"search", "searches", "search_steps", "search_id",
-		"search", "search", "steps done before", "iobench.latency_search()",
+		"search", "search", "steps done before",
 		"iobench.latency_search(name, interval, double precision, text, text, integer, integer, "
 		"interval, interval, text, integer, boolean, text, bigint, text)"
 	},
 	{
 		"fleet_run", "fleets", "fleet_runs", "fleet_id",
-		"fleet call", "fleet", "runs gathered before", "iobench.fleet_run()",
+		"fleet call", "fleet", "runs gathered before",
 		"iobench.fleet_run(text[], jsonb, boolean, interval, text)"
 	},
 	{
 		"fleet_suite", "fleets", "fleet_runs", "fleet_id",
-		"fleet call", "fleet", "runs gathered before", "iobench.fleet_suite()",
+		"fleet call", "fleet", "runs gathered before",
 		"iobench.fleet_suite(text, text[], name, interval, interval, text, boolean, text, bigint, "
 		"boolean, interval, text)"
+	},
+	{
+		"server_vs_disk", "tunings", "tuning_runs", "tuning_id",
+		"tuning call", "tuning", "runs done before",
+		"iobench.server_vs_disk(name, integer[], interval, text, integer, text)"
+	},
+	{
+		"tune_tablespace", "tunings", "tuning_runs", "tuning_id",
+		"tuning call", "tuning", "runs done before",
+		"iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text, "
+		"integer, text)"
+	},
+	{
+		"sweep_io_workers", "tunings", "tuning_runs", "tuning_id",
+		"tuning call", "tuning", "runs done before",
+		"iobench.sweep_io_workers(name, integer[], text, text, integer, interval, text, integer, "
+		"text)"
 	},
 };
 
@@ -123,6 +139,13 @@ campaign_kind(const char *name)
 			return &campaign_kinds[i];
 	elog(ERROR, "unknown kind of campaign \"%s\"", name);
 	return NULL;				/* keep compiler quiet */
+}
+
+/* The API function of a kind, for errors: "iobench.suite()" */
+static const char *
+campaign_entry(const CampaignKind *k)
+{
+	return psprintf("%.*s()", (int) strcspn(k->signature, "("), k->signature);
 }
 
 /*
@@ -391,14 +414,16 @@ raise_step_error(const CampaignKind *k, int64 id, const StepError *err,
 }
 
 /*
- * Refuse a campaign that could not be stored or whose waits the caller may
- * not sample: its plan function calls this before it says anything (a
- * NOTICE of the plan would otherwise precede the refusal), and the frame
- * again before the first run.  "entry" is the API function, for errors.
+ * Refuse a campaign of kind "kind" that could not be stored or whose waits
+ * the caller may not sample: its plan function calls this before it says
+ * anything (a NOTICE of the plan would otherwise precede the refusal), and
+ * the frame again before the first run.
  */
 void
-iob_campaign_check_allowed(const char *entry)
+iob_campaign_check_allowed(const char *kind)
 {
+	const char *entry = campaign_entry(campaign_kind(kind));
+
 	iob_check_run_waits_scope();
 	/* a campaign is its stored rows: unlike run(), it needs a writable server */
 	PreventCommandDuringRecovery(entry);
@@ -436,7 +461,7 @@ iobench_campaign(PG_FUNCTION_ARGS)
 	/* the caller may make this kind of campaign (its API function checks it too) */
 	iob_require_grant(DatumGetObjectId(DirectFunctionCall1(regprocedurein,
 														   CStringGetDatum(k->signature))));
-	iob_campaign_check_allowed(k->entry);
+	iob_campaign_check_allowed(k->kind);
 
 	iob_subxact_begin(&sx);
 	PG_TRY();

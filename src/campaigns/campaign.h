@@ -33,8 +33,11 @@
 /* The body of a campaign: body(campaign_id bigint, plan jsonb) RETURNS jsonb */
 #define IOB_CAMPAIGN_BODY_NARGS	2
 
-/* Refuse a campaign that could not be stored or may not sample its waits */
-extern void iob_campaign_check_allowed(const char *entry);
+/*
+ * Refuse a campaign of a kind ("suite", "search", ...) that could not be
+ * stored or may not sample its waits
+ */
+extern void iob_campaign_check_allowed(const char *kind);
 
 /*
  * Building a campaign's plan (jsonb text): "name": value members of an

@@ -241,7 +241,7 @@ iobench_search_plan(PG_FUNCTION_ARGS)
 	IOB_SQL_ENTRY(15);
 	memset(&s, 0, sizeof(s));
 	read_search_args(fcinfo, &s);
-	iob_campaign_check_allowed("iobench.latency_search()");
+	iob_campaign_check_allowed("search");
 	plan_steps(&s, s.base.engine != IOB_ENGINE_PSYNC &&
 			   iob_engine_uring_unavailable(s.base.engine) == 0);
 	PG_RETURN_DATUM(search_plan_jsonb(&s));

@@ -511,7 +511,7 @@ iobench_suite_plan(PG_FUNCTION_ARGS)
 	memset(&suite, 0, sizeof(suite));
 	read_suite_args(fcinfo, &suite);
 	check_suite_tests(&suite);
-	iob_campaign_check_allowed("iobench.suite()");
+	iob_campaign_check_allowed("suite");
 	fit_tests_to_engine(&suite);
 	PG_RETURN_DATUM(suite_plan_jsonb(&suite));
 }

@@ -15,7 +15,8 @@
  * at or below a bound lie at random blocks, and the bound that selects
  * exactly n pages is found by counting (scan_bound()).
  *
- * One step (iobench_internal.scan_step()) makes the relation cold, keeps
+ * One step (iobench_internal.scan_step(); scan_steps() takes a call's
+ * steps, an error returned rather than raised) makes the relation cold, keeps
  * its index warm, and runs EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of a
  * bitmap heap scan (random: an integer index condition selecting about one
  * page in eight) or of a sequential scan at the step's
@@ -59,6 +60,8 @@
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -329,37 +332,35 @@ try_prepare_scan_relation(Oid spcoid, uint64 file_size, char **why)
 	return relid;
 }
 
-PG_FUNCTION_INFO_V1(iobench_scan_step);
+/* The columns of a step: scan_step()'s OUT parameters, in order */
+enum
+{
+	SCAN_COL_RELATION = 0,
+	SCAN_COL_RELATION_BLOCKS,
+	SCAN_COL_SELECTED_BLOCKS,
+	SCAN_COL_FREE_BUFFERS,
+	SCAN_COL_PLAN,
+	SCAN_COL_NOT_MEASURED,
+	SCAN_NCOLS
+};
 
 /*
- * SQL: iobench_internal.scan_step(tablespace oid, pattern text, concurrency
- * integer, file_size text, steps integer, max_blocks bigint, OUT relation
- * regclass, OUT relation_blocks bigint, OUT selected_blocks bigint, OUT
- * free_buffers bigint, OUT plan jsonb, OUT not_measured text): one cold
- * scan of the scan relation of the tablespace (made or extended to
- * file_size first), for pattern 'randread' (a bitmap heap scan of one page
- * in eight, fewer when the free buffers are fewer) or 'read' (a sequential
- * scan from its first page); "steps" is the number of steps of the call
- * (19's bound is shared among them) and "max_blocks" the most pages the
- * scan reads (what the engine's run read in the call's duration: a slow
- * disk's scan lasts about as long as its run), at least SCAN_MIN_BLOCKS.
- * When the scan cannot read without taking other relations' buffers, it is
- * not run, and not_measured says why.  Steps of one tablespace are
- * serialized.
+ * One cold scan of the scan relation of tablespace "spcoid" (made or
+ * extended to file_size first), for pattern "randread" (a bitmap heap scan
+ * of one page in eight, fewer when the free buffers are fewer) or "read" (a
+ * sequential scan from its first page); "steps" is the number of steps of
+ * the call (19's bound is shared among them) and "max_blocks" the most
+ * pages the scan reads (what the engine's run read in the call's duration:
+ * a slow disk's scan lasts about as long as its run), at least
+ * SCAN_MIN_BLOCKS.  When the scan cannot read without taking other
+ * relations' buffers, it is not run, and not_measured says why.  Steps of
+ * one tablespace are serialized.  Fills values/nulls, SCAN_NCOLS each.
  */
-Datum
-iobench_scan_step(PG_FUNCTION_ARGS)
+static void
+scan_one(Oid spcoid, const char *pattern, int concurrency, int64 file_size,
+		 int steps, int64 max_blocks, Datum *values, bool *nulls)
 {
-	Oid			spcoid;
-	char	   *pattern;
-	int			concurrency;
-	int64		file_size;
-	int			steps;
-	int64		max_blocks;
 	bool		random;
-	TupleDesc	desc;
-	Datum		values[6];
-	bool		nulls[6] = {false, false, false, false, false, false};
 	Oid			relid;
 	Oid			indexoid;
 	BlockNumber nblocks;
@@ -371,28 +372,18 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	int64		need;
 	char	   *why = NULL;
 
-	IOB_SQL_ENTRY(6);
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3) ||
-		PG_ARGISNULL(4) || PG_ARGISNULL(5))
-		elog(ERROR, "scan_step() takes no null argument");
-	spcoid = PG_GETARG_OID(0);
-	pattern = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	concurrency = PG_GETARG_INT32(2);
-	/* checked by server_tuning_check() already */
-	file_size = DatumGetInt64(DirectFunctionCall1(pg_size_bytes, PG_GETARG_DATUM(3)));
-	steps = Max(PG_GETARG_INT32(4), 1);
-	max_blocks = Max(PG_GETARG_INT64(5), SCAN_MIN_BLOCKS);
+	steps = Max(steps, 1);
+	max_blocks = Max(max_blocks, SCAN_MIN_BLOCKS);
 	if (strcmp(pattern, "randread") != 0 && strcmp(pattern, "read") != 0)
 		elog(ERROR, "scan_step() pattern must be randread or read, not \"%s\"", pattern);
 	random = strcmp(pattern, "randread") == 0;
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
 	if (get_tablespace_name(spcoid) == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("tablespace with OID %u does not exist", spcoid)));
 	(void) iob_check_tablespace(get_tablespace_name(spcoid));
 	iob_pg_check_allowed();
+	memset(nulls, false, SCAN_NCOLS * sizeof(bool));
 
 	/* one step at a time per tablespace (not the preparer's lock, sub-id 0) */
 	LockSharedObject(TableSpaceRelationId, spcoid, 1, ExclusiveLock);
@@ -400,10 +391,10 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 	if (!OidIsValid(relid))
 	{
 		/* no room for the scan relation: the step is not measured */
-		memset(nulls, true, sizeof(nulls));
-		nulls[5] = false;
-		values[5] = CStringGetTextDatum(why);
-		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+		memset(nulls, true, SCAN_NCOLS * sizeof(bool));
+		nulls[SCAN_COL_NOT_MEASURED] = false;
+		values[SCAN_COL_NOT_MEASURED] = CStringGetTextDatum(why);
+		return;
 	}
 	nblocks = make_cold(relid, &indexoid);
 	{
@@ -469,26 +460,176 @@ iobench_scan_step(PG_FUNCTION_ARGS)
 						   (long long) Max(avail, 0), (long long) need);
 	}
 
-	values[0] = ObjectIdGetDatum(relid);
-	values[1] = Int64GetDatum((int64) nblocks);
-	values[2] = Int64GetDatum(want);
-	values[3] = Int64GetDatum(free);
+	values[SCAN_COL_RELATION] = ObjectIdGetDatum(relid);
+	values[SCAN_COL_RELATION_BLOCKS] = Int64GetDatum((int64) nblocks);
+	values[SCAN_COL_SELECTED_BLOCKS] = Int64GetDatum(want);
+	values[SCAN_COL_FREE_BUFFERS] = Int64GetDatum(free);
 #ifndef IOB_HAVE_FREELIST
-	nulls[3] = true;
+	nulls[SCAN_COL_FREE_BUFFERS] = true;
 #endif
 	if (why != NULL)
 	{
-		nulls[2] = true;
-		nulls[4] = true;
-		values[5] = CStringGetTextDatum(why);
+		nulls[SCAN_COL_SELECTED_BLOCKS] = true;
+		nulls[SCAN_COL_PLAN] = true;
+		values[SCAN_COL_NOT_MEASURED] = CStringGetTextDatum(why);
 	}
 	else
 	{
-		values[4] = explain_scan(relid, random,
+		values[SCAN_COL_PLAN] = explain_scan(relid, random,
 								 random ? scan_bound(nblocks, (uint64) want) : 0,
 								 (random || want == (int64) nblocks) ? 0 : want,
 								 concurrency);
-		nulls[5] = true;
+		nulls[SCAN_COL_NOT_MEASURED] = true;
 	}
+}
+
+PG_FUNCTION_INFO_V1(iobench_scan_step);
+
+/*
+ * SQL: iobench_internal.scan_step(tablespace oid, pattern text, concurrency
+ * integer, file_size text, steps integer, max_blocks bigint, OUT relation
+ * regclass, OUT relation_blocks bigint, OUT selected_blocks bigint, OUT
+ * free_buffers bigint, OUT plan jsonb, OUT not_measured text): one step,
+ * scan_one()
+ */
+Datum
+iobench_scan_step(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[SCAN_NCOLS];
+	bool		nulls[SCAN_NCOLS];
+
+	IOB_SQL_ENTRY(6);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3) ||
+		PG_ARGISNULL(4) || PG_ARGISNULL(5))
+		elog(ERROR, "scan_step() takes no null argument");
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	/* file_size was checked by server_tuning_check() already */
+	scan_one(PG_GETARG_OID(0), text_to_cstring(PG_GETARG_TEXT_PP(1)), PG_GETARG_INT32(2),
+			 DatumGetInt64(DirectFunctionCall1(pg_size_bytes, PG_GETARG_DATUM(3))),
+			 PG_GETARG_INT32(4), PG_GETARG_INT64(5), values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+/* Append a step's columns to "buf" as a JSON object */
+static void
+append_scan_json(StringInfo buf, const Datum *values, const bool *nulls)
+{
+	appendStringInfoString(buf, "{\"relation\": ");
+	if (nulls[SCAN_COL_RELATION])
+		appendStringInfoString(buf, "null");
+	else
+		escape_json(buf, DatumGetCString(DirectFunctionCall1(regclassout, values[SCAN_COL_RELATION])));
+	appendStringInfoString(buf, ", \"relation_blocks\": ");
+	appendStringInfoString(buf, nulls[SCAN_COL_RELATION_BLOCKS] ? "null" :
+						   psprintf(INT64_FORMAT, DatumGetInt64(values[SCAN_COL_RELATION_BLOCKS])));
+	appendStringInfoString(buf, ", \"selected_blocks\": ");
+	appendStringInfoString(buf, nulls[SCAN_COL_SELECTED_BLOCKS] ? "null" :
+						   psprintf(INT64_FORMAT, DatumGetInt64(values[SCAN_COL_SELECTED_BLOCKS])));
+	appendStringInfoString(buf, ", \"free_buffers\": ");
+	appendStringInfoString(buf, nulls[SCAN_COL_FREE_BUFFERS] ? "null" :
+						   psprintf(INT64_FORMAT, DatumGetInt64(values[SCAN_COL_FREE_BUFFERS])));
+	appendStringInfoString(buf, ", \"plan\": ");
+	appendStringInfoString(buf, nulls[SCAN_COL_PLAN] ? "null" :
+						   JsonbToCString(NULL, &DatumGetJsonbP(values[SCAN_COL_PLAN])->root, 0));
+	appendStringInfoString(buf, ", \"not_measured\": ");
+	if (nulls[SCAN_COL_NOT_MEASURED])
+		appendStringInfoString(buf, "null");
+	else
+		escape_json(buf, TextDatumGetCString(values[SCAN_COL_NOT_MEASURED]));
+	appendStringInfoChar(buf, '}');
+}
+
+PG_FUNCTION_INFO_V1(iobench_scan_steps);
+
+/*
+ * SQL: iobench_internal.scan_steps(tablespace oid, requests jsonb,
+ * file_size text, steps integer) RETURNS jsonb: the steps of a call, one
+ * per element of "requests" ({"pattern", "concurrency", "max_blocks"}), in
+ * order, each in a subtransaction of its own.  Returns {"scans": [one
+ * object per step taken, scan_step()'s columns]}; a step that ends in an
+ * error (a cancel above all) ends the list, and the error is returned, not
+ * raised, as "error": {sqlstate, message, detail, hint}, so that the
+ * campaign that called keeps the runs it took before (campaign.c).
+ */
+Datum
+iobench_scan_steps(PG_FUNCTION_ARGS)
+{
+	Oid			spcoid;
+	Jsonb	   *requests;
+	int64		file_size;
+	int			steps;
+	int			n;
+	int			i;
+	StringInfoData buf;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	IOB_SQL_ENTRY(4);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		elog(ERROR, "scan_steps() takes no null argument");
+	spcoid = PG_GETARG_OID(0);
+	requests = PG_GETARG_JSONB_P(1);
+	file_size = DatumGetInt64(DirectFunctionCall1(pg_size_bytes, PG_GETARG_DATUM(2)));
+	steps = PG_GETARG_INT32(3);
+	if (!JB_ROOT_IS_ARRAY(requests) || JB_ROOT_IS_SCALAR(requests))
+		elog(ERROR, "scan_steps() takes an array of requests");
+	n = JB_ROOT_COUNT(requests);
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "{\"scans\": [");
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *req = getIthJsonbValueFromContainer(&requests->root, i);
+		Jsonb	   *obj;
+		char	   *pattern;
+		int			concurrency;
+		int64		max_blocks;
+		Datum		values[SCAN_NCOLS];
+		bool		nulls[SCAN_NCOLS];
+		IobSubxact	sx;
+
+		if (req == NULL || req->type != jbvBinary)
+			elog(ERROR, "scan_steps(): request %d is not an object", i + 1);
+		obj = JsonbValueToJsonb(req);
+		pattern = TextDatumGetCString(DirectFunctionCall2(jsonb_object_field_text,
+														  JsonbPGetDatum(obj),
+														  CStringGetTextDatum("pattern")));
+		concurrency = DatumGetInt32(DirectFunctionCall1(int4in, CStringGetDatum(
+			TextDatumGetCString(DirectFunctionCall2(jsonb_object_field_text, JsonbPGetDatum(obj),
+													CStringGetTextDatum("concurrency"))))));
+		max_blocks = DatumGetInt64(DirectFunctionCall1(int8in, CStringGetDatum(
+			TextDatumGetCString(DirectFunctionCall2(jsonb_object_field_text, JsonbPGetDatum(obj),
+													CStringGetTextDatum("max_blocks"))))));
+
+		iob_subxact_begin(&sx);
+		PG_TRY();
+		{
+			scan_one(spcoid, pattern, concurrency, file_size, steps, max_blocks,
+					 values, nulls);
+			iob_subxact_commit(&sx);
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata = iob_subxact_catch(&sx, cxt);
+
+			appendStringInfoString(&buf, "], \"error\": {\"sqlstate\": ");
+			escape_json(&buf, unpack_sql_state(edata->sqlerrcode));
+			appendStringInfoString(&buf, ", \"message\": ");
+			escape_json(&buf, edata->message ? edata->message : "");
+			appendStringInfoString(&buf, ", \"detail\": ");
+			escape_json(&buf, edata->detail ? edata->detail : "");
+			appendStringInfoString(&buf, ", \"hint\": ");
+			escape_json(&buf, edata->hint ? edata->hint : "");
+			appendStringInfoString(&buf, "}}");
+			FreeErrorData(edata);
+			PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+		}
+		PG_END_TRY();
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		append_scan_json(&buf, values, nulls);
+	}
+	appendStringInfoString(&buf, "]}");
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }

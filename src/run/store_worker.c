@@ -50,8 +50,9 @@ static const char *const run_child_tables[] = {
 };
 
 /* A campaign's row, inserted before its runs, and its steps, after them */
-static const char *const campaign_tables[] = {"suites", "searches", "fleets"};
-static const char *const campaign_step_tables[] = {"suite_runs", "search_steps", "fleet_runs"};
+static const char *const campaign_tables[] = {"suites", "searches", "fleets", "tunings"};
+static const char *const campaign_step_tables[] = {"suite_runs", "search_steps", "fleet_runs",
+"tuning_runs"};
 
 /* How long the launcher waits for the storer before giving up on it */
 #define STORE_WAIT_MS		30000
@@ -214,15 +215,25 @@ iob_export_campaign_rows(const char *parent, const char *links, const char *key,
 }
 
 /*
+ * Which of a table's rows import_table() inserts.  A run a campaign names
+ * but did not store (a fleet's server that is this database, or
+ * sweep_io_workers()'s loopback connection, stored it and committed) is
+ * stored already, whole: its row of iobench.runs is skipped (ON CONFLICT)
+ * and so are its other rows.
+ */
+typedef enum ImportRows
+{
+	IMPORT_ALL,					/* every row */
+	IMPORT_NEW_RUNS,			/* iobench.runs: the runs not stored yet */
+	IMPORT_OF_NEW_RUNS			/* a run's other rows: of runs that have none yet */
+} ImportRows;
+
+/*
  * Insert the rows of member "table" of "rows" (iob_store_rows_detached()'s
- * format, as text) into iobench.<table>.  With "of_new_runs" (a run's
- * other rows), only the rows of runs that have none there yet: a run a
- * campaign names but did not store (a fleet's server that is this
- * database stored it itself, and committed) is stored already, whole, and
- * its row of iobench.runs is skipped (ON CONFLICT) as well.
+ * format, as text) into iobench.<table>, those "which" says
  */
 static void
-import_table(Datum rows, const char *table, bool of_new_runs)
+import_table(Datum rows, const char *table, ImportRows which)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {rows};
@@ -242,10 +253,11 @@ import_table(Datum rows, const char *table, bool of_new_runs)
 							"pg_catalog.jsonb_populate_recordset(NULL::iobench.%s, "
 							"COALESCE($1::pg_catalog.jsonb -> '%s', '[]')) x%s%s",
 							table, cols, cols, table, table,
-							of_new_runs ? psprintf(" WHERE NOT EXISTS (SELECT FROM iobench.%s o "
-												   "WHERE o.run_id OPERATOR(pg_catalog.=) x.run_id)",
-												   table) : "",
-							strcmp(table, "runs") == 0 ? " ON CONFLICT DO NOTHING" : ""),
+							which == IMPORT_OF_NEW_RUNS ?
+							psprintf(" WHERE NOT EXISTS (SELECT FROM iobench.%s o "
+									 "WHERE o.run_id OPERATOR(pg_catalog.=) x.run_id)",
+									 table) : "",
+							which == IMPORT_NEW_RUNS ? " ON CONFLICT DO NOTHING" : ""),
 				   1, types, values, NULL, SPI_OK_INSERT);
 }
 
@@ -269,12 +281,12 @@ import_rows(dsm_handle handle)
 	rows = CStringGetTextDatum((char *) dsm_segment_address(seg));
 	iob_owner_begin(&scope);
 	for (i = 0; i < (int) lengthof(campaign_tables); i++)
-		import_table(rows, campaign_tables[i], false);
-	import_table(rows, "runs", false);
+		import_table(rows, campaign_tables[i], IMPORT_ALL);
+	import_table(rows, "runs", IMPORT_NEW_RUNS);
 	for (i = 0; i < (int) lengthof(run_child_tables); i++)
-		import_table(rows, run_child_tables[i], true);
+		import_table(rows, run_child_tables[i], IMPORT_OF_NEW_RUNS);
 	for (i = 0; i < (int) lengthof(campaign_step_tables); i++)
-		import_table(rows, campaign_step_tables[i], false);
+		import_table(rows, campaign_step_tables[i], IMPORT_ALL);
 	iob_owner_end(&scope);
 	dsm_detach(seg);
 }

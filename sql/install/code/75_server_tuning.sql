@@ -139,22 +139,24 @@ COMMENT ON FUNCTION iobench_internal.max_io_concurrency() IS 'the largest effect
 -- dropped from the page cache before and each block once read
 -- (cold_reads), as the server's sequential reads are.  ratio = server /
 -- raw (IOPS; MB/s is the same ratio, the block sizes being equal).  The
--- scan columns are filled by server_vs_disk_layers().  "spc" is
--- server_tuning_check()'s result: an argument so that the API's body
--- checks everything before this runs.
-CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk(
-    spc           oid,
-    tablespace    name,
-    concurrencies integer[],
-    duration      interval,
-    file_size     text,
-    workers       integer,
-    label         text)
-RETURNS SETOF iobench.server_vs_disk_row
+-- scan columns are filled by server_vs_disk_layers().
+-- The runs of a call in the campaign frame (campaign.c), as the caller:
+-- "plan" holds the checked arguments (tablespace, concurrencies,
+-- duration, file_size, workers, label).  Returns {"steps": [a row of
+-- iobench.tuning_runs per run], "rows": [a server_vs_disk_row per
+-- pattern, its scan columns empty]}, or after a run's error (a cancel
+-- above all) the steps before it, "failed_step" and "error".
+CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk_runs(tuning_id bigint, plan jsonb)
+RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    spc_name name := plan OPERATOR(pg_catalog.->>) 'tablespace';
+    run_duration interval := (plan OPERATOR(pg_catalog.->>) 'duration')::interval;
+    run_file_size text := plan OPERATOR(pg_catalog.->>) 'file_size';
+    run_workers integer := (plan OPERATOR(pg_catalog.->>) 'workers')::integer;
+    tag text := coalesce((plan OPERATOR(pg_catalog.->>) 'label') OPERATOR(pg_catalog.||) ' ', '');
     steps integer[];
     c integer;
     blk integer := pg_catalog.current_setting('block_size')::integer;
@@ -165,10 +167,19 @@ DECLARE
     raw iobench.runs;
     srv iobench.runs;
     raw_missing text;
+    measures text;
+    taken jsonb := '[]';        -- the rows of iobench.tuning_runs
+    out_rows jsonb := '[]';
     out_row iobench.server_vs_disk_row;  -- the row returned, per step
+    err_state text;
+    err_message text;
+    err_detail text;
+    err_hint text;
 BEGIN
     -- a step given twice is measured once, in the order first given
-    steps := ARRAY(SELECT u.v FROM pg_catalog.unnest(server_vs_disk.concurrencies) WITH ORDINALITY u(v, n)
+    steps := ARRAY(SELECT u.v::integer
+                     FROM pg_catalog.jsonb_array_elements_text(plan OPERATOR(pg_catalog.->) 'concurrencies')
+                          WITH ORDINALITY u(v, n)
                     GROUP BY u.v ORDER BY pg_catalog.min(u.n));
     -- the random steps, then one sequential step at the server's concurrency
     FOR i IN 1 .. pg_catalog.cardinality(steps) OPERATOR(pg_catalog.+) 1 LOOP
@@ -188,25 +199,51 @@ BEGIN
         -- ones are missing: nothing is measured in their place.
         raw := NULL;
         raw_missing := NULL;
+        measures := format('server_vs_disk: raw %s at iodepth %s', pat, GREATEST(c, 1));
         BEGIN
-            raw := iobench.run(tablespace => server_vs_disk.tablespace, rw => pat,
-                               block_size => out_row.block_size::text, workers => server_vs_disk.workers,
-                               iodepth => GREATEST(c, 1), duration => server_vs_disk.duration,
-                               file_size => server_vs_disk.file_size,
+            raw := iobench.run(tablespace => spc_name, rw => pat,
+                               block_size => out_row.block_size::text, workers => run_workers,
+                               iodepth => GREATEST(c, 1), duration => run_duration, file_size => run_file_size,
                                direct => pat OPERATOR(pg_catalog.=) 'randread',
                                cold_reads => pat OPERATOR(pg_catalog.=) 'read', engine => 'auto',
-                               label => format('%sserver_vs_disk: raw %s at iodepth %s',
-                                               server_vs_disk.label OPERATOR(pg_catalog.||) ' ', pat,
-                                               GREATEST(c, 1)));
+                               label => tag OPERATOR(pg_catalog.||) measures);
         EXCEPTION WHEN feature_not_supported THEN
             GET STACKED DIAGNOSTICS raw_missing = MESSAGE_TEXT;
+        WHEN OTHERS OR query_canceled THEN
+            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+            RETURN pg_catalog.jsonb_build_object(
+                'steps', taken,
+                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                             'measures', measures),
+                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                       'detail', err_detail, 'hint', err_hint));
         END;
-        srv := iobench.run(tablespace => server_vs_disk.tablespace, rw => pat,
-                           block_size => out_row.block_size::text, workers => server_vs_disk.workers,
-                           duration => server_vs_disk.duration, file_size => server_vs_disk.file_size,
-                           engine => 'postgres', effective_io_concurrency => c,
-                           label => format('%sserver_vs_disk: server %s at effective_io_concurrency %s',
-                                           server_vs_disk.label OPERATOR(pg_catalog.||) ' ', pat, c));
+        IF raw.run_id IS NOT NULL THEN
+            taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                         'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                         'run_id', raw.run_id, 'measures', measures);
+        END IF;
+        measures := format('server_vs_disk: server %s at effective_io_concurrency %s', pat, c);
+        BEGIN
+            srv := iobench.run(tablespace => spc_name, rw => pat,
+                               block_size => out_row.block_size::text, workers => run_workers,
+                               duration => run_duration, file_size => run_file_size,
+                               engine => 'postgres', effective_io_concurrency => c,
+                               label => tag OPERATOR(pg_catalog.||) measures);
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+            RETURN pg_catalog.jsonb_build_object(
+                'steps', taken,
+                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                             'measures', measures),
+                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                       'detail', err_detail, 'hint', err_hint));
+        END;
+        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                     'run_id', srv.run_id, 'measures', measures);
         out_row.pattern := pat;
         out_row.concurrency := c;
         out_row.raw_run_id := raw.run_id;
@@ -220,33 +257,33 @@ BEGIN
         out_row.ratio := srv.iops OPERATOR(pg_catalog./) NULLIF(raw.iops, 0);
         SELECT s.buffer_hits INTO out_row.server_buffer_hits
           FROM iobench.run_server_reads s WHERE s.run_id OPERATOR(pg_catalog.=) srv.run_id;
-        -- a server run that read from memory (status "invalid", run()
-        -- warned why) is no measure of the disk: no ratio, and the summary
-        -- says so
         IF srv.status OPERATOR(pg_catalog.=) 'invalid' THEN
+            -- a server run that read from memory (status "invalid", run()
+            -- warned why) is no measure of the disk: no ratio, and the
+            -- summary says so
             out_row.ratio := NULL;
             out_row.summary := format('not measured: the server''s run %s at effective_io_concurrency %s (reads of %s) read more than 1 %% of its blocks from memory, not from the disk (status "invalid"); no ratio',
                               srv.run_id, c, pg_catalog.pg_size_pretty(out_row.block_size::bigint));
-            RETURN NEXT out_row;
-            CONTINUE;
+        ELSE
+            -- "PostgreSQL gets 0.62 of this disk's random-read IOPS at
+            -- ...", or without a raw run "PostgreSQL gets 5120 random-read
+            -- IOPS at ...; no raw run: <why>"
+            out_row.summary := format('PostgreSQL gets %s %s IOPS at effective_io_concurrency %s (reads of %s)%s',
+                              CASE WHEN raw_missing IS NULL
+                                   THEN coalesce(pg_catalog.round(out_row.ratio::numeric, 2)::text, 'an unknown share')
+                                        OPERATOR(pg_catalog.||) ' of this disk''s'
+                                   ELSE coalesce(pg_catalog.round(srv.iops::numeric)::text, 'unknown') END,
+                              CASE pat WHEN 'randread' THEN 'random-read'
+                                       ELSE 'sequential-read' END,
+                              c, pg_catalog.pg_size_pretty(out_row.block_size::bigint),
+                              coalesce('; no raw run: ' OPERATOR(pg_catalog.||) raw_missing, ''));
         END IF;
-        -- "PostgreSQL gets 0.62 of this disk's random-read IOPS at ...", or
-        -- without a raw run "PostgreSQL gets 5120 random-read IOPS at ...;
-        -- no raw run: <why>"
-        out_row.summary := format('PostgreSQL gets %s %s IOPS at effective_io_concurrency %s (reads of %s)%s',
-                          CASE WHEN raw_missing IS NULL
-                               THEN coalesce(pg_catalog.round(out_row.ratio::numeric, 2)::text, 'an unknown share')
-                                    OPERATOR(pg_catalog.||) ' of this disk''s'
-                               ELSE coalesce(pg_catalog.round(srv.iops::numeric)::text, 'unknown') END,
-                          CASE pat WHEN 'randread' THEN 'random-read'
-                                   ELSE 'sequential-read' END,
-                          c, pg_catalog.pg_size_pretty(out_row.block_size::bigint),
-                          coalesce('; no raw run: ' OPERATOR(pg_catalog.||) raw_missing, ''));
-        RETURN NEXT out_row;
+        out_rows := out_rows OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(out_row);
     END LOOP;
+    RETURN pg_catalog.jsonb_build_object('steps', taken, 'rows', out_rows);
 END
 $$;
-COMMENT ON FUNCTION iobench_internal.server_vs_disk(oid, name, integer[], interval, text, integer, text) IS 'the body of iobench.server_vs_disk(), called with the arguments checked';
+COMMENT ON FUNCTION iobench_internal.server_vs_disk_runs(bigint, jsonb) IS 'the raw and server runs of server_vs_disk(), taken as the caller within the campaign frame';
 
 -- One cold scan by the executor of the tablespace's scan relation
 -- (src/engine/engine_postgres_scan.c): made or extended to file_size
@@ -270,6 +307,19 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'iobench_scan_step'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION iobench_internal.scan_step(oid, text, integer, text, integer, bigint) IS 'one cold scan of the scan relation by the executor, its plan with buffer counts (server_vs_disk())';
+
+-- The scans of a call: scan_step() for each of "requests" ([{"pattern",
+-- "concurrency", "max_blocks"}], in order), each in a subtransaction of
+-- its own.  Returns {"scans": [scan_step()'s columns per step]}; a step's
+-- error (a cancel above all) ends the list and is returned as "error":
+-- {sqlstate, message, detail, hint}, not raised, so that the campaign
+-- frame keeps the call's runs.
+CREATE OR REPLACE FUNCTION iobench_internal.scan_steps(
+    tablespace oid, requests jsonb, file_size text, steps integer)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'iobench_scan_steps'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION iobench_internal.scan_steps(oid, jsonb, text, integer) IS 'the executor''s cold scans of a call, in order, a step''s error returned rather than raised';
 
 -- The figures of a scan from its plan (scan_step()'s "plan"): the heap
 -- pages it visited (a bitmap heap scan's exact and lossy heap blocks, a
@@ -372,8 +422,78 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.server_vs_disk_layers(iobench.server_vs_disk_row, bigint, text, bigint, double precision, bigint, bigint, text) IS 'a row of server_vs_disk() completed with its scan: figures, ratios and the limiting layer';
 
--- server_vs_disk(): the arguments checked, then the body above, bound when
--- created (no role but the owner has USAGE on iobench_internal)
+-- The rows a tuning call returned (iobench.tunings.result), read as the
+-- owner (a caller granted the call need not read the table) by a volatile
+-- function, so that they are seen from the statement that stored them.
+CREATE OR REPLACE FUNCTION iobench_internal.tuning_result(tuning_id bigint)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT t.result FROM iobench.tunings t
+     WHERE t.tuning_id OPERATOR(pg_catalog.=) tuning_result.tuning_id;
+END;
+COMMENT ON FUNCTION iobench_internal.tuning_result(bigint) IS 'the rows a tuning call returned, as stored';
+
+-- server_vs_disk()'s body in the campaign frame, as the caller: its runs
+-- (server_vs_disk_runs()), then, when every run was taken, the executor's
+-- cold scan of each row (scan_steps(), each reading at most the pages the
+-- server's run read in "duration", else the disk's: the scan of a slow
+-- disk lasts as long), each row completed by server_vs_disk_layers().  A
+-- run's or a scan's error (a cancel above all) is returned for the frame,
+-- which keeps the runs taken.  The rows become the call's "result".
+CREATE OR REPLACE FUNCTION iobench_internal.server_vs_disk_body(tuning_id bigint, plan jsonb)
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    WITH m AS MATERIALIZED (
+        SELECT iobench_internal.server_vs_disk_runs(server_vs_disk_body.tuning_id, server_vs_disk_body.plan) AS v),
+    b AS MATERIALIZED (
+        SELECT pg_catalog.jsonb_populate_record(NULL::iobench.server_vs_disk_row, e.x) AS r, e.i
+          FROM m CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(m.v OPERATOR(pg_catalog.->) 'rows')
+               WITH ORDINALITY e(x, i)
+         WHERE NOT (m.v OPERATOR(pg_catalog.?) 'error')),
+    s AS MATERIALIZED (
+        SELECT iobench_internal.scan_steps(
+                   (server_vs_disk_body.plan OPERATOR(pg_catalog.->>) 'spc')::oid,
+                   coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                       'pattern', (b.r).pattern, 'concurrency', (b.r).concurrency,
+                       'max_blocks', coalesce(pg_catalog.ceil(coalesce((b.r).server_mb_per_s, (b.r).raw_mb_per_s) OPERATOR(pg_catalog.*) 1e6
+                                                  OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::integer
+                                                  OPERATOR(pg_catalog.*) pg_catalog.date_part('epoch',
+                                                      (server_vs_disk_body.plan OPERATOR(pg_catalog.->>) 'duration')::interval))::bigint,
+                                              9223372036854775807)) ORDER BY b.i), '[]'),
+                   server_vs_disk_body.plan OPERATOR(pg_catalog.->>) 'file_size',
+                   pg_catalog.count(*)::integer) AS v
+          FROM b HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0)
+    SELECT CASE WHEN m.v OPERATOR(pg_catalog.?) 'error' THEN m.v
+                WHEN s.v OPERATOR(pg_catalog.?) 'error'
+                THEN pg_catalog.jsonb_build_object('steps', m.v OPERATOR(pg_catalog.->) 'steps',
+                                                   'error', s.v OPERATOR(pg_catalog.->) 'error')
+                ELSE pg_catalog.jsonb_build_object(
+                         'steps', m.v OPERATOR(pg_catalog.->) 'steps', 'status', 'completed',
+                         'campaign', pg_catalog.jsonb_build_object('result', (
+                             SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(l.*) ORDER BY b.i), '[]')
+                               FROM b
+                               JOIN pg_catalog.jsonb_array_elements(s.v OPERATOR(pg_catalog.->) 'scans') WITH ORDINALITY x(o, i)
+                                 ON x.i OPERATOR(pg_catalog.=) b.i
+                              CROSS JOIN LATERAL iobench_internal.scan_plan_figures(
+                                        (b.r).pattern, NULLIF(x.o OPERATOR(pg_catalog.->) 'plan', 'null'::jsonb)) f
+                              CROSS JOIN LATERAL iobench_internal.server_vs_disk_layers(
+                                        b.r, (x.o OPERATOR(pg_catalog.->>) 'selected_blocks')::bigint,
+                                        x.o OPERATOR(pg_catalog.->>) 'not_measured',
+                                        f.blocks, f.seconds, f.read_blocks, f.hit_blocks,
+                                        CASE WHEN x.o OPERATOR(pg_catalog.->>) 'not_measured' IS NULL
+                                             THEN f.not_measured END) l))) END
+      FROM m LEFT JOIN s ON true;
+END;
+COMMENT ON FUNCTION iobench_internal.server_vs_disk_body(bigint, jsonb) IS 'server_vs_disk() in the campaign frame: its runs, then the executor''s scans and the layers, as the caller';
+
+-- server_vs_disk(): the arguments checked (every check before any run),
+-- then the call in the campaign frame, stored as a row of iobench.tunings
+-- with its runs; returns the rows it stored.  Bound when created (no role
+-- but the owner has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.server_vs_disk(
     tablespace    name      DEFAULT 'pg_default',
     concurrencies integer[] DEFAULT '{1,16,128}',
@@ -382,37 +502,26 @@ CREATE OR REPLACE FUNCTION iobench.server_vs_disk(
     workers       integer   DEFAULT 1,
     label         text      DEFAULT NULL)
 RETURNS SETOF iobench.server_vs_disk_row
-LANGUAGE sql VOLATILE
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT iobench_internal.require_grant('iobench.server_vs_disk(name, integer[], interval, text, integer, text)'::pg_catalog.text::pg_catalog.regprocedure);
-    -- the arguments are evaluated in order: every check before any run;
-    -- then, row by row (after all the runs), the executor's scan
-    SELECT l.*
-      FROM iobench_internal.server_vs_disk(
-               iobench_internal.server_tuning_check(server_vs_disk.tablespace, server_vs_disk.duration,
-                                                    server_vs_disk.file_size, server_vs_disk.workers),
-               server_vs_disk.tablespace,
-               iobench_internal.server_tuning_steps('concurrencies', server_vs_disk.concurrencies,
-                                                    1, iobench_internal.max_io_concurrency(), false),
-               server_vs_disk.duration, server_vs_disk.file_size, server_vs_disk.workers,
-               server_vs_disk.label) b
-     CROSS JOIN LATERAL iobench_internal.scan_step(
-               (SELECT t.oid FROM pg_catalog.pg_tablespace t
-                 WHERE t.spcname OPERATOR(pg_catalog.=) server_vs_disk.tablespace),
-               b.pattern, b.concurrency, server_vs_disk.file_size,
-               (SELECT pg_catalog.count(DISTINCT u.v)::integer OPERATOR(pg_catalog.+) 1
-                  FROM pg_catalog.unnest(server_vs_disk.concurrencies) u(v)),
-               -- at most the pages the server's run read in "duration"
-               -- (else the disk's): the scan of a slow disk lasts as long
-               coalesce(pg_catalog.ceil(coalesce(b.server_mb_per_s, b.raw_mb_per_s) OPERATOR(pg_catalog.*) 1e6
-                                        OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::integer
-                                        OPERATOR(pg_catalog.*) pg_catalog.date_part('epoch', server_vs_disk.duration))::bigint,
-                        9223372036854775807)) s
-     CROSS JOIN LATERAL iobench_internal.scan_plan_figures(b.pattern, s.plan) f
-     CROSS JOIN LATERAL iobench_internal.server_vs_disk_layers(
-               b, s.selected_blocks, s.not_measured, f.blocks, f.seconds, f.read_blocks, f.hit_blocks,
-               CASE WHEN s.not_measured IS NULL THEN f.not_measured END) l;
+    WITH p AS MATERIALIZED (
+        SELECT pg_catalog.jsonb_build_object(
+                   'spc', iobench_internal.server_tuning_check(server_vs_disk.tablespace, server_vs_disk.duration,
+                                                               server_vs_disk.file_size, server_vs_disk.workers),
+                   'tablespace', server_vs_disk.tablespace,
+                   'concurrencies', iobench_internal.server_tuning_steps('concurrencies', server_vs_disk.concurrencies,
+                                                                         1, iobench_internal.max_io_concurrency(), false),
+                   'duration', pg_catalog.date_part('epoch', server_vs_disk.duration), 'file_size', server_vs_disk.file_size,
+                   'workers', server_vs_disk.workers, 'label', server_vs_disk.label) AS plan)
+    SELECT r.*
+      FROM p CROSS JOIN LATERAL pg_catalog.jsonb_populate_recordset(NULL::iobench.server_vs_disk_row,
+               iobench_internal.tuning_result(iobench_internal.campaign('server_vs_disk',
+                   pg_catalog.jsonb_build_object('call', 'server_vs_disk', 'label', server_vs_disk.label,
+                                                 'tablespace', server_vs_disk.tablespace,
+                                                 'arguments', p.plan OPERATOR(pg_catalog.-) '{spc,tablespace,label}'::pg_catalog.text[]),
+                   p.plan, 'iobench_internal.server_vs_disk_body(bigint, jsonb)'::pg_catalog.regprocedure))) r;
 END;
 COMMENT ON FUNCTION iobench.server_vs_disk(name, integer[], interval, text, integer, text) IS 'raw disk, the server''s read path and the executor''s cold scan, pattern by pattern: a raw run, a server run and a scan each, their ratios and the layer that limits';
 
@@ -444,21 +553,30 @@ COMMENT ON FUNCTION iobench.server_vs_disk(name, integer[], interval, text, inte
 -- else what a new session gets), and when the recommendation differs, the
 -- statement that applies it and when it takes effect ("applies"); a
 -- recommendation equal to the value in effect has no statement.
-CREATE OR REPLACE FUNCTION iobench_internal.tune_tablespace(
-    spc            oid,
-    tablespace     name,
-    concurrencies  integer[],
-    combine_limits integer[],
-    cache_miss_pct double precision,
-    duration       interval,
-    file_size      text,
-    workers        integer,
-    label          text)
-RETURNS SETOF iobench.tune_tablespace_row
+-- The runs of a call in the campaign frame (campaign.c), as the caller:
+-- "plan" holds the checked arguments.  Returns {"steps": [a row of
+-- iobench.tuning_runs per run], "rows": [a tune_tablespace_row per
+-- setting, from the server's read path, without statement]}, or after a
+-- run's error (a cancel above all) the steps before it, "failed_step" and
+-- "error"; a step stored "invalid" is an error too.
+CREATE OR REPLACE FUNCTION iobench_internal.tune_tablespace_runs(tuning_id bigint, plan jsonb)
+RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    spc_name name := plan OPERATOR(pg_catalog.->>) 'tablespace';
+    run_duration interval := (plan OPERATOR(pg_catalog.->>) 'duration')::interval;
+    run_file_size text := plan OPERATOR(pg_catalog.->>) 'file_size';
+    run_workers integer := (plan OPERATOR(pg_catalog.->>) 'workers')::integer;
+    cache_miss_pct double precision := (plan OPERATOR(pg_catalog.->>) 'cache_miss_pct')::double precision;
+    measures text;
+    taken jsonb := '[]';        -- the rows of iobench.tuning_runs
+    out_rows jsonb := '[]';
+    err_state text;
+    err_message text;
+    err_detail text;
+    err_hint text;
     measured bigint[] := '{}';  -- every step's run, checked for "invalid" once
     bad iobench.runs;           -- the first step stored "invalid"
     bad_reads iobench.run_server_reads;
@@ -506,18 +624,19 @@ DECLARE
     now_eic text;
     now_maint text;
     now_rpc text;
-    tag text := coalesce(tune_tablespace.label OPERATOR(pg_catalog.||) ' ', '');
+    tag text := coalesce((plan OPERATOR(pg_catalog.->>) 'label') OPERATOR(pg_catalog.||) ' ', '');
     out_row iobench.tune_tablespace_row;  -- the row returned, per setting
 BEGIN
-    conc := tune_tablespace.concurrencies;
-    comb := tune_tablespace.combine_limits;
+    conc := ARRAY(SELECT u.v::integer FROM pg_catalog.jsonb_array_elements_text(plan OPERATOR(pg_catalog.->) 'concurrencies') u(v));
+    comb := CASE WHEN pg_catalog.jsonb_typeof(plan OPERATOR(pg_catalog.->) 'combine_limits') OPERATOR(pg_catalog.=) 'array'
+                 THEN ARRAY(SELECT u.v::integer FROM pg_catalog.jsonb_array_elements_text(plan OPERATOR(pg_catalog.->) 'combine_limits') u(v)) END;
     combine_now := (SELECT s.setting::integer FROM pg_catalog.pg_settings s
                      WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit');
     combine_in_effect := (SELECT s.reset_val::integer FROM pg_catalog.pg_settings s
                            WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit');
     -- the tablespace's options now; without one, what a new session gets
     opts := (SELECT t.spcoptions FROM pg_catalog.pg_tablespace t
-              WHERE t.spcname OPERATOR(pg_catalog.=) tune_tablespace.tablespace);
+              WHERE t.spcname OPERATOR(pg_catalog.=) spc_name);
     SELECT coalesce(pg_catalog.max(o.option_value) FILTER (WHERE o.option_name OPERATOR(pg_catalog.=) 'effective_io_concurrency'),
                     (SELECT s.reset_val FROM pg_catalog.pg_settings s WHERE s.name OPERATOR(pg_catalog.=) 'effective_io_concurrency')),
            coalesce(pg_catalog.max(o.option_value) FILTER (WHERE o.option_name OPERATOR(pg_catalog.=) 'maintenance_io_concurrency'),
@@ -531,11 +650,26 @@ BEGIN
 
     -- effective_io_concurrency: 8 kB random reads, step by step
     FOREACH c IN ARRAY conc LOOP
-        r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
-                         block_size => blk::text, workers => tune_tablespace.workers,
-                         duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                         engine => 'postgres', effective_io_concurrency => c,
-                         label => format('%stune_tablespace: randread at effective_io_concurrency %s', tag, c));
+        measures := format('tune_tablespace: randread at effective_io_concurrency %s', c);
+        BEGIN
+            r := iobench.run(tablespace => spc_name, rw => 'randread',
+                             block_size => blk::text, workers => run_workers,
+                             duration => run_duration, file_size => run_file_size,
+                             engine => 'postgres', effective_io_concurrency => c,
+                             label => tag OPERATOR(pg_catalog.||) measures);
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+            RETURN pg_catalog.jsonb_build_object(
+                'steps', taken,
+                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                             'measures', measures),
+                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                       'detail', err_detail, 'hint', err_hint));
+        END;
+        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                     'run_id', r.run_id, 'measures', measures);
         measured := measured OPERATOR(pg_catalog.||) r.run_id;
         IF c OPERATOR(pg_catalog.=) 1 THEN
             rnd := r;           -- a plain index scan's: the cost of a random read
@@ -558,11 +692,26 @@ BEGIN
                                WHERE NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(eic_steps) e(s)
                                                   WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) v.v)
                                ORDER BY 1) LOOP
-        r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
-                         block_size => blk::text, workers => tune_tablespace.workers,
-                         duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                         engine => 'postgres', effective_io_concurrency => c,
-                         label => format('%stune_tablespace: randread at effective_io_concurrency %s, in effect', tag, c));
+        measures := format('tune_tablespace: randread at effective_io_concurrency %s, in effect', c);
+        BEGIN
+            r := iobench.run(tablespace => spc_name, rw => 'randread',
+                             block_size => blk::text, workers => run_workers,
+                             duration => run_duration, file_size => run_file_size,
+                             engine => 'postgres', effective_io_concurrency => c,
+                             label => tag OPERATOR(pg_catalog.||) measures);
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+            RETURN pg_catalog.jsonb_build_object(
+                'steps', taken,
+                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                             'measures', measures),
+                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                       'detail', err_detail, 'hint', err_hint));
+        END;
+        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                     'run_id', r.run_id, 'measures', measures);
         measured := measured OPERATOR(pg_catalog.||) r.run_id;
         eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
         eic_steps := eic_steps OPERATOR(pg_catalog.||)
@@ -571,11 +720,26 @@ BEGIN
     END LOOP;
     -- the best step once more: the spread of its two runs sets the margin
     EXECUTE best_sql INTO top, top_figure USING eic_steps;
-    r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
-                     block_size => blk::text, workers => tune_tablespace.workers,
-                     duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                     engine => 'postgres', effective_io_concurrency => top,
-                     label => format('%stune_tablespace: randread at effective_io_concurrency %s, repeated', tag, top));
+    measures := format('tune_tablespace: randread at effective_io_concurrency %s, repeated', top);
+    BEGIN
+        r := iobench.run(tablespace => spc_name, rw => 'randread',
+                         block_size => blk::text, workers => run_workers,
+                         duration => run_duration, file_size => run_file_size,
+                         engine => 'postgres', effective_io_concurrency => top,
+                         label => tag OPERATOR(pg_catalog.||) measures);
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+        RETURN pg_catalog.jsonb_build_object(
+            'steps', taken,
+            'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                         'measures', measures),
+            'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                   'detail', err_detail, 'hint', err_hint));
+    END;
+    taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                 'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                 'run_id', r.run_id, 'measures', measures);
     measured := measured OPERATOR(pg_catalog.||) r.run_id;
     eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
     eic_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.iops, 0))
@@ -593,12 +757,27 @@ BEGIN
         best := 0;
         flat := 0;
         FOREACH c IN ARRAY comb LOOP
-            r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
-                             block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
-                             workers => tune_tablespace.workers,
-                             duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                             engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => c,
-                             label => format('%stune_tablespace: read at io_combine_limit %s', tag, c));
+            measures := format('tune_tablespace: read at io_combine_limit %s', c);
+            BEGIN
+                r := iobench.run(tablespace => spc_name, rw => 'read',
+                                 block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
+                                 workers => run_workers,
+                                 duration => run_duration, file_size => run_file_size,
+                                 engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => c,
+                                 label => tag OPERATOR(pg_catalog.||) measures);
+            EXCEPTION WHEN OTHERS OR query_canceled THEN
+                GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                        err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+                RETURN pg_catalog.jsonb_build_object(
+                    'steps', taken,
+                    'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                                 'measures', measures),
+                    'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                           'detail', err_detail, 'hint', err_hint));
+            END;
+            taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                         'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                         'run_id', r.run_id, 'measures', measures);
             measured := measured OPERATOR(pg_catalog.||) r.run_id;
             comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
             comb_steps := comb_steps OPERATOR(pg_catalog.||)
@@ -615,12 +794,27 @@ BEGIN
         -- the value in effect, when no step was it
         IF NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(comb_steps) e(s)
                         WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) combine_in_effect) THEN
-            r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
-                             block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
-                             workers => tune_tablespace.workers,
-                             duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                             engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => combine_in_effect,
-                             label => format('%stune_tablespace: read at io_combine_limit %s, in effect', tag, combine_in_effect));
+            measures := format('tune_tablespace: read at io_combine_limit %s, in effect', combine_in_effect);
+            BEGIN
+                r := iobench.run(tablespace => spc_name, rw => 'read',
+                                 block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
+                                 workers => run_workers,
+                                 duration => run_duration, file_size => run_file_size,
+                                 engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => combine_in_effect,
+                                 label => tag OPERATOR(pg_catalog.||) measures);
+            EXCEPTION WHEN OTHERS OR query_canceled THEN
+                GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                        err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+                RETURN pg_catalog.jsonb_build_object(
+                    'steps', taken,
+                    'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                                 'measures', measures),
+                    'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                           'detail', err_detail, 'hint', err_hint));
+            END;
+            taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                         'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                         'run_id', r.run_id, 'measures', measures);
             measured := measured OPERATOR(pg_catalog.||) r.run_id;
             comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
             comb_steps := comb_steps OPERATOR(pg_catalog.||)
@@ -628,12 +822,27 @@ BEGIN
                                              'mb_per_s', r.mb_per_s, 'lat_p99_us', r.lat_p99_us, 'in_effect', true);
         END IF;
         EXECUTE best_sql INTO top, top_figure USING comb_steps;
-        r := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
-                         block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
-                         workers => tune_tablespace.workers,
-                         duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                         engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => top,
-                         label => format('%stune_tablespace: read at io_combine_limit %s, repeated', tag, top));
+        measures := format('tune_tablespace: read at io_combine_limit %s, repeated', top);
+        BEGIN
+            r := iobench.run(tablespace => spc_name, rw => 'read',
+                             block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
+                             workers => run_workers,
+                             duration => run_duration, file_size => run_file_size,
+                             engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => top,
+                             label => tag OPERATOR(pg_catalog.||) measures);
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+            RETURN pg_catalog.jsonb_build_object(
+                'steps', taken,
+                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                             'measures', measures),
+                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                       'detail', err_detail, 'hint', err_hint));
+        END;
+        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                     'run_id', r.run_id, 'measures', measures);
         measured := measured OPERATOR(pg_catalog.||) r.run_id;
         comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
         comb_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.mb_per_s, 0))
@@ -654,31 +863,61 @@ BEGIN
     -- the steps have 1) against a sequential read per page through the read
     -- stream (the server's io_combine_limit, the recommended concurrency)
     IF rnd.run_id IS NULL THEN
-        rnd := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'randread',
-                           block_size => blk::text, workers => tune_tablespace.workers,
-                           duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                           engine => 'postgres', effective_io_concurrency => 1,
-                           label => format('%stune_tablespace: randread for random_page_cost', tag));
+        measures := 'tune_tablespace: randread for random_page_cost';
+        BEGIN
+            rnd := iobench.run(tablespace => spc_name, rw => 'randread',
+                               block_size => blk::text, workers => run_workers,
+                               duration => run_duration, file_size => run_file_size,
+                               engine => 'postgres', effective_io_concurrency => 1,
+                               label => tag OPERATOR(pg_catalog.||) measures);
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+            RETURN pg_catalog.jsonb_build_object(
+                'steps', taken,
+                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                             'measures', measures),
+                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                       'detail', err_detail, 'hint', err_hint));
+        END;
+        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                     'run_id', rnd.run_id, 'measures', measures);
     END IF;
-    seq := iobench.run(tablespace => tune_tablespace.tablespace, rw => 'read',
-                       block_size => (blk OPERATOR(pg_catalog.*) coalesce(combine_now, 1))::text,
-                       workers => tune_tablespace.workers,
-                       duration => tune_tablespace.duration, file_size => tune_tablespace.file_size,
-                       engine => 'postgres', effective_io_concurrency => eic,
-                       label => format('%stune_tablespace: read for random_page_cost', tag));
+    measures := 'tune_tablespace: read for random_page_cost';
+    BEGIN
+        seq := iobench.run(tablespace => spc_name, rw => 'read',
+                           block_size => (blk OPERATOR(pg_catalog.*) coalesce(combine_now, 1))::text,
+                           workers => run_workers,
+                           duration => run_duration, file_size => run_file_size,
+                           engine => 'postgres', effective_io_concurrency => eic,
+                           label => tag OPERATOR(pg_catalog.||) measures);
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+        RETURN pg_catalog.jsonb_build_object(
+            'steps', taken,
+            'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                         'measures', measures),
+            'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                   'detail', err_detail, 'hint', err_hint));
+    END;
+    taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                 'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                 'run_id', seq.run_id, 'measures', measures);
     measured := measured OPERATOR(pg_catalog.||) rnd.run_id OPERATOR(pg_catalog.||) seq.run_id;
     -- pages per second sequentially / pages per second at random (8 kB each)
     cost_ratio := seq.mb_per_s OPERATOR(pg_catalog./) NULLIF(rnd.mb_per_s, 0);
     rpc := pg_catalog.round(GREATEST(seq_cost,
                seq_cost OPERATOR(pg_catalog.*) cost_ratio OPERATOR(pg_catalog.*)
-               tune_tablespace.cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
+               cache_miss_pct OPERATOR(pg_catalog./) 100)::numeric, 2);
 
     -- Refuse a step stored "invalid": it read more than 1 % of its blocks
     -- from memory (shared buffers or the page cache), so its figures are
     -- memory's, not the disk's, and nothing may be recommended from them.
-    -- Checked here, once, for every step: this body runs as its caller,
-    -- who may not name iobench_internal's functions.  The error rolls the
-    -- call's runs back; each run's WARNING, printed before, says what it
+    -- Checked here, once, for every step.  The error is returned like a
+    -- run's: the frame keeps the call as cancelled with its runs, so the
+    -- step can be read; each run's WARNING, printed before, says what it
     -- found.
     SELECT x.* INTO bad FROM iobench.runs x
      WHERE x.run_id OPERATOR(pg_catalog.=) ANY (measured)
@@ -687,11 +926,14 @@ BEGIN
     IF FOUND THEN
         SELECT * INTO bad_reads FROM iobench.run_server_reads x
          WHERE x.run_id OPERATOR(pg_catalog.=) bad.run_id;
-        RAISE EXCEPTION 'tune_tablespace() cannot recommend from run %, which read more than 1 %% of its blocks from memory, not from the disk', bad.run_id
-            USING ERRCODE = 'object_not_in_prerequisite_state',
-                  DETAIL = pg_catalog.format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
-                                             bad.label, bad_reads.buffer_hits, bad_reads.buffer_reads),
-                  HINT = 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.';
+        RETURN pg_catalog.jsonb_build_object(
+            'steps', taken,
+            'error', pg_catalog.jsonb_build_object(
+                'sqlstate', '55000',
+                'message', pg_catalog.format('tune_tablespace() cannot recommend from run %s, which read more than 1 %% of its blocks from memory, not from the disk', bad.run_id),
+                'detail', pg_catalog.format('The step "%s" found %s of its blocks in shared buffers and read %s (status "invalid"); its figures are memory''s.',
+                                            bad.label, bad_reads.buffer_hits, bad_reads.buffer_reads),
+                'hint', 'Call it again when no other session reads the relation of engine postgres in this tablespace (iobench.read_targets), or with a larger file_size.'));
     END IF;
 
     out_row.setting := 'effective_io_concurrency';
@@ -707,7 +949,7 @@ BEGIN
                     pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(eic_spread, 0))::numeric, 1));
     out_row.run_ids := eic_runs;
     out_row.steps := eic_steps;
-    RETURN NEXT out_row;
+    out_rows := out_rows OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(out_row);
 
     out_row.setting := 'maintenance_io_concurrency';
     out_row.recommended := maint::text;
@@ -715,7 +957,7 @@ BEGIN
     out_row.basis := CASE WHEN keep_maint AND maint OPERATOR(pg_catalog.<>) knee
                   THEN 'the value in effect, kept: it is within the margin of the server''s read path''s best cold 8 kB random-read IOPS'
                   ELSE 'the knee of the server''s read path over the effective_io_concurrency steps (maintenance reads through it without a query''s work per row): deeper steps gained less than the margin' END;
-    RETURN NEXT out_row;
+    out_rows := out_rows OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(out_row);
 
     IF comb IS NOT NULL THEN
         out_row.setting := 'io_combine_limit';
@@ -728,7 +970,7 @@ BEGIN
                         pg_catalog.round((100 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0))::numeric, 1));
         out_row.run_ids := comb_runs;
         out_row.steps := comb_steps;
-        RETURN NEXT out_row;
+        out_rows := out_rows OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(out_row);
     END IF;
 
     out_row.setting := 'random_page_cost';
@@ -738,17 +980,18 @@ BEGIN
                     seq_cost,
                     pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(rnd.iops, 0))::numeric, 1),
                     pg_catalog.round((1e6 OPERATOR(pg_catalog./) NULLIF(seq.iops OPERATOR(pg_catalog.*) seq.block_size OPERATOR(pg_catalog./) blk, 0))::numeric, 1),
-                    pg_catalog.round(cost_ratio::numeric, 2), tune_tablespace.cache_miss_pct);
+                    pg_catalog.round(cost_ratio::numeric, 2), cache_miss_pct);
     out_row.run_ids := ARRAY[rnd.run_id, seq.run_id];
     out_row.steps := jsonb_build_array(
                  jsonb_build_object('pattern', 'randread', 'run_id', rnd.run_id, 'block_size', rnd.block_size,
                                     'effective_io_concurrency', 1, 'iops', rnd.iops, 'mb_per_s', rnd.mb_per_s),
                  jsonb_build_object('pattern', 'read', 'run_id', seq.run_id, 'block_size', seq.block_size,
                                     'effective_io_concurrency', eic, 'iops', seq.iops, 'mb_per_s', seq.mb_per_s));
-    RETURN NEXT out_row;
+    out_rows := out_rows OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(out_row);
+    RETURN pg_catalog.jsonb_build_object('steps', taken, 'rows', out_rows);
 END
 $$;
-COMMENT ON FUNCTION iobench_internal.tune_tablespace(oid, name, integer[], integer[], double precision, interval, text, integer, text) IS 'the body of iobench.tune_tablespace(), called with the arguments checked';
+COMMENT ON FUNCTION iobench_internal.tune_tablespace_runs(bigint, jsonb) IS 'the runs of tune_tablespace() and the rows of the server''s read path, taken as the caller within the campaign frame';
 
 -- The io_combine_limit steps of tune_tablespace(): "steps", or by
 -- default the powers of 2 up to the largest a run may ask for
@@ -826,46 +1069,65 @@ COMMENT ON FUNCTION iobench_internal.check_cache_miss_pct(double precision) IS '
 -- was measured at (the steps of the body's "effective_io_concurrency"
 -- row) and at 1, and a sequential scan at the concurrency of its
 -- random_page_cost row, each reading about what the server's run read in
--- "duration"; one object per scan: its pattern, concurrency, pages,
--- seconds, pages per second, blocks read and hit, and not_measured.
+-- "duration".  Returns {"scans": [one object per scan: its pattern,
+-- concurrency, pages, seconds, pages per second, blocks read and hit, and
+-- not_measured]}, and "error" when a scan ended in one (scan_steps()).
 CREATE OR REPLACE FUNCTION iobench_internal.tune_scans(
     spc oid, eic_steps jsonb, rpc_steps jsonb, file_size text, duration interval)
 RETURNS jsonb
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'pattern', q.pattern, 'value', q.value, 'pages', f.blocks, 'seconds', f.seconds,
-               'pages_per_s', f.blocks OPERATOR(pg_catalog./) NULLIF(f.seconds, 0),
-               'read_blocks', f.read_blocks, 'hit_blocks', f.hit_blocks,
-               'not_measured', coalesce(s.not_measured, f.not_measured)) ORDER BY q.ord)
-      FROM (SELECT 'randread'::text AS pattern, x.value, pg_catalog.max(x.pages) AS pages,
-                   pg_catalog.min(x.ord) AS ord
-              FROM (SELECT (e.s OPERATOR(pg_catalog.->>) 'value')::integer AS value,
-                           (e.s OPERATOR(pg_catalog.->>) 'iops')::double precision AS pages, e.i AS ord
-                      FROM pg_catalog.jsonb_array_elements(tune_scans.eic_steps) WITH ORDINALITY e(s, i)
-                    UNION ALL
-                    SELECT 1, (r.s OPERATOR(pg_catalog.->>) 'iops')::double precision, 0
-                      FROM pg_catalog.jsonb_array_elements(tune_scans.rpc_steps) r(s)
-                     WHERE (r.s OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'randread') x
-             GROUP BY x.value
-            UNION ALL
-            SELECT 'read'::text, (r.s OPERATOR(pg_catalog.->>) 'effective_io_concurrency')::integer,
-                   (r.s OPERATOR(pg_catalog.->>) 'mb_per_s')::double precision OPERATOR(pg_catalog.*) 1e6
-                   OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::integer,
-                   9223372036854775807
-              FROM pg_catalog.jsonb_array_elements(tune_scans.rpc_steps) r(s)
-             WHERE (r.s OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'read') q
-     CROSS JOIN LATERAL iobench_internal.scan_step(
-               tune_scans.spc, q.pattern, q.value, tune_scans.file_size,
-               (SELECT pg_catalog.count(DISTINCT (e.s OPERATOR(pg_catalog.->>) 'value'))::integer OPERATOR(pg_catalog.+) 2
-                  FROM pg_catalog.jsonb_array_elements(tune_scans.eic_steps) e(s)),
-               coalesce(pg_catalog.ceil(q.pages OPERATOR(pg_catalog.*)
-                                        pg_catalog.date_part('epoch', tune_scans.duration))::bigint,
-                        9223372036854775807)) s
-     CROSS JOIN LATERAL iobench_internal.scan_plan_figures(q.pattern, s.plan) f;
+    WITH q AS MATERIALIZED (
+        SELECT y.pattern, y.value, y.pages, pg_catalog.row_number() OVER (ORDER BY y.ord) AS i
+          FROM (SELECT 'randread'::text AS pattern, x.value, pg_catalog.max(x.pages) AS pages,
+                       pg_catalog.min(x.ord) AS ord
+                  FROM (SELECT (e.s OPERATOR(pg_catalog.->>) 'value')::integer AS value,
+                               (e.s OPERATOR(pg_catalog.->>) 'iops')::double precision AS pages, e.i AS ord
+                          FROM pg_catalog.jsonb_array_elements(tune_scans.eic_steps) WITH ORDINALITY e(s, i)
+                        UNION ALL
+                        SELECT 1, (r.s OPERATOR(pg_catalog.->>) 'iops')::double precision, 0
+                          FROM pg_catalog.jsonb_array_elements(tune_scans.rpc_steps) r(s)
+                         WHERE (r.s OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'randread') x
+                 GROUP BY x.value
+                UNION ALL
+                SELECT 'read'::text, (r.s OPERATOR(pg_catalog.->>) 'effective_io_concurrency')::integer,
+                       (r.s OPERATOR(pg_catalog.->>) 'mb_per_s')::double precision OPERATOR(pg_catalog.*) 1e6
+                       OPERATOR(pg_catalog./) pg_catalog.current_setting('block_size')::integer,
+                       9223372036854775807
+                  FROM pg_catalog.jsonb_array_elements(tune_scans.rpc_steps) r(s)
+                 WHERE (r.s OPERATOR(pg_catalog.->>) 'pattern') OPERATOR(pg_catalog.=) 'read') y),
+    s AS MATERIALIZED (
+        SELECT iobench_internal.scan_steps(
+                   tune_scans.spc,
+                   (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                               'pattern', q.pattern, 'concurrency', q.value,
+                               'max_blocks', coalesce(pg_catalog.ceil(q.pages OPERATOR(pg_catalog.*)
+                                                          pg_catalog.date_part('epoch', tune_scans.duration))::bigint,
+                                                      9223372036854775807)) ORDER BY q.i), '[]')
+                      FROM q),
+                   tune_scans.file_size,
+                   (SELECT pg_catalog.count(DISTINCT (e.s OPERATOR(pg_catalog.->>) 'value'))::integer OPERATOR(pg_catalog.+) 2
+                      FROM pg_catalog.jsonb_array_elements(tune_scans.eic_steps) e(s))) AS v)
+    SELECT pg_catalog.jsonb_build_object('scans', (
+               SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                          'pattern', q.pattern, 'value', q.value, 'pages', f.blocks, 'seconds', f.seconds,
+                          'pages_per_s', f.blocks OPERATOR(pg_catalog./) NULLIF(f.seconds, 0),
+                          'read_blocks', f.read_blocks, 'hit_blocks', f.hit_blocks,
+                          'not_measured', coalesce(x.o OPERATOR(pg_catalog.->>) 'not_measured', f.not_measured))
+                          ORDER BY q.i), '[]')
+                 FROM q
+                 JOIN pg_catalog.jsonb_array_elements(s.v OPERATOR(pg_catalog.->) 'scans') WITH ORDINALITY x(o, i)
+                   ON x.i OPERATOR(pg_catalog.=) q.i
+                CROSS JOIN LATERAL iobench_internal.scan_plan_figures(
+                          q.pattern, NULLIF(x.o OPERATOR(pg_catalog.->) 'plan', 'null'::jsonb)) f))
+           OPERATOR(pg_catalog.||)
+           CASE WHEN s.v OPERATOR(pg_catalog.?) 'error'
+                THEN pg_catalog.jsonb_build_object('error', s.v OPERATOR(pg_catalog.->) 'error')
+                ELSE '{}'::jsonb END
+      FROM s;
 END;
-COMMENT ON FUNCTION iobench_internal.tune_scans(oid, jsonb, jsonb, text, interval) IS 'the executor''s cold scans of tune_tablespace(): a bitmap heap scan at each concurrency its body measured, a sequential scan';
+COMMENT ON FUNCTION iobench_internal.tune_scans(oid, jsonb, jsonb, text, interval) IS 'the executor''s cold scans of tune_tablespace(): a bitmap heap scan at each concurrency its runs measured, a sequential scan';
 
 -- tune_tablespace()'s rows with the query layer: effective_io_concurrency
 -- from the knee of the bitmap heap scan's pages per second (what a query
@@ -878,8 +1140,8 @@ COMMENT ON FUNCTION iobench_internal.tune_scans(oid, jsonb, jsonb, text, interva
 -- it without a query's work per row).  Without every scan (a small
 -- shared_buffers in use, see scan_step()), the rows stay the read path's
 -- and their basis says why.  Last, every row gets the statement that
--- applies its recommendation and when it takes effect (here only: the
--- body leaves both empty).
+-- applies its recommendation and when it takes effect (here only:
+-- tune_tablespace_runs() leaves both empty).
 CREATE OR REPLACE FUNCTION iobench_internal.tune_with_scans(
     tuned iobench.tune_tablespace_row[], scans jsonb, tablespace name, cache_miss_pct double precision)
 RETURNS SETOF iobench.tune_tablespace_row
@@ -1008,8 +1270,54 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.tune_with_scans(iobench.tune_tablespace_row[], jsonb, name, double precision) IS 'tune_tablespace()''s rows with effective_io_concurrency and random_page_cost from the executor''s cold scans';
 
--- tune_tablespace(): the arguments checked, then the body above, bound
--- when created (no role but the owner has USAGE on iobench_internal)
+-- tune_tablespace()'s body in the campaign frame, as the caller: its runs
+-- (tune_tablespace_runs()), then, when every run was taken, the
+-- executor's scans at the concurrencies they measured (tune_scans()) and
+-- the rows from both (tune_with_scans()).  A run's or a scan's error (a
+-- cancel above all) is returned for the frame, which keeps the runs
+-- taken.  The rows become the call's "result".
+CREATE OR REPLACE FUNCTION iobench_internal.tune_tablespace_body(tuning_id bigint, plan jsonb)
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    WITH m AS MATERIALIZED (
+        SELECT iobench_internal.tune_tablespace_runs(tune_tablespace_body.tuning_id, tune_tablespace_body.plan) AS v),
+    t AS MATERIALIZED (
+        SELECT ARRAY(SELECT pg_catalog.jsonb_populate_record(NULL::iobench.tune_tablespace_row, e.x)
+                       FROM pg_catalog.jsonb_array_elements(m.v OPERATOR(pg_catalog.->) 'rows') WITH ORDINALITY e(x, i)
+                      ORDER BY e.i) AS tuned
+          FROM m WHERE NOT (m.v OPERATOR(pg_catalog.?) 'error')),
+    s AS MATERIALIZED (
+        SELECT iobench_internal.tune_scans(
+                   (tune_tablespace_body.plan OPERATOR(pg_catalog.->>) 'spc')::oid,
+                   (SELECT x.steps FROM pg_catalog.unnest(t.tuned) x
+                     WHERE x.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency'),
+                   (SELECT x.steps FROM pg_catalog.unnest(t.tuned) x
+                     WHERE x.setting OPERATOR(pg_catalog.=) 'random_page_cost'),
+                   tune_tablespace_body.plan OPERATOR(pg_catalog.->>) 'file_size',
+                   (tune_tablespace_body.plan OPERATOR(pg_catalog.->>) 'duration')::interval) AS v
+          FROM t)
+    SELECT CASE WHEN m.v OPERATOR(pg_catalog.?) 'error' THEN m.v
+                WHEN s.v OPERATOR(pg_catalog.?) 'error'
+                THEN pg_catalog.jsonb_build_object('steps', m.v OPERATOR(pg_catalog.->) 'steps',
+                                                   'error', s.v OPERATOR(pg_catalog.->) 'error')
+                ELSE pg_catalog.jsonb_build_object(
+                         'steps', m.v OPERATOR(pg_catalog.->) 'steps', 'status', 'completed',
+                         'campaign', pg_catalog.jsonb_build_object('result', (
+                             SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w.*)), '[]')
+                               FROM t CROSS JOIN LATERAL iobench_internal.tune_with_scans(
+                                        t.tuned, s.v OPERATOR(pg_catalog.->) 'scans',
+                                        (tune_tablespace_body.plan OPERATOR(pg_catalog.->>) 'tablespace')::name,
+                                        (tune_tablespace_body.plan OPERATOR(pg_catalog.->>) 'cache_miss_pct')::double precision) w))) END
+      FROM m LEFT JOIN s ON true;
+END;
+COMMENT ON FUNCTION iobench_internal.tune_tablespace_body(bigint, jsonb) IS 'tune_tablespace() in the campaign frame: its runs, then the executor''s scans and the rows from both, as the caller';
+
+-- tune_tablespace(): the arguments checked (every check before any run),
+-- then the call in the campaign frame, stored as a row of iobench.tunings
+-- with its runs; returns the rows it stored.  Bound when created (no role
+-- but the owner has USAGE on iobench_internal).
 CREATE OR REPLACE FUNCTION iobench.tune_tablespace(
     tablespace     name,
     concurrencies  integer[] DEFAULT '{1,2,4,8,16,32,64,128,256}',
@@ -1020,40 +1328,28 @@ CREATE OR REPLACE FUNCTION iobench.tune_tablespace(
     workers        integer   DEFAULT 1,
     label          text      DEFAULT NULL)
 RETURNS SETOF iobench.tune_tablespace_row
-LANGUAGE sql VOLATILE
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT iobench_internal.require_grant('iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text, integer, text)'::pg_catalog.text::pg_catalog.regprocedure);
-    -- the arguments are evaluated in order: every check before any run;
-    -- the server's read path first (the body), then the executor's scans
-    -- at the concurrencies it measured, and the rows from both
-    WITH e AS MATERIALIZED (
-        SELECT pg_catalog.array_agg(ROW(b.setting, b.recommended, b.in_effect, b.basis, b.run_ids, b.steps,
-                                        b.statement, b.applies)::iobench.tune_tablespace_row ORDER BY b.n) AS tuned
-          FROM iobench_internal.tune_tablespace(
-                   iobench_internal.server_tuning_check(tune_tablespace.tablespace, tune_tablespace.duration,
-                                                        tune_tablespace.file_size, tune_tablespace.workers),
-                   tune_tablespace.tablespace,
-                   iobench_internal.server_tuning_steps('concurrencies', tune_tablespace.concurrencies,
-                                                        1, iobench_internal.max_io_concurrency(), true),
-                   iobench_internal.combine_steps(tune_tablespace.combine_limits),
-                   iobench_internal.check_cache_miss_pct(tune_tablespace.cache_miss_pct),
-                   tune_tablespace.duration, tune_tablespace.file_size, tune_tablespace.workers,
-                   tune_tablespace.label)
-               WITH ORDINALITY b(setting, recommended, in_effect, basis, run_ids, steps, statement, applies, n)),
-    s AS MATERIALIZED (
-        SELECT iobench_internal.tune_scans(
-                   (SELECT t.oid FROM pg_catalog.pg_tablespace t
-                     WHERE t.spcname OPERATOR(pg_catalog.=) tune_tablespace.tablespace),
-                   (SELECT x.steps FROM e CROSS JOIN LATERAL pg_catalog.unnest(e.tuned) x
-                     WHERE x.setting OPERATOR(pg_catalog.=) 'effective_io_concurrency'),
-                   (SELECT x.steps FROM e CROSS JOIN LATERAL pg_catalog.unnest(e.tuned) x
-                     WHERE x.setting OPERATOR(pg_catalog.=) 'random_page_cost'),
-                   tune_tablespace.file_size, tune_tablespace.duration) AS scans)
-    SELECT t.*
-      FROM e CROSS JOIN s
-     CROSS JOIN LATERAL iobench_internal.tune_with_scans(e.tuned, s.scans, tune_tablespace.tablespace,
-                                                         tune_tablespace.cache_miss_pct) t;
+    WITH p AS MATERIALIZED (
+        SELECT pg_catalog.jsonb_build_object(
+                   'spc', iobench_internal.server_tuning_check(tune_tablespace.tablespace, tune_tablespace.duration,
+                                                               tune_tablespace.file_size, tune_tablespace.workers),
+                   'tablespace', tune_tablespace.tablespace,
+                   'concurrencies', iobench_internal.server_tuning_steps('concurrencies', tune_tablespace.concurrencies,
+                                                                         1, iobench_internal.max_io_concurrency(), true),
+                   'combine_limits', iobench_internal.combine_steps(tune_tablespace.combine_limits),
+                   'cache_miss_pct', iobench_internal.check_cache_miss_pct(tune_tablespace.cache_miss_pct),
+                   'duration', pg_catalog.date_part('epoch', tune_tablespace.duration), 'file_size', tune_tablespace.file_size,
+                   'workers', tune_tablespace.workers, 'label', tune_tablespace.label) AS plan)
+    SELECT r.*
+      FROM p CROSS JOIN LATERAL pg_catalog.jsonb_populate_recordset(NULL::iobench.tune_tablespace_row,
+               iobench_internal.tuning_result(iobench_internal.campaign('tune_tablespace',
+                   pg_catalog.jsonb_build_object('call', 'tune_tablespace', 'label', tune_tablespace.label,
+                                                 'tablespace', tune_tablespace.tablespace,
+                                                 'arguments', p.plan OPERATOR(pg_catalog.-) '{spc,tablespace,label}'::pg_catalog.text[]),
+                   p.plan, 'iobench_internal.tune_tablespace_body(bigint, jsonb)'::pg_catalog.regprocedure))) r;
 END;
 COMMENT ON FUNCTION iobench.tune_tablespace(name, integer[], integer[], double precision, interval, text, integer, text) IS 'recommend a tablespace''s effective_io_concurrency, maintenance_io_concurrency and random_page_cost (and io_combine_limit) from cold measurements of the server''s read path; changes nothing';
 
@@ -1126,13 +1422,124 @@ END
 $$;
 COMMENT ON FUNCTION iobench_internal.sweep_connect(name, text, text) IS 'open the loopback dblink connection of sweep_io_workers()';
 
+-- The runs of sweep_io_workers() in the campaign frame (campaign.c), as
+-- the caller (a superuser): "plan" holds the checked arguments, the
+-- settings to set ("names"), the schema of dblink ("dbl") and the
+-- loopback connection string ("connstr").  For each pool size, the
+-- setting goes through ALTER SYSTEM over the loopback connection and a
+-- reload, the call waits until the server runs that many io workers (30 s
+-- at most), and one run of engine 'postgres' is taken over the same
+-- connection (that backend takes the reload before its next statement,
+-- this one only after the call: the settings stored with the run are the
+-- ones it ran with; the run commits there).  The settings
+-- postgresql.auto.conf had are restored at the end, and after an error
+-- (a cancel above all), which is returned for the frame with the steps
+-- taken before it.  Returns {"steps", "campaign": {"result": [a row per
+-- pool size]}}.
+CREATE OR REPLACE FUNCTION iobench_internal.sweep_io_workers_body(tuning_id bigint, plan jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    names text[] := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(plan OPERATOR(pg_catalog.->) 'names'));
+    dbl name := plan OPERATOR(pg_catalog.->>) 'dbl';
+    connstr text := plan OPERATOR(pg_catalog.->>) 'connstr';
+    conn text := 'iobench_sweep_io_workers';
+    tag text := coalesce((plan OPERATOR(pg_catalog.->>) 'label') OPERATOR(pg_catalog.||) ' ', '');
+    restore text[];
+    n integer;
+    running integer;
+    waited integer;
+    new_run_id bigint;
+    r iobench.runs;
+    measures text;
+    taken jsonb := '[]';        -- the rows of iobench.tuning_runs
+    out_rows jsonb := '[]';
+    err_state text;
+    err_message text;
+    err_detail text;
+    err_hint text;
+BEGIN
+    -- what postgresql.auto.conf sets now, restored at the end
+    restore := ARRAY(SELECT (SELECT f.setting FROM pg_catalog.pg_file_settings f
+                              WHERE f.name OPERATOR(pg_catalog.=) u.name
+                                AND f.sourcefile OPERATOR(pg_catalog.~~) '%postgresql.auto.conf'
+                              ORDER BY f.seqno DESC LIMIT 1)
+                       FROM pg_catalog.unnest(names) WITH ORDINALITY u(name, i) ORDER BY u.i);
+    PERFORM iobench_internal.sweep_connect(dbl, conn, connstr);
+
+    BEGIN
+        FOR n IN SELECT u.v::integer FROM pg_catalog.jsonb_array_elements_text(plan OPERATOR(pg_catalog.->) 'io_workers') u(v) LOOP
+            measures := format('sweep_io_workers: %s io workers', n);
+            PERFORM iobench_internal.set_io_workers(dbl, conn, names, n, NULL);
+            waited := 0;
+            LOOP
+                PERFORM pg_catalog.pg_stat_clear_snapshot();
+                SELECT pg_catalog.count(*) INTO running FROM pg_catalog.pg_stat_activity a
+                 WHERE a.backend_type OPERATOR(pg_catalog.=) 'io worker';
+                EXIT WHEN running OPERATOR(pg_catalog.=) n;
+                IF waited OPERATOR(pg_catalog.>=) 300 THEN
+                    RAISE EXCEPTION 'the server runs % io workers, not %, 30 s after the reload', running, n
+                        USING ERRCODE = 'object_not_in_prerequisite_state',
+                              HINT = 'See the server log for a setting the reload refused.';
+                END IF;
+                PERFORM pg_catalog.pg_sleep(0.1);
+                waited := waited OPERATOR(pg_catalog.+) 1;
+            END LOOP;
+            EXECUTE format('SELECT t.run_id FROM %I.dblink($1, $2) AS t(run_id bigint)', dbl)
+              INTO new_run_id
+              USING conn,
+                    format('SELECT r.run_id FROM iobench.run(tablespace => %L, rw => %L, block_size => %L, '
+                           'workers => %s, duration => %L, file_size => %L, engine => ''postgres'', '
+                           'effective_io_concurrency => %s, label => %L) AS r',
+                           plan OPERATOR(pg_catalog.->>) 'tablespace', plan OPERATOR(pg_catalog.->>) 'rw',
+                           plan OPERATOR(pg_catalog.->>) 'block_size', plan OPERATOR(pg_catalog.->>) 'workers',
+                           plan OPERATOR(pg_catalog.->>) 'duration', plan OPERATOR(pg_catalog.->>) 'file_size',
+                           coalesce(plan OPERATOR(pg_catalog.->>) 'effective_io_concurrency', 'NULL'),
+                           tag OPERATOR(pg_catalog.||) measures);
+            SELECT * INTO r FROM iobench.runs x WHERE x.run_id OPERATOR(pg_catalog.=) new_run_id;
+            taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                         'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                         'run_id', r.run_id, 'measures', measures);
+            out_rows := out_rows OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
+                            'io_workers_set', n, 'io_workers_running', running, 'run_id', r.run_id,
+                            'iops', r.iops, 'mb_per_s', r.mb_per_s, 'lat_p99_us', r.lat_p99_us);
+        END LOOP;
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+        -- a run may be under way on the connection: cancel it, and restore
+        -- over a new connection
+        BEGIN
+            EXECUTE format('SELECT %I.dblink_cancel_query($1)', dbl) USING conn;
+        EXCEPTION WHEN OTHERS THEN
+            NULL;
+        END;
+        PERFORM iobench_internal.sweep_connect(dbl, conn, connstr);
+        PERFORM iobench_internal.set_io_workers(dbl, conn, names, NULL, restore);
+        EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn;
+        RETURN pg_catalog.jsonb_build_object(
+            'steps', taken,
+            'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                   'detail', err_detail, 'hint', err_hint));
+    END;
+    PERFORM iobench_internal.set_io_workers(dbl, conn, names, NULL, restore);
+    EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn;
+    RETURN pg_catalog.jsonb_build_object('steps', taken, 'status', 'completed',
+                                         'campaign', pg_catalog.jsonb_build_object('result', out_rows));
+END
+$$;
+COMMENT ON FUNCTION iobench_internal.sweep_io_workers_body(bigint, jsonb) IS 'the runs of sweep_io_workers(), each at one io worker pool size set over a loopback dblink connection, within the campaign frame';
+
 -- The server's read path at each io worker pool size of "io_workers"
 -- (io_method 'worker', PostgreSQL 18+; superuser only): for each value,
 -- io_workers (19: io_min_workers and io_max_workers) is set with ALTER
 -- SYSTEM over a dblink connection to this server and a reload, the call
 -- waits until the server runs that many io workers (30 s at most), and
 -- one run of engine 'postgres' measures; the settings postgresql.auto.conf
--- had are restored at the end and on error or cancel.
+-- had are restored at the end and on error or cancel.  The call is stored
+-- as a row of iobench.tunings with its runs (sweep_io_workers_body()).
 CREATE OR REPLACE FUNCTION iobench.sweep_io_workers(
     tablespace   name      DEFAULT 'pg_default',
     io_workers   integer[] DEFAULT '{1,2,4,8,16}',
@@ -1155,18 +1562,12 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     names text[];
-    restore text[];
     steps integer[];
     lo integer;
     hi integer;
     dbl name;
-    conn text := 'iobench_sweep_io_workers';
-    connstr text;
     sock text;
-    n integer;
-    running integer;
-    waited integer;
-    r iobench.runs;
+    plan jsonb;
 BEGIN
     IF NOT (SELECT a.rolsuper FROM pg_catalog.pg_roles a
              WHERE a.rolname OPERATOR(pg_catalog.=) CURRENT_USER) THEN
@@ -1209,78 +1610,30 @@ BEGIN
                   DETAIL = 'ALTER SYSTEM cannot run inside the transaction of this call: it goes through a dblink connection to this server.',
                   HINT = 'CREATE EXTENSION dblink.';
     END IF;
-    -- what postgresql.auto.conf sets now, restored at the end
-    restore := ARRAY(SELECT (SELECT f.setting FROM pg_catalog.pg_file_settings f
-                              WHERE f.name OPERATOR(pg_catalog.=) u.name
-                                AND f.sourcefile OPERATOR(pg_catalog.~~) '%postgresql.auto.conf'
-                              ORDER BY f.seqno DESC LIMIT 1)
-                       FROM pg_catalog.unnest(names) WITH ORDINALITY u(name, i) ORDER BY u.i);
-
     -- a loopback connection: this database, as this user, over the first
     -- Unix socket (or localhost when there is none)
     sock := pg_catalog.btrim(pg_catalog.split_part(pg_catalog.current_setting('unix_socket_directories'), ',', 1));
-    connstr := format('host=%s port=%s dbname=%s user=%s',
+    plan := pg_catalog.jsonb_build_object(
+                'tablespace', sweep_io_workers.tablespace, 'io_workers', steps, 'rw', sweep_io_workers.rw,
+                'block_size', sweep_io_workers.block_size,
+                'effective_io_concurrency', sweep_io_workers.effective_io_concurrency,
+                'duration', pg_catalog.date_part('epoch', sweep_io_workers.duration), 'file_size', sweep_io_workers.file_size,
+                'workers', sweep_io_workers.workers, 'label', sweep_io_workers.label,
+                'names', names, 'dbl', dbl,
+                'connstr', format('host=%s port=%s dbname=%s user=%s',
                       iobench_internal.conninfo_value(CASE WHEN sock OPERATOR(pg_catalog.=) '' THEN 'localhost' ELSE sock END),
                       pg_catalog.current_setting('port'),
                       iobench_internal.conninfo_value(pg_catalog.current_database()),
-                      iobench_internal.conninfo_value(CURRENT_USER));
-    PERFORM iobench_internal.sweep_connect(dbl, conn, connstr);
-
-    BEGIN
-        FOREACH n IN ARRAY steps LOOP
-            PERFORM iobench_internal.set_io_workers(dbl, conn, names, n, NULL);
-            waited := 0;
-            LOOP
-                PERFORM pg_catalog.pg_stat_clear_snapshot();
-                SELECT pg_catalog.count(*) INTO running FROM pg_catalog.pg_stat_activity a
-                 WHERE a.backend_type OPERATOR(pg_catalog.=) 'io worker';
-                EXIT WHEN running OPERATOR(pg_catalog.=) n;
-                IF waited OPERATOR(pg_catalog.>=) 300 THEN
-                    RAISE EXCEPTION 'the server runs % io workers, not %, 30 s after the reload', running, n
-                        USING ERRCODE = 'object_not_in_prerequisite_state',
-                              HINT = 'See the server log for a setting the reload refused.';
-                END IF;
-                PERFORM pg_catalog.pg_sleep(0.1);
-                waited := waited OPERATOR(pg_catalog.+) 1;
-            END LOOP;
-            -- the run goes over the loopback connection too: that backend
-            -- takes the reload before its next statement (this one would
-            -- only after the call), so the settings stored with the run are
-            -- the ones it ran with; the run commits there
-            EXECUTE format('SELECT t.run_id FROM %I.dblink($1, $2) AS t(run_id bigint)', dbl)
-              INTO run_id
-              USING conn,
-                    format('SELECT r.run_id FROM iobench.run(tablespace => %L, rw => %L, block_size => %L, '
-                           'workers => %s, duration => %L, file_size => %L, engine => ''postgres'', '
-                           'effective_io_concurrency => %s, label => %L) AS r',
-                           sweep_io_workers.tablespace, sweep_io_workers.rw, sweep_io_workers.block_size,
-                           sweep_io_workers.workers, sweep_io_workers.duration, sweep_io_workers.file_size,
-                           coalesce(sweep_io_workers.effective_io_concurrency::text, 'NULL'),
-                           format('%ssweep_io_workers: %s io workers',
-                                  sweep_io_workers.label OPERATOR(pg_catalog.||) ' ', n));
-            SELECT * INTO r FROM iobench.runs x WHERE x.run_id OPERATOR(pg_catalog.=) sweep_io_workers.run_id;
-            io_workers_set := n;
-            io_workers_running := running;
-            iops := r.iops;
-            mb_per_s := r.mb_per_s;
-            lat_p99_us := r.lat_p99_us;
-            RETURN NEXT;
-        END LOOP;
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        -- a run may be under way on the connection: cancel it, and restore
-        -- over a new connection
-        BEGIN
-            EXECUTE format('SELECT %I.dblink_cancel_query($1)', dbl) USING conn;
-        EXCEPTION WHEN OTHERS THEN
-            NULL;
-        END;
-        PERFORM iobench_internal.sweep_connect(dbl, conn, connstr);
-        PERFORM iobench_internal.set_io_workers(dbl, conn, names, NULL, restore);
-        EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn;
-        RAISE;
-    END;
-    PERFORM iobench_internal.set_io_workers(dbl, conn, names, NULL, restore);
-    EXECUTE format('SELECT %I.dblink_disconnect($1)', dbl) USING conn;
+                      iobench_internal.conninfo_value(CURRENT_USER)));
+    RETURN QUERY
+    SELECT x.io_workers_set, x.io_workers_running, x.run_id, x.iops, x.mb_per_s, x.lat_p99_us
+      FROM pg_catalog.jsonb_to_recordset(iobench_internal.tuning_result(iobench_internal.campaign('sweep_io_workers',
+               pg_catalog.jsonb_build_object('call', 'sweep_io_workers', 'label', sweep_io_workers.label,
+                                             'tablespace', sweep_io_workers.tablespace,
+                                             'arguments', plan OPERATOR(pg_catalog.-) '{tablespace,label,names,dbl,connstr}'::pg_catalog.text[]),
+               plan, 'iobench_internal.sweep_io_workers_body(bigint, jsonb)'::pg_catalog.regprocedure)))
+           AS x(io_workers_set integer, io_workers_running integer, run_id bigint, iops double precision,
+                mb_per_s double precision, lat_p99_us double precision);
 END
 $$;
 COMMENT ON FUNCTION iobench.sweep_io_workers(name, integer[], text, text, integer, interval, text, integer, text) IS 'the server''s read path at each io worker pool size (io_method worker, 18+, superuser): set through ALTER SYSTEM over dblink, restored at the end';

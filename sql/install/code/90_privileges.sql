@@ -171,6 +171,8 @@ GRANT SELECT ON
     iobench.searches,
     iobench.search_steps,
     iobench.search_results,
+    iobench.tunings,
+    iobench.tuning_runs,
     iobench.live_runs,
     iobench.live_seconds,
     iobench.live_stalls,
