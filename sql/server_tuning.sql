@@ -384,8 +384,11 @@ SELECT EXISTS (SELECT FROM pg_settings WHERE name = 'io_workers') AS has_io_work
 ALTER SYSTEM SET io_workers = 5;
 \endif
 SELECT pg_reload_conf();
+-- (terse: its DETAIL ends with the id of the call kept, checked below)
+\set VERBOSITY terse
 SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', rw => 'randwrite', duration => '1s',
                                        file_size => '64MB');
+\set VERBOSITY default
 SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
        = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored_after_error
   FROM pg_file_settings WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
@@ -396,6 +399,22 @@ SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
        s.iops = r.iops AND s.mb_per_s = r.mb_per_s AND r.engine = 'postgres' AS figures_ok
   FROM sweep s JOIN iobench.runs r USING (run_id) JOIN iobench.run_server_reads sr USING (run_id)
  ORDER BY 1;
+-- stored (18+): the failed call kept, cancelled, without a run; the
+-- other with its rows and its runs in order, each labelled as its step
+SELECT t.status, count(tr.run_id) AS runs,
+       coalesce(bool_and(r.label = tr.measures
+                         AND tr.measures = format('sweep_io_workers: %s io workers', r.pool)), true) AS labels_ok,
+       CASE t.status
+       WHEN 'completed' THEN (SELECT array_agg((e.x ->> 'run_id')::bigint ORDER BY e.i)
+                                FROM jsonb_array_elements(t.result) WITH ORDINALITY e(x, i))
+                             = array_agg(tr.run_id ORDER BY tr.step)
+       ELSE t.result IS NULL END AS result_names_runs
+  FROM iobench.tunings t
+  LEFT JOIN iobench.tuning_runs tr USING (tuning_id)
+  LEFT JOIN LATERAL (SELECT x.label, coalesce(x.io_workers, x.io_max_workers) AS pool
+                       FROM iobench.runs x WHERE x.run_id = tr.run_id) r ON true
+ WHERE t.call = 'sweep_io_workers'
+ GROUP BY t.tuning_id, t.status, t.result ORDER BY t.tuning_id;
 -- restored at the end
 SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
        = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored

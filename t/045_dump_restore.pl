@@ -111,6 +111,13 @@ $node->safe_psql('bench', q{SELECT count(*) FROM iobench.suite('mine', ARRAY['pg
 # a latency search of one step
 $node->safe_psql('bench', q{SELECT count(*) FROM iobench.latency_search(latency_target => '10s',
 	max_iodepth => 1, step_duration => '300ms', file_size => '4MB', engine => 'psync')});
+# a server tuning call (stored in iobench.tunings and tuning_runs)
+$node->safe_psql('bench', q{SELECT count(*) FROM iobench.server_vs_disk(concurrencies => '{1}',
+	duration => '300ms', file_size => '16MB')});
+is($node->safe_psql('bench', q{SELECT count(*) = (SELECT count(e ->> 'raw_run_id') + count(e ->> 'server_run_id')
+	                                          FROM iobench.tunings t, jsonb_array_elements(t.result) e)
+	FROM iobench.tunings t JOIN iobench.tuning_runs r USING (tuning_id) WHERE t.status = 'completed'}),
+	't', 'a tuning call and the runs its rows name, to dump');
 $node->safe_psql('bench', qq{SELECT iobench.snapshot_waits('after')});
 # a run exported and imported as if from another server, gathered by a
 # fleet call (its rows written here as fleet_run() writes them)
