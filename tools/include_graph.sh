@@ -40,7 +40,7 @@ quiet=0
 # "common": PostgreSQL's own headers live under common/, which -Isrc would
 # shadow.)
 LAYERS='
-campaigns 6 campaigns/campaign.h many runs: the frame of suites and latency searches, their plans
+campaigns 6 campaigns/campaign.h many runs: the frame of every campaign, the plans of suites and searches
 run       5 run/run.h          one run: arguments, limits, launcher, workers, recorder
 results   4 results/results.h  what a run leaves: its record, histograms, the runs tables
 engine    3 engine/engine.h    how one I/O reaches the device: psync, io_uring, postgres

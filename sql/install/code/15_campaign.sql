@@ -3,8 +3,10 @@
 -- function body(campaign_id bigint, plan jsonb) RETURNS jsonb of
 -- iobench_internal) run as the caller in a subtransaction of the
 -- campaign's own, and after a step's error what was done kept through a
--- storer worker before that error is raised.  "kind" is suite or search;
--- "campaign" the columns of its row but the id, status and times.
+-- storer worker before that error is raised.  "kind" is a line of
+-- campaign_kinds in campaign.c (suite, search, fleet_run, fleet_suite,
+-- server_vs_disk, tune_tablespace, sweep_io_workers); "campaign" the
+-- columns of its row but the id, status and times.
 -- Returns the campaign's id.
 CREATE OR REPLACE FUNCTION iobench_internal.campaign(kind text, campaign jsonb, plan jsonb,
                                                      body regprocedure)
