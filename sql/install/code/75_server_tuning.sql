@@ -164,6 +164,8 @@ DECLARE
                                      WHERE s.name OPERATOR(pg_catalog.=) 'io_combine_limit'), 1);
     seq_c integer := pg_catalog.current_setting('effective_io_concurrency')::integer;
     pat text;
+    side text;
+    r iobench.runs;
     raw iobench.runs;
     srv iobench.runs;
     raw_missing text;
@@ -192,58 +194,50 @@ BEGIN
             c := seq_c;
             out_row.block_size := blk OPERATOR(pg_catalog.*) seq_blocks;
         END IF;
-        -- The raw run.  Where the raw engine cannot make it (iodepth above 1
-        -- without io_uring, which a container's seccomp profile or
-        -- kernel.io_uring_disabled refuses; a file system without direct
-        -- I/O), the row keeps the server's figures and says why the raw
-        -- ones are missing: nothing is measured in their place.
+        -- The raw run, then the server's.  Where the raw engine cannot
+        -- make its run (iodepth above 1 without io_uring, which a
+        -- container's seccomp profile or kernel.io_uring_disabled refuses;
+        -- a file system without direct I/O), the row keeps the server's
+        -- figures and says why the raw ones are missing: nothing is
+        -- measured in their place.
         raw := NULL;
         raw_missing := NULL;
-        measures := format('server_vs_disk: raw %s at iodepth %s', pat, GREATEST(c, 1));
-        BEGIN
-            raw := iobench.run(tablespace => spc_name, rw => pat,
-                               block_size => out_row.block_size::text, workers => run_workers,
-                               iodepth => GREATEST(c, 1), duration => run_duration, file_size => run_file_size,
-                               direct => pat OPERATOR(pg_catalog.=) 'randread',
-                               cold_reads => pat OPERATOR(pg_catalog.=) 'read', engine => 'auto',
-                               label => tag OPERATOR(pg_catalog.||) measures);
-        EXCEPTION WHEN feature_not_supported THEN
-            GET STACKED DIAGNOSTICS raw_missing = MESSAGE_TEXT;
-        WHEN OTHERS OR query_canceled THEN
-            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-            RETURN pg_catalog.jsonb_build_object(
-                'steps', taken,
-                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                             'measures', measures),
-                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                       'detail', err_detail, 'hint', err_hint));
-        END;
-        IF raw.run_id IS NOT NULL THEN
+        FOREACH side IN ARRAY ARRAY['raw', 'server'] LOOP
+            measures := CASE side
+                        WHEN 'raw' THEN format('server_vs_disk: raw %s at iodepth %s', pat, GREATEST(c, 1))
+                        ELSE format('server_vs_disk: server %s at effective_io_concurrency %s', pat, c) END;
+            BEGIN
+                r := iobench.run(tablespace => spc_name, rw => pat, block_size => out_row.block_size::text,
+                                 workers => run_workers, duration => run_duration, file_size => run_file_size,
+                                 iodepth => CASE side WHEN 'raw' THEN GREATEST(c, 1) ELSE 1 END,
+                                 direct => side OPERATOR(pg_catalog.<>) 'raw' OR pat OPERATOR(pg_catalog.=) 'randread',
+                                 cold_reads => side OPERATOR(pg_catalog.=) 'raw' AND pat OPERATOR(pg_catalog.=) 'read',
+                                 engine => CASE side WHEN 'raw' THEN 'auto' ELSE 'postgres' END,
+                                 effective_io_concurrency => CASE side WHEN 'server' THEN c END,
+                                 label => tag OPERATOR(pg_catalog.||) measures);
+            EXCEPTION WHEN OTHERS OR query_canceled THEN
+                GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
+                                        err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+                IF side OPERATOR(pg_catalog.=) 'raw' AND err_state OPERATOR(pg_catalog.=) '0A000' THEN
+                    raw_missing := err_message;     -- feature_not_supported
+                    CONTINUE;
+                END IF;
+                RETURN pg_catalog.jsonb_build_object(
+                    'steps', taken,
+                    'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
+                                                                 'measures', measures),
+                    'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
+                                                           'detail', err_detail, 'hint', err_hint));
+            END;
             taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
                          'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                         'run_id', raw.run_id, 'measures', measures);
-        END IF;
-        measures := format('server_vs_disk: server %s at effective_io_concurrency %s', pat, c);
-        BEGIN
-            srv := iobench.run(tablespace => spc_name, rw => pat,
-                               block_size => out_row.block_size::text, workers => run_workers,
-                               duration => run_duration, file_size => run_file_size,
-                               engine => 'postgres', effective_io_concurrency => c,
-                               label => tag OPERATOR(pg_catalog.||) measures);
-        EXCEPTION WHEN OTHERS OR query_canceled THEN
-            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-            RETURN pg_catalog.jsonb_build_object(
-                'steps', taken,
-                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                             'measures', measures),
-                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                       'detail', err_detail, 'hint', err_hint));
-        END;
-        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                     'run_id', srv.run_id, 'measures', measures);
+                         'run_id', r.run_id, 'measures', measures);
+            IF side OPERATOR(pg_catalog.=) 'raw' THEN
+                raw := r;
+            ELSE
+                srv := r;
+            END IF;
+        END LOOP;
         out_row.pattern := pat;
         out_row.concurrency := c;
         out_row.raw_run_id := raw.run_id;
@@ -593,6 +587,11 @@ DECLARE
     repeat_sql text := 'SELECT pg_catalog.jsonb_agg(CASE WHEN (e.v OPERATOR(pg_catalog.->>) ''value'')::integer OPERATOR(pg_catalog.=) $2 THEN e.v OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(''figure'', ((e.v OPERATOR(pg_catalog.->>) ''figure'')::double precision OPERATOR(pg_catalog.+) $4) OPERATOR(pg_catalog./) 2, ''repeat_run_id'', $3, ''repeat_figure'', $4) ELSE e.v END ORDER BY e.i) FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY e(v, i)';
     conc integer[];
     comb integer[];
+    phase text;
+    vals integer[];             -- the values of a phase's steps
+    sequential boolean;         -- the step reads sequentially
+    figure double precision;    -- a step's IOPS (random) or MB/s (sequential)
+    step jsonb;
     c integer;
     r iobench.runs;
     best double precision := 0;
@@ -648,122 +647,78 @@ BEGIN
       INTO now_eic, now_maint, now_rpc, seq_cost
       FROM pg_catalog.pg_options_to_table(coalesce(opts, '{}')) o;
 
-    -- effective_io_concurrency: 8 kB random reads, step by step
-    FOREACH c IN ARRAY conc LOOP
-        measures := format('tune_tablespace: randread at effective_io_concurrency %s', c);
-        BEGIN
-            r := iobench.run(tablespace => spc_name, rw => 'randread',
-                             block_size => blk::text, workers => run_workers,
-                             duration => run_duration, file_size => run_file_size,
-                             engine => 'postgres', effective_io_concurrency => c,
-                             label => tag OPERATOR(pg_catalog.||) measures);
-        EXCEPTION WHEN OTHERS OR query_canceled THEN
-            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-            RETURN pg_catalog.jsonb_build_object(
-                'steps', taken,
-                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                             'measures', measures),
-                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                       'detail', err_detail, 'hint', err_hint));
-        END;
-        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                     'run_id', r.run_id, 'measures', measures);
-        measured := measured OPERATOR(pg_catalog.||) r.run_id;
-        IF c OPERATOR(pg_catalog.=) 1 THEN
-            rnd := r;           -- a plain index scan's: the cost of a random read
-        END IF;
-        eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
-        eic_steps := eic_steps OPERATOR(pg_catalog.||)
-                     jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.iops, 0),
-                                        'iops', r.iops, 'lat_p99_us', r.lat_p99_us);
-        IF coalesce(r.iops, 0) OPERATOR(pg_catalog.>) (best OPERATOR(pg_catalog.*) 1.05) THEN
-            flat := 0;
+    -- The steps, phase by phase, each phase's values decided from the
+    -- steps before it; every run goes through the one call below.
+    --   eic:            8 kB random reads at each of "concurrencies",
+    --                   until two steps running gain under 5 % over the best
+    --   eic_in_effect:  the values in effect (effective_io_concurrency,
+    --                   maintenance_io_concurrency) when no step was them:
+    --                   one within the margin of the best is kept, no change
+    --   eic_repeat:     the best step once more: the spread of its two
+    --                   runs sets the margin
+    --   comb, comb_in_effect, comb_repeat: the same for io_combine_limit,
+    --                   sequential reads at the recommended concurrency
+    --   rpc_random, rpc_seq: for random_page_cost, a random read at
+    --                   concurrency 1 (unless the eic phase measured it) and
+    --                   a sequential read through the read stream (the
+    --                   server's io_combine_limit, the recommended concurrency)
+    FOREACH phase IN ARRAY ARRAY['eic', 'eic_in_effect', 'eic_repeat', 'comb', 'comb_in_effect',
+                                 'comb_repeat', 'rpc_random', 'rpc_seq'] LOOP
+        IF phase OPERATOR(pg_catalog.=) 'eic' THEN
+            vals := conc;
+        ELSIF phase OPERATOR(pg_catalog.=) 'eic_in_effect' THEN
+            vals := ARRAY(SELECT DISTINCT v.v FROM pg_catalog.unnest(ARRAY[now_eic::integer, now_maint::integer]) v(v)
+                           WHERE NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(eic_steps) e(s)
+                                              WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) v.v)
+                           ORDER BY 1);
+        ELSIF phase OPERATOR(pg_catalog.=) 'eic_repeat' THEN
+            EXECUTE best_sql INTO top, top_figure USING eic_steps;
+            vals := ARRAY[top];
+        ELSIF phase OPERATOR(pg_catalog.=) 'comb' THEN
+            vals := coalesce(comb, '{}');
+        ELSIF phase OPERATOR(pg_catalog.=) 'comb_in_effect' THEN
+            vals := CASE WHEN comb IS NOT NULL
+                          AND NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(comb_steps) e(s)
+                                           WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) combine_in_effect)
+                         THEN ARRAY[combine_in_effect] ELSE '{}' END;
+        ELSIF phase OPERATOR(pg_catalog.=) 'comb_repeat' THEN
+            vals := '{}';
+            IF comb IS NOT NULL THEN
+                EXECUTE best_sql INTO top, top_figure USING comb_steps;
+                vals := ARRAY[top];
+            END IF;
+        ELSIF phase OPERATOR(pg_catalog.=) 'rpc_random' THEN
+            vals := CASE WHEN rnd.run_id IS NULL THEN ARRAY[1] ELSE '{}' END;
         ELSE
-            flat := flat OPERATOR(pg_catalog.+) 1;
+            vals := ARRAY[eic];
         END IF;
-        best := GREATEST(best, coalesce(r.iops, 0));
-        EXIT WHEN flat OPERATOR(pg_catalog.>=) 2;
-    END LOOP;
-    -- the values in effect are measured too (when no step was them): one
-    -- within the margin of the best is kept, no change
-    FOREACH c IN ARRAY ARRAY(SELECT DISTINCT v.v FROM pg_catalog.unnest(ARRAY[now_eic::integer, now_maint::integer]) v(v)
-                               WHERE NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(eic_steps) e(s)
-                                                  WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) v.v)
-                               ORDER BY 1) LOOP
-        measures := format('tune_tablespace: randread at effective_io_concurrency %s, in effect', c);
-        BEGIN
-            r := iobench.run(tablespace => spc_name, rw => 'randread',
-                             block_size => blk::text, workers => run_workers,
-                             duration => run_duration, file_size => run_file_size,
-                             engine => 'postgres', effective_io_concurrency => c,
-                             label => tag OPERATOR(pg_catalog.||) measures);
-        EXCEPTION WHEN OTHERS OR query_canceled THEN
-            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-            RETURN pg_catalog.jsonb_build_object(
-                'steps', taken,
-                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                             'measures', measures),
-                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                       'detail', err_detail, 'hint', err_hint));
-        END;
-        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                     'run_id', r.run_id, 'measures', measures);
-        measured := measured OPERATOR(pg_catalog.||) r.run_id;
-        eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
-        eic_steps := eic_steps OPERATOR(pg_catalog.||)
-                     jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.iops, 0),
-                                        'iops', r.iops, 'lat_p99_us', r.lat_p99_us, 'in_effect', true);
-    END LOOP;
-    -- the best step once more: the spread of its two runs sets the margin
-    EXECUTE best_sql INTO top, top_figure USING eic_steps;
-    measures := format('tune_tablespace: randread at effective_io_concurrency %s, repeated', top);
-    BEGIN
-        r := iobench.run(tablespace => spc_name, rw => 'randread',
-                         block_size => blk::text, workers => run_workers,
-                         duration => run_duration, file_size => run_file_size,
-                         engine => 'postgres', effective_io_concurrency => top,
-                         label => tag OPERATOR(pg_catalog.||) measures);
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-        RETURN pg_catalog.jsonb_build_object(
-            'steps', taken,
-            'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                         'measures', measures),
-            'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                   'detail', err_detail, 'hint', err_hint));
-    END;
-    taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                 'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                 'run_id', r.run_id, 'measures', measures);
-    measured := measured OPERATOR(pg_catalog.||) r.run_id;
-    eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
-    eic_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.iops, 0))
-                  OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.iops, 0)), 0);
-    eic_margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(eic_spread, 0)), 0.5);
-    EXECUTE repeat_sql INTO eic_steps USING eic_steps, top, r.run_id, coalesce(r.iops, 0);
-    EXECUTE knee_sql INTO knee USING eic_steps, eic_margin;
-    EXECUTE kept_sql INTO keep_eic USING eic_steps, now_eic::integer, eic_margin;
-    EXECUTE kept_sql INTO keep_maint USING eic_steps, now_maint::integer, eic_margin;
-    eic := CASE WHEN keep_eic THEN now_eic::integer ELSE knee END;
-    maint := CASE WHEN keep_maint THEN now_maint::integer ELSE knee END;
-
-    -- io_combine_limit: sequential reads at the recommended concurrency
-    IF comb IS NOT NULL THEN
         best := 0;
         flat := 0;
-        FOREACH c IN ARRAY comb LOOP
-            measures := format('tune_tablespace: read at io_combine_limit %s', c);
+        FOREACH c IN ARRAY vals LOOP
+            -- the step's run: 8 kB random reads at effective_io_concurrency c,
+            -- or sequential reads at the recommended concurrency (in blocks of
+            -- the largest io_combine_limit step, at io_combine_limit c; for
+            -- random_page_cost, of this session's io_combine_limit)
+            sequential := phase OPERATOR(pg_catalog.~~) 'comb%' OR phase OPERATOR(pg_catalog.=) 'rpc_seq';
+            measures := CASE phase
+                        WHEN 'eic' THEN format('tune_tablespace: randread at effective_io_concurrency %s', c)
+                        WHEN 'eic_in_effect' THEN format('tune_tablespace: randread at effective_io_concurrency %s, in effect', c)
+                        WHEN 'eic_repeat' THEN format('tune_tablespace: randread at effective_io_concurrency %s, repeated', c)
+                        WHEN 'comb' THEN format('tune_tablespace: read at io_combine_limit %s', c)
+                        WHEN 'comb_in_effect' THEN format('tune_tablespace: read at io_combine_limit %s, in effect', c)
+                        WHEN 'comb_repeat' THEN format('tune_tablespace: read at io_combine_limit %s, repeated', c)
+                        WHEN 'rpc_random' THEN 'tune_tablespace: randread for random_page_cost'
+                        ELSE 'tune_tablespace: read for random_page_cost' END;
             BEGIN
-                r := iobench.run(tablespace => spc_name, rw => 'read',
-                                 block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
-                                 workers => run_workers,
-                                 duration => run_duration, file_size => run_file_size,
-                                 engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => c,
+                r := iobench.run(tablespace => spc_name, rw => CASE WHEN sequential THEN 'read' ELSE 'randread' END,
+                                 block_size => (blk OPERATOR(pg_catalog.*)
+                                                CASE WHEN phase OPERATOR(pg_catalog.=) 'rpc_seq' THEN coalesce(combine_now, 1)
+                                                     WHEN sequential THEN comb[pg_catalog.cardinality(comb)]
+                                                     ELSE 1 END)::text,
+                                 workers => run_workers, duration => run_duration, file_size => run_file_size,
+                                 engine => 'postgres',
+                                 effective_io_concurrency => CASE WHEN phase OPERATOR(pg_catalog.~~) 'comb%' THEN eic ELSE c END,
+                                 io_combine_limit => CASE WHEN phase OPERATOR(pg_catalog.~~) 'comb%' THEN c END,
                                  label => tag OPERATOR(pg_catalog.||) measures);
             EXCEPTION WHEN OTHERS OR query_canceled THEN
                 GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
@@ -779,133 +734,70 @@ BEGIN
                          'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
                          'run_id', r.run_id, 'measures', measures);
             measured := measured OPERATOR(pg_catalog.||) r.run_id;
-            comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
-            comb_steps := comb_steps OPERATOR(pg_catalog.||)
-                          jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
-                                             'mb_per_s', r.mb_per_s, 'lat_p99_us', r.lat_p99_us);
-            IF coalesce(r.mb_per_s, 0) OPERATOR(pg_catalog.>) (best OPERATOR(pg_catalog.*) 1.05) THEN
-                flat := 0;
-            ELSE
-                flat := flat OPERATOR(pg_catalog.+) 1;
-            END IF;
-            best := GREATEST(best, coalesce(r.mb_per_s, 0));
-            EXIT WHEN flat OPERATOR(pg_catalog.>=) 2;
-        END LOOP;
-        -- the value in effect, when no step was it
-        IF NOT EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(comb_steps) e(s)
-                        WHERE (e.s OPERATOR(pg_catalog.->>) 'value')::integer OPERATOR(pg_catalog.=) combine_in_effect) THEN
-            measures := format('tune_tablespace: read at io_combine_limit %s, in effect', combine_in_effect);
-            BEGIN
-                r := iobench.run(tablespace => spc_name, rw => 'read',
-                                 block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
-                                 workers => run_workers,
-                                 duration => run_duration, file_size => run_file_size,
-                                 engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => combine_in_effect,
-                                 label => tag OPERATOR(pg_catalog.||) measures);
-            EXCEPTION WHEN OTHERS OR query_canceled THEN
-                GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                        err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-                RETURN pg_catalog.jsonb_build_object(
-                    'steps', taken,
-                    'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                                 'measures', measures),
-                    'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                           'detail', err_detail, 'hint', err_hint));
-            END;
-            taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                         'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                         'run_id', r.run_id, 'measures', measures);
-            measured := measured OPERATOR(pg_catalog.||) r.run_id;
-            comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
-            comb_steps := comb_steps OPERATOR(pg_catalog.||)
-                          jsonb_build_object('value', combine_in_effect, 'run_id', r.run_id, 'figure', coalesce(r.mb_per_s, 0),
-                                             'mb_per_s', r.mb_per_s, 'lat_p99_us', r.lat_p99_us, 'in_effect', true);
-        END IF;
-        EXECUTE best_sql INTO top, top_figure USING comb_steps;
-        measures := format('tune_tablespace: read at io_combine_limit %s, repeated', top);
-        BEGIN
-            r := iobench.run(tablespace => spc_name, rw => 'read',
-                             block_size => (blk OPERATOR(pg_catalog.*) comb[pg_catalog.cardinality(comb)])::text,
-                             workers => run_workers,
-                             duration => run_duration, file_size => run_file_size,
-                             engine => 'postgres', effective_io_concurrency => eic, io_combine_limit => top,
-                             label => tag OPERATOR(pg_catalog.||) measures);
-        EXCEPTION WHEN OTHERS OR query_canceled THEN
-            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-            RETURN pg_catalog.jsonb_build_object(
-                'steps', taken,
-                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                             'measures', measures),
-                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                       'detail', err_detail, 'hint', err_hint));
-        END;
-        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                     'run_id', r.run_id, 'measures', measures);
-        measured := measured OPERATOR(pg_catalog.||) r.run_id;
-        comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
-        comb_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.mb_per_s, 0))
-                       OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.mb_per_s, 0)), 0);
-        comb_margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0)), 0.5);
-        EXECUTE repeat_sql INTO comb_steps USING comb_steps, top, r.run_id, coalesce(r.mb_per_s, 0);
-        EXECUTE knee_sql INTO comb_rec USING comb_steps, comb_margin;
-        EXECUTE kept_sql INTO keep_comb USING comb_steps, combine_in_effect, comb_margin;
-        IF keep_comb AND comb_rec OPERATOR(pg_catalog.<>) combine_in_effect THEN
-            comb_knee := comb_rec;
-            comb_rec := combine_in_effect;
-        ELSE
-            keep_comb := false;
-        END IF;
-    END IF;
 
-    -- random_page_cost: a random read at concurrency 1 (measured above when
-    -- the steps have 1) against a sequential read per page through the read
-    -- stream (the server's io_combine_limit, the recommended concurrency)
-    IF rnd.run_id IS NULL THEN
-        measures := 'tune_tablespace: randread for random_page_cost';
-        BEGIN
-            rnd := iobench.run(tablespace => spc_name, rw => 'randread',
-                               block_size => blk::text, workers => run_workers,
-                               duration => run_duration, file_size => run_file_size,
-                               engine => 'postgres', effective_io_concurrency => 1,
-                               label => tag OPERATOR(pg_catalog.||) measures);
-        EXCEPTION WHEN OTHERS OR query_canceled THEN
-            GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                    err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-            RETURN pg_catalog.jsonb_build_object(
-                'steps', taken,
-                'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                             'measures', measures),
-                'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                       'detail', err_detail, 'hint', err_hint));
-        END;
-        taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                     'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                     'run_id', rnd.run_id, 'measures', measures);
-    END IF;
-    measures := 'tune_tablespace: read for random_page_cost';
-    BEGIN
-        seq := iobench.run(tablespace => spc_name, rw => 'read',
-                           block_size => (blk OPERATOR(pg_catalog.*) coalesce(combine_now, 1))::text,
-                           workers => run_workers,
-                           duration => run_duration, file_size => run_file_size,
-                           engine => 'postgres', effective_io_concurrency => eic,
-                           label => tag OPERATOR(pg_catalog.||) measures);
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_message = MESSAGE_TEXT,
-                                err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
-        RETURN pg_catalog.jsonb_build_object(
-            'steps', taken,
-            'failed_step', pg_catalog.jsonb_build_object('step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                                                         'measures', measures),
-            'error', pg_catalog.jsonb_build_object('sqlstate', err_state, 'message', err_message,
-                                                   'detail', err_detail, 'hint', err_hint));
-    END;
-    taken := taken OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
-                 'step', pg_catalog.jsonb_array_length(taken) OPERATOR(pg_catalog.+) 1,
-                 'run_id', seq.run_id, 'measures', measures);
-    measured := measured OPERATOR(pg_catalog.||) rnd.run_id OPERATOR(pg_catalog.||) seq.run_id;
+            -- what the step decides
+            IF phase OPERATOR(pg_catalog.=) ANY (ARRAY['eic', 'eic_in_effect', 'comb', 'comb_in_effect']) THEN
+                figure := CASE WHEN sequential THEN coalesce(r.mb_per_s, 0) ELSE coalesce(r.iops, 0) END;
+                step := pg_catalog.jsonb_build_object('value', c, 'run_id', r.run_id, 'figure', figure)
+                        OPERATOR(pg_catalog.||)
+                        CASE WHEN sequential THEN pg_catalog.jsonb_build_object('mb_per_s', r.mb_per_s)
+                             ELSE pg_catalog.jsonb_build_object('iops', r.iops) END
+                        OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('lat_p99_us', r.lat_p99_us)
+                        OPERATOR(pg_catalog.||)
+                        CASE WHEN phase OPERATOR(pg_catalog.~~) '%in_effect'
+                             THEN pg_catalog.jsonb_build_object('in_effect', true) ELSE '{}' END;
+                IF sequential THEN
+                    comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
+                    comb_steps := comb_steps OPERATOR(pg_catalog.||) step;
+                ELSE
+                    eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
+                    eic_steps := eic_steps OPERATOR(pg_catalog.||) step;
+                END IF;
+                IF phase OPERATOR(pg_catalog.=) 'eic' AND c OPERATOR(pg_catalog.=) 1 THEN
+                    rnd := r;           -- a plain index scan's: the cost of a random read
+                END IF;
+                IF phase OPERATOR(pg_catalog.=) ANY (ARRAY['eic', 'comb']) THEN
+                    IF figure OPERATOR(pg_catalog.>) (best OPERATOR(pg_catalog.*) 1.05) THEN
+                        flat := 0;
+                    ELSE
+                        flat := flat OPERATOR(pg_catalog.+) 1;
+                    END IF;
+                    best := GREATEST(best, figure);
+                    EXIT WHEN flat OPERATOR(pg_catalog.>=) 2;
+                END IF;
+            ELSIF phase OPERATOR(pg_catalog.=) 'eic_repeat' THEN
+                eic_runs := eic_runs OPERATOR(pg_catalog.||) r.run_id;
+                eic_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.iops, 0))
+                              OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.iops, 0)), 0);
+                eic_margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(eic_spread, 0)), 0.5);
+                EXECUTE repeat_sql INTO eic_steps USING eic_steps, top, r.run_id, coalesce(r.iops, 0);
+                EXECUTE knee_sql INTO knee USING eic_steps, eic_margin;
+                EXECUTE kept_sql INTO keep_eic USING eic_steps, now_eic::integer, eic_margin;
+                EXECUTE kept_sql INTO keep_maint USING eic_steps, now_maint::integer, eic_margin;
+                eic := CASE WHEN keep_eic THEN now_eic::integer ELSE knee END;
+                maint := CASE WHEN keep_maint THEN now_maint::integer ELSE knee END;
+            ELSIF phase OPERATOR(pg_catalog.=) 'comb_repeat' THEN
+                comb_runs := comb_runs OPERATOR(pg_catalog.||) r.run_id;
+                comb_spread := abs(top_figure OPERATOR(pg_catalog.-) coalesce(r.mb_per_s, 0))
+                               OPERATOR(pg_catalog./) NULLIF(GREATEST(top_figure, coalesce(r.mb_per_s, 0)), 0);
+                comb_margin := LEAST(GREATEST(0.10, 2 OPERATOR(pg_catalog.*) coalesce(comb_spread, 0)), 0.5);
+                EXECUTE repeat_sql INTO comb_steps USING comb_steps, top, r.run_id, coalesce(r.mb_per_s, 0);
+                EXECUTE knee_sql INTO comb_rec USING comb_steps, comb_margin;
+                EXECUTE kept_sql INTO keep_comb USING comb_steps, combine_in_effect, comb_margin;
+                IF keep_comb AND comb_rec OPERATOR(pg_catalog.<>) combine_in_effect THEN
+                    comb_knee := comb_rec;
+                    comb_rec := combine_in_effect;
+                ELSE
+                    keep_comb := false;
+                END IF;
+            ELSIF phase OPERATOR(pg_catalog.=) 'rpc_random' THEN
+                rnd := r;
+            ELSE
+                seq := r;
+            END IF;
+        END LOOP;
+    END LOOP;
+
     -- pages per second sequentially / pages per second at random (8 kB each)
     cost_ratio := seq.mb_per_s OPERATOR(pg_catalog./) NULLIF(rnd.mb_per_s, 0);
     rpc := pg_catalog.round(GREATEST(seq_cost,
