@@ -5,7 +5,10 @@
 -- measures the server path over io worker pool sizes (18+).  Everything
 -- runs as the caller, through iobench.run() (the scans as the extension's
 -- owner, in scan_step(), on iobench's own relation); nothing here changes
--- a setting but sweep_io_workers(), which restores it.
+-- a setting but sweep_io_workers(), which restores it.  Each call is a
+-- campaign (iobench_internal.campaign(), campaign.c): a row of
+-- iobench.tunings with the rows it returned, its runs in tuning_runs, and
+-- after a cancel the call kept with the runs taken before.
 
 -- Check the arguments every call here shares, before any run: the
 -- tablespace exists and sets no effective_io_concurrency of its own (the
