@@ -10,9 +10,11 @@
  *
  *	1. inserts the campaign's row, status "running" (as the schema owner:
  *	   the caller needs no write access to the tables, owner_spi.h);
- *	2. calls the campaign's body, a PL/pgSQL function body(campaign_id,
- *	   plan) run as the caller, which takes the steps with iobench.run()
- *	   and returns them as jsonb: {"steps": [rows of the steps table],
+ *	2. calls the campaign's body, a function body(campaign_id, plan) of
+ *	   iobench_internal run as the caller (PL/pgSQL, or SQL composing
+ *	   PL/pgSQL with what only bound SQL may call, as the tuning calls'
+ *	   scans), which takes the steps with iobench.run() and returns them
+ *	   as jsonb: {"steps": [rows of the steps table],
  *	   "campaign": {columns of the campaign's row to set at the end},
  *	   "status": "completed" or "cancelled"} and, when a step ended in an
  *	   error (the body catches it, a cancel included, and takes no more
