@@ -387,13 +387,14 @@ SELECT pg_reload_conf();
 -- (terse: its DETAIL ends with the id of the call kept, checked below)
 \set VERBOSITY terse
 SELECT * FROM iobench.sweep_io_workers(io_workers => '{1}', rw => 'randwrite', duration => '1s',
-                                       file_size => '64MB');
+                                       file_size => '64MB', label => 'regress sweep');
 \set VERBOSITY default
 SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
        = CASE WHEN :'has_io_workers'::boolean THEN 'io_workers=5' ELSE '' END AS restored_after_error
   FROM pg_file_settings WHERE name IN ('io_workers', 'io_min_workers', 'io_max_workers');
 CREATE TEMP TABLE sweep AS
-SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '64MB');
+SELECT * FROM iobench.sweep_io_workers(io_workers => '{1,2}', duration => '1s', file_size => '64MB',
+                                       label => 'regress sweep');
 SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
        coalesce(r.io_workers, r.io_max_workers) = s.io_workers_set AND sr.read_path = 'read_stream' AS stored_ok,
        s.iops = r.iops AND s.mb_per_s = r.mb_per_s AND r.engine = 'postgres' AS figures_ok
@@ -402,7 +403,7 @@ SELECT s.io_workers_set, s.io_workers_running = s.io_workers_set AS running_ok,
 -- stored (18+): the failed call kept, cancelled, without a run; the
 -- other with its rows and its runs in order, each labelled as its step
 SELECT t.status, count(tr.run_id) AS runs,
-       coalesce(bool_and(r.label = tr.measures
+       coalesce(bool_and(r.label = 'regress sweep ' || tr.measures
                          AND tr.measures = format('sweep_io_workers: %s io workers', r.pool)), true) AS labels_ok,
        CASE t.status
        WHEN 'completed' THEN (SELECT array_agg((e.x ->> 'run_id')::bigint ORDER BY e.i)
@@ -413,7 +414,7 @@ SELECT t.status, count(tr.run_id) AS runs,
   LEFT JOIN iobench.tuning_runs tr USING (tuning_id)
   LEFT JOIN LATERAL (SELECT x.label, coalesce(x.io_workers, x.io_max_workers) AS pool
                        FROM iobench.runs x WHERE x.run_id = tr.run_id) r ON true
- WHERE t.call = 'sweep_io_workers'
+ WHERE t.call = 'sweep_io_workers' AND t.label = 'regress sweep'
  GROUP BY t.tuning_id, t.status, t.result ORDER BY t.tuning_id;
 -- restored at the end
 SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '')
